@@ -1,0 +1,1 @@
+"""Solo play against Victoria: results, best scores per building start value, the campaign."""
