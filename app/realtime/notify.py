@@ -1,0 +1,236 @@
+"""Cross-instance hints over Postgres LISTEN/NOTIFY.
+
+Several server processes may share one Postgres database. Each process keeps its own hub of
+sockets; when one process commits a move it also sends a NOTIFY on one channel, and every other
+process, listening on that channel, hears "table T is now at version V" and tells its own hub to
+catch its sockets up *from the database*. The notification is only a hint: it carries no game
+data, it may arrive late, twice, or (while a listener is reconnecting) not at all, and the database
+stays the truth. After a reconnect the listener calls ``on_resync`` so the hub can re-read the
+versions of every table it serves and close any gap.
+
+Two ways to publish, both safe to mix:
+
+- ``notify_statement(table_id, version)`` returns a SQLAlchemy statement to execute inside the
+  move's own transaction. Postgres delivers it only if and when that transaction commits, so a
+  hint can never announce a move that was rolled back ("commit first, broadcast after" for free).
+- ``PgNotifier.publish(table_id, version)`` sends the hint from the listener's own connection
+  after the caller's commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger("emara.notify")
+
+CHANNEL = "emara_tables"
+# Postgres limits a NOTIFY payload to 8000 bytes; ours is a few dozen.
+_MAX_PAYLOAD = 7900
+
+HintHandler = Callable[[str, int], Awaitable[None] | None]
+ResyncHandler = Callable[[], Awaitable[None] | None]
+
+
+def is_postgres_url(url: str) -> bool:
+    return url.startswith(("postgresql", "postgres:"))
+
+
+def libpq_dsn(url: str) -> str:
+    """``postgresql+psycopg://u@h:5432/db`` (SQLAlchemy form) → ``postgresql://u@h:5432/db``."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    return scheme.split("+", 1)[0] + "://" + rest
+
+
+def encode_hint(table_id: str, version: int, origin: str) -> str:
+    hint = {"t": str(table_id), "v": int(version), "o": origin}
+    payload = json.dumps(hint, separators=(",", ":"))
+    if len(payload) > _MAX_PAYLOAD:  # pragma: no cover - ids are short
+        raise ValueError("notify payload too large")
+    return payload
+
+
+def decode_hint(payload: str) -> tuple[str, int, str] | None:
+    """Parse a hint; anything malformed is ignored (returns None), never raised."""
+    try:
+        data = json.loads(payload)
+        table_id, version, origin = data["t"], data["v"], data.get("o", "")
+    except (ValueError, TypeError, KeyError):
+        return None
+    if not isinstance(table_id, str) or not isinstance(version, int) or isinstance(version, bool):
+        return None
+    return table_id, version, str(origin)
+
+
+# One id per process: a process ignores its own hints (its hub already broadcast locally).
+INSTANCE_ID = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+
+
+def notify_statement(
+    table_id: str, version: int, *, channel: str = CHANNEL, origin: str | None = None
+) -> Any:
+    """A statement for the move's own transaction; delivered by Postgres on commit only."""
+    from sqlalchemy import text
+
+    return text("SELECT pg_notify(:channel, :payload)").bindparams(
+        channel=channel, payload=encode_hint(table_id, version, origin or INSTANCE_ID)
+    )
+
+
+class PgNotifier:
+    """Listens on the channel in a background task and hands hints to ``on_hint``.
+
+    ``on_hint(table_id, version)`` is called for hints from *other* processes (own hints are
+    skipped unless ``include_own``). Handlers may be plain functions or coroutines; an exception
+    in a handler is logged and does not stop the listener. The listener reconnects with backoff
+    when its connection drops (a restarted Postgres, ``pg_terminate_backend``) and then calls
+    ``on_resync``, because hints sent while it was away are lost.
+    """
+
+    def __init__(
+        self,
+        database_url: str,
+        on_hint: HintHandler,
+        *,
+        on_resync: ResyncHandler | None = None,
+        channel: str = CHANNEL,
+        include_own: bool = False,
+        max_backoff: float = 5.0,
+        origin: str | None = None,
+    ) -> None:
+        self.dsn = libpq_dsn(database_url)
+        self.on_hint = on_hint
+        self.on_resync = on_resync
+        self.channel = channel
+        self.include_own = include_own
+        self.max_backoff = max_backoff
+        self.origin = origin or INSTANCE_ID
+        self.connected = asyncio.Event()
+        self.received = 0
+        self.reconnects = 0
+        self._task: asyncio.Task[None] | None = None
+        self._conn: Any = None
+        self._pub_conn: Any = None
+        self._pub_lock = asyncio.Lock()
+        self._stopping = False
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def start(self, wait: float | None = 5.0) -> None:
+        """Start listening; wait (bounded) until LISTEN is in place so no early hint is missed."""
+        if self._task is None:
+            self._stopping = False
+            self._task = asyncio.create_task(self._run(), name="emara-notify-listener")
+        if wait:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.connected.wait(), wait)
+
+    async def stop(self) -> None:
+        self._stopping = True
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for attr in ("_conn", "_pub_conn"):
+            conn = getattr(self, attr)
+            setattr(self, attr, None)
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+        self.connected.clear()
+
+    # -- publishing --------------------------------------------------------------------------
+
+    async def publish(self, table_id: str, version: int) -> bool:
+        """Send a hint after the caller committed. Best effort: returns False on failure (the
+        other processes then catch up on their next hint or resync), never raises."""
+        import psycopg
+
+        payload = encode_hint(table_id, version, self.origin)
+        async with self._pub_lock:
+            for _attempt in range(2):
+                try:
+                    if self._pub_conn is None or self._pub_conn.closed:
+                        self._pub_conn = await psycopg.AsyncConnection.connect(
+                            self.dsn, autocommit=True, connect_timeout=5
+                        )
+                    await self._pub_conn.execute(
+                        "SELECT pg_notify(%s, %s)", (self.channel, payload)
+                    )
+                    return True
+                except Exception as exc:  # a dropped connection: reconnect once
+                    log.warning("notify publish failed: %s", type(exc).__name__)
+                    with contextlib.suppress(Exception):
+                        if self._pub_conn is not None:
+                            await self._pub_conn.close()
+                    self._pub_conn = None
+        return False
+
+    # -- listening ---------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        import psycopg
+
+        backoff = 0.1
+        first = True
+        while not self._stopping:
+            try:
+                conn = await psycopg.AsyncConnection.connect(
+                    self.dsn, autocommit=True, connect_timeout=5
+                )
+                self._conn = conn
+                async with conn:
+                    await conn.execute(f'LISTEN "{self.channel}"')
+                    self.connected.set()
+                    backoff = 0.1
+                    if not first:
+                        self.reconnects += 1
+                        log.info("notify listener reconnected; resyncing")
+                        await self._call(self.on_resync)
+                    first = False
+                    async for note in conn.notifies():
+                        await self._dispatch(note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if self._stopping:
+                    break
+                log.warning("notify listener lost its connection (%s)", type(exc).__name__)
+            finally:
+                self.connected.clear()
+                self._conn = None
+            if self._stopping:
+                break
+            first = False
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, self.max_backoff)
+
+    async def _dispatch(self, payload: str) -> None:
+        hint = decode_hint(payload)
+        if hint is None:
+            log.warning("ignored a malformed notify payload")
+            return
+        table_id, version, origin = hint
+        if origin == self.origin and not self.include_own:
+            return
+        self.received += 1
+        await self._call(self.on_hint, table_id, version)
+
+    async def _call(self, handler: Callable[..., Any] | None, *args: Any) -> None:
+        if handler is None:
+            return
+        try:
+            result = handler(*args)
+            if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
+                await result
+        except Exception:
+            log.exception("notify handler failed")

@@ -1,0 +1,130 @@
+"""The LISTEN/NOTIFY bridge on a real Postgres: delivery on commit only, own hints skipped,
+malformed payloads ignored, reconnect + resync after the listener's backend is terminated."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.realtime.notify import (
+    PgNotifier,
+    decode_hint,
+    encode_hint,
+    libpq_dsn,
+    notify_statement,
+)
+from tests.multi.harness import TempDatabase, require_postgres
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture(scope="module")
+def db():
+    require_postgres()
+    with TempDatabase(prefix="emara_notify", migrate=False) as d:
+        yield d
+
+
+def test_codec_round_trip_and_rejects_garbage():
+    assert decode_hint(encode_hint("abc", 7, "me")) == ("abc", 7, "me")
+    for bad in ["", "{", "[]", '{"t": 1, "v": 2}', '{"t": "x", "v": "2"}', '{"t": "x", "v": true}']:
+        assert decode_hint(bad) is None
+    assert libpq_dsn("postgresql+psycopg://u@h:5432/d") == "postgresql://u@h:5432/d"
+
+
+async def _collect(db, **kw):
+    got: list[tuple[str, int]] = []
+    event = asyncio.Event()
+
+    def on_hint(t: str, v: int) -> None:
+        got.append((t, v))
+        event.set()
+
+    n = PgNotifier(db.url, on_hint, **kw)
+    await n.start()
+    assert n.connected.is_set()
+    return n, got, event
+
+
+def test_hint_crosses_processes_on_commit_only(db):
+    from sqlalchemy import create_engine
+
+    async def scenario():
+        listener, got, event = await _collect(db)
+        other, _, _ = await _collect(db, origin="other")  # a second "instance"
+        try:
+            engine = create_engine(db.url)
+            # Rolled back: never delivered.
+            with engine.connect() as conn:
+                conn.execute(notify_statement("t1", 1, origin="elsewhere"))
+                conn.rollback()
+            # Committed: delivered once.
+            with engine.begin() as conn:
+                conn.execute(notify_statement("t1", 2, origin="elsewhere"))
+            await asyncio.wait_for(event.wait(), 5)
+            assert await other.publish("t2", 9)
+            for _ in range(50):
+                if ("t2", 9) in got:
+                    break
+                await asyncio.sleep(0.05)
+            assert got == [("t1", 2), ("t2", 9)]
+            # A process skips its own hints.
+            event.clear()
+            assert await listener.publish("t3", 1)
+            await asyncio.sleep(0.3)
+            assert ("t3", 1) not in got
+            engine.dispose()
+        finally:
+            await listener.stop()
+            await other.stop()
+
+    asyncio.run(scenario())
+
+
+def test_malformed_payload_is_ignored_and_listener_survives(db):
+    import psycopg
+
+    async def scenario():
+        listener, got, event = await _collect(db)
+        try:
+            async with await psycopg.AsyncConnection.connect(db.libpq_url, autocommit=True) as c:
+                await c.execute("SELECT pg_notify('emara_tables', 'garbage{')")
+                await c.execute(
+                    "SELECT pg_notify('emara_tables', %s)", (encode_hint("ok", 3, "x"),)
+                )
+            await asyncio.wait_for(event.wait(), 5)
+            assert got == [("ok", 3)]
+        finally:
+            await listener.stop()
+
+    asyncio.run(scenario())
+
+
+def test_listener_reconnects_and_resyncs_after_backend_terminated(db):
+    async def scenario():
+        resynced = asyncio.Event()
+        got: list[tuple[str, int]] = []
+        listener = PgNotifier(
+            db.url, lambda t, v: got.append((t, v)), on_resync=resynced.set, max_backoff=0.5
+        )
+        await listener.start()
+        publisher = PgNotifier(db.url, lambda t, v: None, origin="pub")
+        try:
+            killed = await asyncio.to_thread(db.terminate_app_backends)
+            assert killed >= 1
+            await asyncio.wait_for(resynced.wait(), 10)
+            await asyncio.wait_for(listener.connected.wait(), 5)
+            assert listener.reconnects >= 1
+            # The publisher's connection may have been terminated too: publish reconnects.
+            assert await publisher.publish("after", 5)
+            for _ in range(100):
+                if ("after", 5) in got:
+                    break
+                await asyncio.sleep(0.05)
+            assert ("after", 5) in got
+        finally:
+            await listener.stop()
+            await publisher.stop()
+
+    asyncio.run(scenario())
