@@ -1,0 +1,69 @@
+"""Settings: one class, read from the environment with the prefix ``EMARA_``."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="EMARA_", env_file=".env", extra="ignore")
+
+    # Where the embedded database and the generated dev secret live.
+    data_dir: Path = Path("./data")
+    # Empty: an embedded SQLite file in data_dir. Otherwise e.g.
+    # postgresql+psycopg://user:password@host:5432/emara
+    database_url: str = ""
+    # Signs tokens and cookies. Empty: generated once and kept in data_dir/secret_key.
+    secret_key: str = ""
+    # Extra origins allowed to open a WebSocket (the server's own origin always is).
+    allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # Cookie
+    cookie_name: str = "emara_token"
+    cookie_secure: bool = False
+    # WebSocket limits
+    ws_max_frame_bytes: int = 16_384
+    ws_rate_per_second: float = 20.0
+    ws_rate_burst: int = 40
+    ws_heartbeat_seconds: float = 20.0
+    # Where the browser client lives.
+    static_dir: Path = Path(__file__).resolve().parent.parent / "static"
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.split(",")
+        if isinstance(value, list | tuple):
+            return [str(v).strip().rstrip("/") for v in value if str(v).strip()]
+        return value
+
+    @property
+    def effective_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{(self.data_dir / 'emara.db').resolve()}"
+
+    @property
+    def effective_secret_key(self) -> str:
+        if self.secret_key:
+            return self.secret_key
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        path = self.data_dir / "secret_key"
+        if not path.exists():
+            path.write_text(secrets.token_urlsafe(48))
+            path.chmod(0o600)
+        key = path.read_text().strip()
+        self.secret_key = key
+        return key
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,88 @@
+"""The application: settings → database → service → routers, plus the browser client."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from anyio import to_thread
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from sqlalchemy import text
+
+from app.api import profiles, tables, ws
+from app.auth import TokenSigner
+from app.config import Settings, get_settings
+from app.db.session import Database
+from app.errors import NotFound, install_handlers
+from app.realtime.hub import Hub
+from app.tables.service import TableService
+
+PLACEHOLDER = "<!doctype html><title>Emara</title><p>The browser client is not built yet.</p>"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    db = Database(settings.effective_database_url)
+    hub = Hub()
+    service = TableService(db, hub, TokenSigner(settings.effective_secret_key))
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        db.dispose()
+
+    app = FastAPI(
+        title="Emara",
+        summary="Crown of Emara online: private tables and live play.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.db = db
+    app.state.hub = hub
+    app.state.service = service
+    install_handlers(app)
+    app.include_router(profiles.router)
+    app.include_router(tables.router)
+    app.include_router(ws.router)
+
+    @app.get("/api/health", tags=["health"])
+    async def health() -> dict[str, Any]:
+        def ping() -> None:
+            with db.engine.connect() as c:
+                c.execute(text("SELECT 1"))
+
+        await to_thread.run_sync(ping)
+        return {"status": "ok", "database": db.engine.dialect.name}
+
+    static_dir = Path(settings.static_dir).resolve()
+
+    @app.get("/{path:path}", include_in_schema=False)
+    async def client(path: str, request: Request) -> Response:
+        """Files of the browser client; any other page path is a client route → index.html."""
+        if path.startswith(("api/", "ws/")) or path in ("api", "ws"):
+            raise NotFound("no such endpoint")
+        if path:
+            candidate = (static_dir / path).resolve()
+            if candidate.is_relative_to(static_dir) and candidate.is_file():
+                return FileResponse(candidate)
+            if "." in path.rsplit("/", 1)[-1]:
+                raise NotFound("no such file")
+        index = static_dir / "index.html"
+        if index.is_file():
+            return FileResponse(index, headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(PLACEHOLDER)
+
+    return app
+
+
+def __getattr__(name: str) -> Any:
+    # `uvicorn app.main:app` builds the app on first access, from the environment.
+    if name == "app":
+        application = create_app()
+        globals()["app"] = application
+        return application
+    raise AttributeError(name)

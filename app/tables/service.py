@@ -1,0 +1,546 @@
+"""The table service: every change a player (or a bot) makes goes through here.
+
+One transaction per call: load → check → apply (the rules engine judges) → persist with optimistic
+concurrency → commit; only after the commit is the change published to the hub. Database work is
+synchronous SQLAlchemy run in a worker thread; the public coroutine wraps it and publishes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from anyio import to_thread
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app import rules
+from app.auth import TokenSigner, hash_recovery_code, new_recovery_code
+from app.db.models import GameTable, MoveRecord, Profile, Seat, utcnow
+from app.db.session import Database
+from app.errors import (
+    BadRecoveryCode,
+    Forbidden,
+    IllegalMove,
+    Malformed,
+    NotFound,
+    NotHost,
+    NotYourSeat,
+    SeatsNotFilled,
+    StaleVersion,
+    TableFull,
+    WrongStatus,
+)
+from app.realtime.hub import Hub, Notice
+
+# A client that is further behind than this gets a fresh snapshot instead of the missed moves.
+MAX_CATCH_UP = 200
+ENGINE_OPTION_KEYS = ("building_start", "random_locations", "full_selection", "start_player")
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking at a table: a seat, or a spectator (seat None)."""
+
+    table_id: str
+    seat: int | None
+    profile_id: str | None
+
+
+def _new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def _invite_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def scores_of(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Both tracks of every player (and Victoria in solo), from a view."""
+    out = [
+        {"seat": p.get("seat"), "cp": p.get("cp"), "bp": p.get("bp"), "score": p.get("score")}
+        for p in view.get("players_state") or []
+    ]
+    victoria = view.get("victoria")
+    if victoria:
+        out.append({"seat": None, "victoria": True, "cp": victoria.get("cp")})
+    return out
+
+
+class TableService:
+    def __init__(self, db: Database, hub: Hub, signer: TokenSigner) -> None:
+        self.db = db
+        self.hub = hub
+        self.signer = signer
+        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # ------------------------------------------------------------------ profiles
+    async def create_profile(self, name: str) -> dict[str, Any]:
+        return await to_thread.run_sync(self._create_profile, name)
+
+    def _create_profile(self, name: str) -> dict[str, Any]:
+        code = new_recovery_code()
+        with self.db.session() as s:
+            p = Profile(id=_new_id(), name=name, recovery_hash=hash_recovery_code(code))
+            s.add(p)
+        return {
+            "id": p.id,
+            "name": p.name,
+            "token": self.signer.issue(p.id),
+            "recovery_code": code,
+        }
+
+    async def recover(self, code: str) -> dict[str, Any]:
+        return await to_thread.run_sync(self._recover, code)
+
+    def _recover(self, code: str) -> dict[str, Any]:
+        with self.db.session() as s:
+            p = s.scalar(select(Profile).where(Profile.recovery_hash == hash_recovery_code(code)))
+            if p is None:
+                raise BadRecoveryCode("no profile has this recovery code")
+            return {"id": p.id, "name": p.name, "token": self.signer.issue(p.id)}
+
+    async def profile(self, profile_id: str) -> dict[str, Any] | None:
+        return await to_thread.run_sync(self._profile, profile_id)
+
+    def _profile(self, profile_id: str) -> dict[str, Any] | None:
+        with self.db.session() as s:
+            p = s.get(Profile, profile_id)
+            return None if p is None else {"id": p.id, "name": p.name}
+
+    # ------------------------------------------------------------------ lobby
+    async def create_table(
+        self, profile_id: str, seat_count: int, options: dict[str, Any]
+    ) -> dict[str, Any]:
+        table_id = await to_thread.run_sync(self._create_table, profile_id, seat_count, options)
+        if seat_count == 1:
+            # A solo table is a one-seat table that starts at once.
+            return await self.start(profile_id, table_id)
+        return await self.lobby(profile_id, table_id, None)
+
+    def _create_table(self, profile_id: str, seat_count: int, options: dict[str, Any]) -> str:
+        with self.db.session() as s:
+            t = GameTable(
+                id=_new_id(),
+                invite_code=_invite_code(),
+                host_profile_id=profile_id,
+                seat_count=seat_count,
+                options=options,
+                status="lobby",
+                version=0,
+            )
+            s.add(t)
+            s.flush()
+            s.add(Seat(table_id=t.id, seat=0, profile_id=profile_id))
+            return t.id
+
+    async def lobby(
+        self, profile_id: str | None, table_id: str, invite_code: str | None
+    ) -> dict[str, Any]:
+        return await to_thread.run_sync(self._lobby_checked, profile_id, table_id, invite_code)
+
+    def _lobby_checked(
+        self, profile_id: str | None, table_id: str, invite_code: str | None
+    ) -> dict[str, Any]:
+        with self.db.session() as s:
+            t, seats = self._visible(s, profile_id, table_id, invite_code)
+            return self._lobby_dict(s, t, seats, profile_id)
+
+    def _visible(
+        self, s: Session, profile_id: str | None, table_id: str, invite_code: str | None
+    ) -> tuple[GameTable, list[Seat]]:
+        """The table and its seats, if the caller holds a seat or the invite code; else 404."""
+        t = s.get(GameTable, table_id)
+        if t is None:
+            raise NotFound("no such table")
+        seats = list(s.scalars(select(Seat).where(Seat.table_id == t.id).order_by(Seat.seat)))
+        seated = profile_id is not None and any(x.profile_id == profile_id for x in seats)
+        if not seated and not (invite_code and secrets.compare_digest(invite_code, t.invite_code)):
+            raise NotFound("no such table")
+        return t, seats
+
+    def _lobby_dict(
+        self, s: Session, t: GameTable, seats: list[Seat], profile_id: str | None
+    ) -> dict[str, Any]:
+        ids = [x.profile_id for x in seats if x.profile_id]
+        names: dict[str, str] = {}
+        if ids:
+            for pid, name in s.execute(select(Profile.id, Profile.name).where(Profile.id.in_(ids))):
+                names[pid] = name
+        by_seat = {x.seat: x for x in seats}
+        seat_list = []
+        for n in range(t.seat_count):
+            x = by_seat.get(n)
+            seat_list.append(
+                {
+                    "seat": n,
+                    "taken": x is not None,
+                    "name": names.get(x.profile_id) if x and x.profile_id else None,
+                    "bot_level": x.bot_level if x else None,
+                    "host": bool(x and x.profile_id == t.host_profile_id),
+                    "you": bool(x and profile_id is not None and x.profile_id == profile_id),
+                }
+            )
+        my_seat = next((x.seat for x in seats if profile_id and x.profile_id == profile_id), None)
+        outcome = None
+        if t.status == "finished" and t.state is not None:
+            outcome = rules.outcome(rules.decode_state(t.state))
+        return {
+            "id": t.id,
+            "invite_code": t.invite_code if my_seat is not None else None,
+            "status": t.status,
+            "seats": seat_list,
+            "seat_count": t.seat_count,
+            "options": t.options,
+            "host": my_seat is not None and t.host_profile_id == profile_id,
+            "my_seat": my_seat,
+            "version": t.version,
+            "outcome": outcome,
+            "created_at": t.created_at.isoformat(),
+        }
+
+    async def join(self, profile_id: str, table_id: str, invite_code: str) -> dict[str, Any]:
+        async with self._locks[table_id]:
+            out = await to_thread.run_sync(self._join, profile_id, table_id, invite_code)
+        await self.hub.publish(Notice(table_id, "lobby"))
+        return out
+
+    def _join(self, profile_id: str, table_id: str, invite_code: str) -> dict[str, Any]:
+        with self.db.session() as s:
+            t, seats = self._visible(s, None, table_id, invite_code)
+            if any(x.profile_id == profile_id for x in seats):
+                return self._lobby_dict(s, t, seats, profile_id)
+            if t.status != "lobby":
+                raise WrongStatus("the game has already started")
+            free = sorted(set(range(t.seat_count)) - {x.seat for x in seats})
+            if not free:
+                raise TableFull("every seat is taken")
+            s.add(Seat(table_id=t.id, seat=free[0], profile_id=profile_id))
+            try:
+                s.flush()
+            except IntegrityError as exc:
+                raise TableFull("every seat is taken") from exc
+            seats = list(s.scalars(select(Seat).where(Seat.table_id == t.id).order_by(Seat.seat)))
+            return self._lobby_dict(s, t, seats, profile_id)
+
+    async def leave(self, profile_id: str, table_id: str) -> dict[str, Any]:
+        async with self._locks[table_id]:
+            out = await to_thread.run_sync(self._leave, profile_id, table_id)
+        await self.hub.publish(Notice(table_id, "lobby"))
+        return out
+
+    def _leave(self, profile_id: str, table_id: str) -> dict[str, Any]:
+        with self.db.session() as s:
+            t, seats = self._visible(s, profile_id, table_id, None)
+            if t.status != "lobby":
+                raise WrongStatus("a started game cannot be left")
+            mine = next(x for x in seats if x.profile_id == profile_id)
+            s.delete(mine)
+            rest = [x for x in seats if x is not mine]
+            if t.host_profile_id == profile_id:
+                humans = [x for x in rest if x.profile_id]
+                if humans:
+                    t.host_profile_id = humans[0].profile_id  # type: ignore[assignment]
+                else:
+                    t.status = "closed"
+            t.updated_at = utcnow()
+            s.flush()
+            return self._lobby_dict(s, t, rest, profile_id)
+
+    async def start(self, profile_id: str, table_id: str) -> dict[str, Any]:
+        async with self._locks[table_id]:
+            out = await to_thread.run_sync(self._start, profile_id, table_id)
+        await self.hub.publish(Notice(table_id, "lobby"))
+        await self.hub.publish(Notice(table_id, "game", out["version"]))
+        return out
+
+    def _start(self, profile_id: str, table_id: str) -> dict[str, Any]:
+        with self.db.session() as s:
+            t, seats = self._visible(s, profile_id, table_id, None)
+            if t.host_profile_id != profile_id:
+                raise NotHost("only the host can start the game")
+            if t.status != "lobby":
+                raise WrongStatus("the game has already started")
+            if len(seats) != t.seat_count:
+                raise SeatsNotFilled("every seat must be taken")
+            seed = secrets.randbits(62)
+            engine_options = self.engine_options(t.seat_count, t.options)
+            state = rules.new_game(seed, engine_options)
+            n = s.execute(
+                update(GameTable)
+                .where(GameTable.id == t.id, GameTable.status == "lobby")
+                .values(
+                    status="playing",
+                    seed=seed,
+                    engine_options=engine_options,
+                    state=rules.encode_state(state),
+                    version=0,
+                    updated_at=utcnow(),
+                )
+            ).rowcount
+            if n != 1:
+                raise WrongStatus("the game has already started")
+            s.refresh(t)
+            return self._lobby_dict(s, t, seats, profile_id)
+
+    @staticmethod
+    def engine_options(seat_count: int, options: dict[str, Any]) -> dict[str, Any]:
+        out = {k: options[k] for k in ENGINE_OPTION_KEYS if k in options}
+        out["players"] = seat_count
+        if out.get("start_player", "random") == "random":
+            out["start_player"] = secrets.randbelow(seat_count)
+        if out.get("building_start") is None:
+            out.pop("building_start", None)
+        return out
+
+    async def my_tables(self, profile_id: str) -> list[dict[str, Any]]:
+        return await to_thread.run_sync(self._my_tables, profile_id)
+
+    def _my_tables(self, profile_id: str) -> list[dict[str, Any]]:
+        with self.db.session() as s:
+            tables = list(
+                s.scalars(
+                    select(GameTable)
+                    .join(Seat, Seat.table_id == GameTable.id)
+                    .where(Seat.profile_id == profile_id, GameTable.status != "closed")
+                    .order_by(GameTable.updated_at.desc())
+                    .limit(100)
+                )
+            )
+            out = []
+            for t in tables:
+                seats = list(
+                    s.scalars(select(Seat).where(Seat.table_id == t.id).order_by(Seat.seat))
+                )
+                out.append(self._lobby_dict(s, t, seats, profile_id))
+            return out
+
+    # ------------------------------------------------------------------ game
+    async def viewer(
+        self, profile_id: str | None, table_id: str, invite_code: str | None
+    ) -> Viewer:
+        return await to_thread.run_sync(self._viewer, profile_id, table_id, invite_code)
+
+    def _viewer(self, profile_id: str | None, table_id: str, invite_code: str | None) -> Viewer:
+        with self.db.session() as s:
+            t, seats = self._visible(s, profile_id, table_id, invite_code)
+            seat = next((x.seat for x in seats if profile_id and x.profile_id == profile_id), None)
+            if seat is None and not t.options.get("spectators", True):
+                raise Forbidden("this table does not allow spectators")
+            return Viewer(t.id, seat, profile_id)
+
+    async def game(self, viewer: Viewer) -> dict[str, Any]:
+        return await to_thread.run_sync(self._game, viewer)
+
+    def _game(self, viewer: Viewer) -> dict[str, Any]:
+        with self.db.session() as s:
+            t = s.get(GameTable, viewer.table_id)
+            if t is None:
+                raise NotFound("no such table")
+            if t.state is None:
+                raise WrongStatus("the game has not started")
+            records = list(
+                s.scalars(
+                    select(MoveRecord)
+                    .where(MoveRecord.table_id == t.id)
+                    .order_by(MoveRecord.version)
+                )
+            )
+            state = rules.decode_state(t.state)
+            out = self._render(state, t.version, viewer.seat)
+            out["status"] = t.status
+            out["log"] = [self._log_entry(r, viewer.seat) for r in records]
+            return out
+
+    @staticmethod
+    def _render(state: Any, version: int, seat: int | None) -> dict[str, Any]:
+        view = rules.view_for(state, seat)
+        legal = (
+            [] if seat is None else [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
+        )
+        return {
+            "version": version,
+            "seat": seat,
+            "view": view,
+            "legal_moves": legal,
+            "scores": scores_of(view),
+        }
+
+    @staticmethod
+    def _log_entry(r: MoveRecord, seat: int | None) -> dict[str, Any]:
+        return {
+            "version": r.version,
+            "seat": r.seat,
+            "move": r.move,
+            "events": rules.events_for(r.events, seat),
+            "at": r.created_at.isoformat() if r.created_at else None,
+        }
+
+    async def submit_move(
+        self,
+        viewer: Viewer,
+        move: Any,
+        expected_version: int,
+        move_id: str,
+    ) -> dict[str, Any]:
+        """Apply one move for the viewer's seat. The single entry point for HTTP, WS and bots."""
+        if viewer.seat is None:
+            raise NotYourSeat("you do not hold a seat at this table")
+        if not isinstance(move, dict):
+            raise Malformed("move must be an object")
+        async with self._locks[viewer.table_id]:
+            out, fresh = await to_thread.run_sync(
+                self._submit, viewer.table_id, viewer.seat, move, expected_version, move_id
+            )
+        if fresh:
+            await self.hub.publish(Notice(viewer.table_id, "game", out["version"]))
+        return out
+
+    def _submit(
+        self, table_id: str, seat: int, move: dict[str, Any], expected: int, move_id: str
+    ) -> tuple[dict[str, Any], bool]:
+        try:
+            with self.db.session() as s:
+                prior = self._prior(s, table_id, move_id, seat)
+                if prior is not None:
+                    return prior, False
+                t = s.get(GameTable, table_id)
+                if t is None:
+                    raise NotFound("no such table")
+                if t.status != "playing" or t.state is None:
+                    raise WrongStatus("the game is not in play", status=t.status, version=t.version)
+                if t.version != expected:
+                    raise StaleVersion("the table has moved on", version=t.version)
+                state = rules.decode_state(t.state)
+                try:
+                    tr = rules.apply_move(state, seat, move)
+                except rules.IllegalMoveError as exc:
+                    raise IllegalMove(
+                        str(getattr(exc, "message", exc)),
+                        engine_code=getattr(exc, "code", "illegal"),
+                        version=t.version,
+                    ) from exc
+                finished = rules.outcome(tr.state) is not None
+                new_version = expected + 1
+                n = s.execute(
+                    update(GameTable)
+                    .where(GameTable.id == table_id, GameTable.version == expected)
+                    .values(
+                        state=rules.encode_state(tr.state),
+                        version=new_version,
+                        status="finished" if finished else "playing",
+                        updated_at=utcnow(),
+                    )
+                    .execution_options(synchronize_session=False)
+                ).rowcount
+                if n != 1:
+                    current = s.scalar(select(GameTable.version).where(GameTable.id == table_id))
+                    raise StaleVersion("the table has moved on", version=current)
+                raw_events = list(tr.events)
+                s.add(
+                    MoveRecord(
+                        table_id=table_id,
+                        version=new_version,
+                        seat=seat,
+                        move=rules.encode_move(rules.decode_move(move)),
+                        events=raw_events,
+                        move_id=move_id,
+                    )
+                )
+                s.flush()
+            return (
+                {
+                    "version": new_version,
+                    "move_id": move_id,
+                    "events": rules.events_for(raw_events, seat),
+                    "duplicate": False,
+                },
+                True,
+            )
+        except IntegrityError:
+            # A concurrent request with the same move_id (or version) won the race.
+            with self.db.session() as s:
+                prior = self._prior(s, table_id, move_id, seat)
+                if prior is not None:
+                    return prior, False
+                current = s.scalar(select(GameTable.version).where(GameTable.id == table_id))
+            raise StaleVersion("the table has moved on", version=current) from None
+
+    @staticmethod
+    def _prior(s: Session, table_id: str, move_id: str, seat: int) -> dict[str, Any] | None:
+        r = s.scalar(
+            select(MoveRecord).where(MoveRecord.table_id == table_id, MoveRecord.move_id == move_id)
+        )
+        if r is None:
+            return None
+        return {
+            "version": r.version,
+            "move_id": move_id,
+            "events": rules.events_for(r.events, seat),
+            "duplicate": True,
+        }
+
+    async def catch_up(
+        self, viewer: Viewer, since: int | None, force: bool = False
+    ) -> dict[str, Any] | None:
+        """What a listener at ``since`` needs: the missed moves, or a snapshot.
+
+        None when there is no game yet, or when ``since`` is current (unless ``force``).
+        """
+        return await to_thread.run_sync(self._catch_up, viewer, since, force)
+
+    def _catch_up(self, viewer: Viewer, since: int | None, force: bool) -> dict[str, Any] | None:
+        with self.db.session() as s:
+            t = s.get(GameTable, viewer.table_id)
+            if t is None or t.state is None:
+                return None
+            if since is not None and since == t.version and not force:
+                return None
+            state = rules.decode_state(t.state)
+            if since is None or since > t.version or t.version - since > MAX_CATCH_UP:
+                out = self._render(state, t.version, viewer.seat)
+                out["type"] = "snapshot"
+                out["status"] = t.status
+                return out
+            records = list(
+                s.scalars(
+                    select(MoveRecord)
+                    .where(MoveRecord.table_id == t.id, MoveRecord.version > since)
+                    .order_by(MoveRecord.version)
+                )
+            )
+            out = self._render(state, t.version, viewer.seat)
+            out["type"] = "update"
+            out["status"] = t.status
+            out["since"] = since
+            out["moves"] = [self._log_entry(r, viewer.seat) for r in records]
+            return out
+
+    # ------------------------------------------------------------------ audit
+    def replay_matches(self, table_id: str) -> bool:
+        """Replaying the move log from the seed reproduces the stored snapshot exactly."""
+        with self.db.session() as s:
+            t = s.get(GameTable, table_id)
+            if t is None or t.state is None or t.seed is None:
+                return True
+            records = list(
+                s.scalars(
+                    select(MoveRecord)
+                    .where(MoveRecord.table_id == t.id)
+                    .order_by(MoveRecord.version)
+                )
+            )
+            versions = [r.version for r in records]
+            if versions != list(range(1, t.version + 1)):
+                return False
+            record = [(r.seat, r.move) for r in records]
+            state = rules.replay(t.seed, t.engine_options or {}, record)
+            return bool(rules.encode_state(state) == t.state)
+
+    def count_moves(self, table_id: str) -> int:
+        with self.db.session() as s:
+            return int(s.scalar(select(func.count()).where(MoveRecord.table_id == table_id)) or 0)
