@@ -1,0 +1,252 @@
+"""Shared fixtures: a migrated database on SQLite and on Postgres, the app, players, a live server.
+
+Postgres: each test run creates its own database on 127.0.0.1:5432 (user postgres, trust auth) and
+drops it at the end. When Postgres is missing the Postgres variants skip loudly, except with
+CI=true, where that is a failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import socket
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+
+from app.config import Settings
+from app.db.migrate import upgrade
+
+warnings.filterwarnings("ignore", message=".*httpx2.*")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+PG_HOST = os.environ.get("EMARA_TEST_PG_HOST", "127.0.0.1")
+PG_PORT = int(os.environ.get("EMARA_TEST_PG_PORT", "5432"))
+PG_USER = os.environ.get("EMARA_TEST_PG_USER", "postgres")
+IN_CI = os.environ.get("CI", "").lower() == "true"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _pg_admin_dsn() -> str:
+    return f"host={PG_HOST} port={PG_PORT} user={PG_USER} dbname=postgres connect_timeout=3"
+
+
+def postgres_available() -> str | None:
+    """None if Postgres answers, else why not."""
+    try:
+        import psycopg
+
+        with psycopg.connect(_pg_admin_dsn(), autocommit=True) as conn:
+            conn.execute("SELECT 1")
+    except Exception as exc:  # pragma: no cover - depends on the machine
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def need_postgres() -> None:
+    why = postgres_available()
+    if why is None:
+        return
+    message = f"PostgreSQL on {PG_HOST}:{PG_PORT} is not reachable ({why})"
+    if IN_CI:
+        pytest.fail(f"{message} — mandatory when CI=true", pytrace=False)
+    warnings.warn(f"SKIPPING Postgres tests: {message}", stacklevel=1)
+    pytest.skip(f"SKIPPED LOUDLY: {message}")
+
+
+@contextlib.contextmanager
+def postgres_database() -> Iterator[str]:
+    """A fresh, empty database; dropped afterwards."""
+    import psycopg
+
+    need_postgres()
+    name = f"emara_test_{os.getpid()}_{secrets.token_hex(4)}"
+    with psycopg.connect(_pg_admin_dsn(), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"postgresql+psycopg://{PG_USER}@{PG_HOST}:{PG_PORT}/{name}"
+    finally:
+        with psycopg.connect(_pg_admin_dsn(), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(
+    scope="session",
+    params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)],
+)
+def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """A migrated database: the embedded SQLite file, or a Postgres database of this run."""
+    if request.param == "sqlite":
+        path = tmp_path_factory.mktemp("sqlite") / "emara.db"
+        url = f"sqlite:///{path}"
+        upgrade(url)
+        yield url
+    else:
+        with postgres_database() as url:
+            upgrade(url)
+            yield url
+
+
+@pytest.fixture(scope="session")
+def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("sqlite-only") / "emara.db"
+    url = f"sqlite:///{path}"
+    upgrade(url)
+    return url
+
+
+def wipe(url: str) -> None:
+    engine = create_engine(url)
+    try:
+        names = [n for n in inspect(engine).get_table_names() if n != "alembic_version"]
+        with engine.begin() as conn:
+            if url.startswith("postgresql"):
+                if names:
+                    listed = ", ".join(f'"{n}"' for n in names)
+                    conn.execute(text(f"TRUNCATE {listed} CASCADE"))
+            else:
+                conn.execute(text("PRAGMA foreign_keys=OFF"))
+                for n in names:
+                    conn.execute(text(f'DELETE FROM "{n}"'))
+    finally:
+        engine.dispose()
+
+
+def make_settings(url: str, tmp_path: Path, **extra: Any) -> Settings:
+    return Settings(
+        database_url=url,
+        data_dir=tmp_path / "data",
+        secret_key="test-secret-key",
+        **extra,
+    )
+
+
+def assert_replays(app: Any) -> None:
+    """Every game in the database replays from its seed to exactly its stored snapshot."""
+    from sqlalchemy import select
+
+    from app.db.models import GameTable
+
+    service = app.state.service
+    with service.db.session() as s:
+        ids = list(s.scalars(select(GameTable.id).where(GameTable.state.is_not(None))))
+    for table_id in ids:
+        assert service.replay_matches(table_id), f"table {table_id}: replay differs from snapshot"
+
+
+@pytest.fixture
+def app(database_url: str, tmp_path: Path) -> Iterator[Any]:
+    from app.main import create_app
+
+    wipe(database_url)
+    application = create_app(make_settings(database_url, tmp_path))
+    yield application
+    assert_replays(application)
+    application.state.db.dispose()
+
+
+@pytest.fixture
+def client(app: Any) -> Iterator[TestClient]:
+    with TestClient(app) as c:
+        yield c
+
+
+@dataclass
+class Player:
+    id: str
+    name: str
+    token: str
+    recovery_code: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+def new_player(client: TestClient, name: str) -> Player:
+    r = client.post("/api/profiles", json={"name": name})
+    assert r.status_code == 201, r.text
+    client.cookies.clear()
+    body = r.json()
+    return Player(body["id"], body["name"], body["token"], body["recovery_code"])
+
+
+@pytest.fixture
+def ann(client: TestClient) -> Player:
+    return new_player(client, "Ann")
+
+
+@pytest.fixture
+def bob(client: TestClient) -> Player:
+    return new_player(client, "Bob")
+
+
+@pytest.fixture
+def eve(client: TestClient) -> Player:
+    return new_player(client, "Eve")
+
+
+# ---------------------------------------------------------------------------- live server
+@dataclass
+class LiveServer:
+    app: Any
+    host: str
+    port: int
+
+    @property
+    def http(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://{self.host}:{self.port}"
+
+
+@contextlib.contextmanager
+def serve(application: Any) -> Iterator[LiveServer]:
+    """A real uvicorn on a free loopback port, in a thread."""
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        application, log_level="warning", ws_max_size=1 << 20, lifespan="on", ws="websockets"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    try:
+        yield LiveServer(application, "127.0.0.1", port)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+
+
+@pytest.fixture
+def live(sqlite_url: str, tmp_path: Path) -> Iterator[LiveServer]:
+    from app.main import create_app
+
+    wipe(sqlite_url)
+    application = create_app(make_settings(sqlite_url, tmp_path, ws_heartbeat_seconds=5.0))
+    with serve(application) as server:
+        yield server
+    assert_replays(application)
+    application.state.db.dispose()
