@@ -34,7 +34,8 @@ CHANNEL = "emara_tables"
 # Postgres limits a NOTIFY payload to 8000 bytes; ours is a few dozen.
 _MAX_PAYLOAD = 7900
 
-HintHandler = Callable[[str, int], Awaitable[None] | None]
+# on_hint(table_id, version, kind): version may be None ("look again"), kind "game" | "lobby".
+HintHandler = Callable[[str, int | None, str], Awaitable[None] | None]
 ResyncHandler = Callable[[], Awaitable[None] | None]
 
 
@@ -50,24 +51,29 @@ def libpq_dsn(url: str) -> str:
     return scheme.split("+", 1)[0] + "://" + rest
 
 
-def encode_hint(table_id: str, version: int, origin: str) -> str:
-    hint = {"t": str(table_id), "v": int(version), "o": origin}
+def encode_hint(table_id: str, version: int | None, origin: str, kind: str = "game") -> str:
+    hint = {"t": str(table_id), "v": None if version is None else int(version), "o": origin}
+    if kind != "game":
+        hint["k"] = kind
     payload = json.dumps(hint, separators=(",", ":"))
     if len(payload) > _MAX_PAYLOAD:  # pragma: no cover - ids are short
         raise ValueError("notify payload too large")
     return payload
 
 
-def decode_hint(payload: str) -> tuple[str, int, str] | None:
-    """Parse a hint; anything malformed is ignored (returns None), never raised."""
+def decode_hint(payload: str) -> tuple[str, int | None, str, str] | None:
+    """Parse a hint → (table_id, version, origin, kind); anything malformed gives None."""
     try:
         data = json.loads(payload)
-        table_id, version, origin = data["t"], data["v"], data.get("o", "")
-    except (ValueError, TypeError, KeyError):
+        table_id, version = data["t"], data["v"]
+        origin, kind = data.get("o", ""), data.get("k", "game")
+    except (ValueError, TypeError, KeyError, AttributeError):
         return None
-    if not isinstance(table_id, str) or not isinstance(version, int) or isinstance(version, bool):
+    if not isinstance(table_id, str) or not table_id or kind not in ("game", "lobby"):
         return None
-    return table_id, version, str(origin)
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+        return None
+    return table_id, version, str(origin), kind
 
 
 # One id per process: a process ignores its own hints (its hub already broadcast locally).
@@ -150,12 +156,12 @@ class PgNotifier:
 
     # -- publishing --------------------------------------------------------------------------
 
-    async def publish(self, table_id: str, version: int) -> bool:
+    async def publish(self, table_id: str, version: int | None, kind: str = "game") -> bool:
         """Send a hint after the caller committed. Best effort: returns False on failure (the
         other processes then catch up on their next hint or resync), never raises."""
         import psycopg
 
-        payload = encode_hint(table_id, version, self.origin)
+        payload = encode_hint(table_id, version, self.origin, kind)
         async with self._pub_lock:
             for _attempt in range(2):
                 try:
@@ -219,11 +225,11 @@ class PgNotifier:
         if hint is None:
             log.warning("ignored a malformed notify payload")
             return
-        table_id, version, origin = hint
+        table_id, version, origin, kind = hint
         if origin == self.origin and not self.include_own:
             return
         self.received += 1
-        await self._call(self.on_hint, table_id, version)
+        await self._call(self.on_hint, table_id, version, kind)
 
     async def _call(self, handler: Callable[..., Any] | None, *args: Any) -> None:
         if handler is None:
@@ -234,3 +240,97 @@ class PgNotifier:
                 await result
         except Exception:
             log.exception("notify handler failed")
+
+
+class HubRelay:
+    """Joins a process's hub to the others: local notices go out as hints, hints from other
+    processes come in as notices (each socket then reloads from the database).
+
+    Publishing never delays the caller: notices are queued and a sender task sends them, several
+    per round trip when they pile up. After the listener reconnects, every table with local
+    listeners gets a "look again" notice, since hints sent meanwhile were lost.
+    """
+
+    def __init__(self, hub: Any, database_url: str, *, max_batch: int = 64) -> None:
+        self.hub = hub
+        self.max_batch = max_batch
+        self.notifier = PgNotifier(database_url, self._on_hint, on_resync=self._on_resync)
+        self._queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=10_000)
+        self._sender: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        if self not in self.hub.relays:
+            self.hub.relays.append(self)
+        await self.notifier.start()
+        self._sender = asyncio.create_task(self._send_loop(), name="emara-notify-sender")
+
+    async def stop(self) -> None:
+        if self in self.hub.relays:
+            self.hub.relays.remove(self)
+        if self._sender is not None:
+            # Flush what is queued (bounded), then stop.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._queue.join(), 2.0)
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sender
+            self._sender = None
+        await self.notifier.stop()
+
+    async def send(self, notice: Any) -> None:
+        try:
+            self._queue.put_nowait(notice)
+        except asyncio.QueueFull:  # other processes resync on their own later hints
+            log.warning("notify queue full; hint dropped")
+
+    async def _send_loop(self) -> None:
+        import psycopg
+
+        n = self.notifier
+        while True:
+            batch = [await self._queue.get()]
+            while len(batch) < self.max_batch and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            payloads = [
+                encode_hint(x.table_id, x.version, n.origin, getattr(x, "kind", "game"))
+                for x in batch
+            ]
+            try:
+                for _attempt in range(2):
+                    try:
+                        if n._pub_conn is None or n._pub_conn.closed:
+                            n._pub_conn = await psycopg.AsyncConnection.connect(
+                                n.dsn, autocommit=True, connect_timeout=5
+                            )
+                        sql = "SELECT " + ", ".join(["pg_notify(%s, %s)"] * len(payloads))
+                        params: list[str] = []
+                        for p in payloads:
+                            params += [n.channel, p]
+                        await n._pub_conn.execute(sql, params)
+                        break
+                    except Exception as exc:
+                        log.warning("notify send failed: %s", type(exc).__name__)
+                        with contextlib.suppress(Exception):
+                            if n._pub_conn is not None:
+                                await n._pub_conn.close()
+                        n._pub_conn = None
+            finally:
+                for _ in batch:
+                    self._queue.task_done()
+
+    def _on_hint(self, table_id: str, version: int | None, kind: str) -> None:
+        from app.realtime.hub import Notice
+
+        self.hub.deliver(Notice(table_id, kind, version))
+
+    def _on_resync(self) -> None:
+        from app.realtime.hub import Notice
+
+        for table_id in list(getattr(self.hub, "_listeners", {})):
+            self.hub.deliver(Notice(table_id, "lobby"))
+            self.hub.deliver(Notice(table_id, "game", None))
+
+
+def relay_for(hub: Any, database_url: str) -> HubRelay | None:
+    """A relay when the database is Postgres (several processes may share it), else None."""
+    return HubRelay(hub, database_url) if is_postgres_url(database_url) else None

@@ -307,13 +307,11 @@ def seat_table(
         r.raise_for_status()
     r = client.post(f"/api/tables/{t['id']}/start", headers=players[0].headers)
     r.raise_for_status()
-    # Map seats to players from the server's own view (join order need not be seat order).
+    # Map seats to players from the server's own lobby (join order need not be seat order).
     by_seat: dict[int, Player] = {}
     for p in players:
-        g = client.get(f"/api/tables/{t['id']}/game", headers=p.headers).json()
-        me = (g.get("view") or {}).get("me") or {}
-        seat = me.get("seat", g.get("seat"))
-        by_seat[int(seat)] = p
+        lobby = client.get(f"/api/tables/{t['id']}", headers=p.headers).json()
+        by_seat[int(lobby["my_seat"])] = p
     ordered = [by_seat[i] for i in sorted(by_seat)]
     return SeatedTable(t["id"], t["invite_code"], ordered)
 
@@ -377,7 +375,9 @@ class SeatSocket:
         )
         self.close_code = None
         self._reader = asyncio.create_task(self._read())
-        await self.send({"type": "hello", "since": since if since is not None else self.version})
+        if since is None and self.version >= 0:
+            since = self.version
+        await self.send({"type": "hello", "since": since})
         return self
 
     async def send(self, frame: dict[str, Any] | str | bytes) -> None:

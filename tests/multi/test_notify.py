@@ -27,8 +27,11 @@ def db():
 
 
 def test_codec_round_trip_and_rejects_garbage():
-    assert decode_hint(encode_hint("abc", 7, "me")) == ("abc", 7, "me")
-    for bad in ["", "{", "[]", '{"t": 1, "v": 2}', '{"t": "x", "v": "2"}', '{"t": "x", "v": true}']:
+    assert decode_hint(encode_hint("abc", 7, "me")) == ("abc", 7, "me", "game")
+    assert decode_hint(encode_hint("abc", None, "me", "lobby")) == ("abc", None, "me", "lobby")
+    bad_payloads = ["", "{", "[]", "3", '{"t": 1, "v": 2}', '{"t": "x", "v": "2"}']
+    bad_payloads += ['{"t": "x", "v": true}', '{"t": "x", "v": 1, "k": "other"}']
+    for bad in bad_payloads:
         assert decode_hint(bad) is None
     assert libpq_dsn("postgresql+psycopg://u@h:5432/d") == "postgresql://u@h:5432/d"
 
@@ -37,7 +40,7 @@ async def _collect(db, **kw):
     got: list[tuple[str, int]] = []
     event = asyncio.Event()
 
-    def on_hint(t: str, v: int) -> None:
+    def on_hint(t: str, v: int | None, k: str) -> None:
         got.append((t, v))
         event.set()
 
@@ -106,10 +109,10 @@ def test_listener_reconnects_and_resyncs_after_backend_terminated(db):
         resynced = asyncio.Event()
         got: list[tuple[str, int]] = []
         listener = PgNotifier(
-            db.url, lambda t, v: got.append((t, v)), on_resync=resynced.set, max_backoff=0.5
+            db.url, lambda t, v, k: got.append((t, v)), on_resync=resynced.set, max_backoff=0.5
         )
         await listener.start()
-        publisher = PgNotifier(db.url, lambda t, v: None, origin="pub")
+        publisher = PgNotifier(db.url, lambda t, v, k: None, origin="pub")
         try:
             killed = await asyncio.to_thread(db.terminate_app_backends)
             assert killed >= 1
