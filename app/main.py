@@ -18,6 +18,7 @@ from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import NotFound, install_handlers
 from app.realtime.hub import Hub
+from app.realtime.notify import relay_for
 from app.tables.service import TableService
 
 PLACEHOLDER = "<!doctype html><title>Emara</title><p>The browser client is not built yet.</p>"
@@ -29,9 +30,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     hub = Hub()
     service = TableService(db, hub, TokenSigner(settings.effective_secret_key))
 
+    # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
+    relay = relay_for(hub, settings.effective_database_url)
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if relay is not None:
+            await relay.start()
         yield
+        if relay is not None:
+            await relay.stop()
         db.dispose()
 
     app = FastAPI(
