@@ -1,0 +1,62 @@
+"""Crown of Emara rules engine: pure, deterministic, standard library only.
+
+Public API: ``new_game``, ``to_act``, ``legal_moves``, ``apply_move``, ``outcome``, ``view_for``,
+``events_for``, ``replay``, ``encode_move``/``decode_move``, ``encode_state``/``decode_state``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .codec import decode_state, encode_state
+from .moves import IllegalMoveError, Move, Transition, decode_move, encode_move
+from .scoring import compute_outcome
+from .setup import BadOptionsError, GameOptions, new_game
+from .state import GameState
+from .turn import apply_move, legal_moves, to_act
+from .view import events_for, view_for
+
+__all__ = [
+    "BadOptionsError",
+    "GameOptions",
+    "GameState",
+    "IllegalMoveError",
+    "Move",
+    "Transition",
+    "apply_move",
+    "decode_move",
+    "decode_state",
+    "encode_move",
+    "encode_state",
+    "events_for",
+    "legal_moves",
+    "new_game",
+    "outcome",
+    "replay",
+    "to_act",
+    "view_for",
+]
+
+
+def outcome(state: GameState) -> dict[str, Any] | None:
+    """Final scores and ranks once the game is finished, else ``None``."""
+    if state.phase != "finished":
+        return None
+    return compute_outcome(state.tree)
+
+
+def replay(
+    seed: int,
+    options: Mapping[str, Any] | GameOptions | None,
+    record: Iterable[Any],
+) -> GameState:
+    """Replay a move record: ``(seat, move)`` pairs or ``{"seat": .., "move": ..}`` dicts."""
+    state = new_game(seed, options)
+    for entry in record:
+        if isinstance(entry, Mapping):
+            seat, move = entry["seat"], entry["move"]
+        else:
+            seat, move = entry
+        state = apply_move(state, seat, move).state
+    return state

@@ -1,0 +1,48 @@
+"""JSON form of a game state (server-side only: it holds every secret)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import GameState, St, copy_tree
+
+_REQUIRED = (
+    "schema",
+    "rng",
+    "players",
+    "phase",
+    "round",
+    "statue",
+    "options",
+    "ps",
+    "rondels",
+    "councilors",
+    "markers",
+    "huts",
+    "favor",
+    "display",
+    "b_stack",
+    "nobility",
+    "event_deck",
+    "turn",
+    "decision",
+    "event",
+    "victoria",
+    "turn_index",
+    "boxed_advisors",
+)
+
+
+def encode_state(state: GameState) -> dict[str, Any]:
+    """A JSON-serialisable dict holding the whole state; ``decode_state`` reverses it."""
+    return copy_tree(state.tree)
+
+
+def decode_state(blob: dict[str, Any]) -> GameState:
+    if not isinstance(blob, dict):
+        raise ValueError("a state must be a dict")
+    missing = [k for k in _REQUIRED if k not in blob]
+    if missing:
+        raise ValueError(f"not a game state: missing {missing}")
+    tree: St = copy_tree(blob)
+    return GameState(tree)

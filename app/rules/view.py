@@ -1,0 +1,193 @@
+"""Per-seat views (an allow-list built field by field) and per-seat event redaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import data
+from .locations import marker_value, token_view
+from .scoring import compute_outcome
+from .state import GameState, St
+
+VIEW_SCHEMA = 1
+
+
+def _event_view(event: str | None) -> dict[str, Any] | None:
+    if event is None:
+        return None
+    return {"id": event, "timing": data.EVENT_TIMING[event]}
+
+
+def _marker_view(st: St, marker: str, resource: str | None = None) -> dict[str, Any]:
+    seq = st["markers"][marker] if resource is None else st["markers"][marker][resource]
+    return {
+        "value": marker_value(st, marker, resource),
+        "steps_left": max(0, len(seq) - 1),
+        "removed": not seq,
+    }
+
+
+def _turn_view(st: St) -> dict[str, Any] | None:
+    turn = st["turn"]
+    if st["phase"] != "turns" or turn is None:
+        return None
+    visit = turn["visit"]
+    return {
+        "seat": turn["seat"],
+        "number": turn["number"],
+        "card": turn["card"],
+        "slot": turn["slot"],
+        "card_action_done": turn["card_action_done"],
+        "moved": turn["moved"],
+        "bonus_used": dict(turn["bonus_used"]),
+        "advisors_used": list(turn["advisors_used"]),
+        "visit": None
+        if visit is None
+        else {"location": visit["location"], "via": visit["via"], "done": list(visit["done"])},
+    }
+
+
+def _player_view(st: St, seat: int) -> dict[str, Any]:
+    p = st["ps"][seat]
+    return {
+        "seat": seat,
+        "cp": p["cp"],
+        "bp": p["bp"],
+        "score": min(p["cp"], p["bp"]),
+        "resources": dict(p["res"]),
+        "goods": dict(p["goods"]),
+        "craftsmen_left": p["craftsmen_left"],
+        "craftsmen": [{"location": loc, "hut": hut} for loc, hut in p["craftsmen"]],
+        "advisors": list(p["advisors"]),
+        "titles": [{"id": t, "cp": cp} for t, cp in p["titles"]],
+        "favor_tokens": [token_view(t) for t in p["favor"]],
+        "slots": {str(i + 1): c for i, c in enumerate(p["slots"])},
+        "hand_size": len(p["hand"]),
+        "deck_size": len(p["deck"]),
+        "turns_taken": p["turns_taken"],
+    }
+
+
+def _decision_for(st: St, seat: int) -> dict[str, Any] | None:
+    dec = st["decision"]
+    if dec is None:
+        return None
+    kind = dec["kind"]
+    if kind == "choose_resource":
+        return {"kind": kind} if seat in dec["seats"] else None
+    if dec["seat"] != seat:
+        return None
+    if kind == "keep_favor":
+        return {"kind": kind, "tokens": [token_view(t) for t in dec["tokens"]]}
+    if kind == "event_option":
+        return {"kind": kind, "event": dec["event"]}
+    return {"kind": kind}
+
+
+def _to_act(st: St) -> list[int]:
+    from .turn import seats_to_act
+
+    return seats_to_act(st)
+
+
+def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
+    st = state.tree
+    n: int = st["players"]
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+        raise ValueError(f"no seat {seat!r} at this table")
+    display = {loc: list(st["display"][loc]) for loc in data.TOWN}
+    b_top = st["b_stack"][0] if st["b_stack"] else None
+    costs: dict[str, dict[str, int]] = {}
+    for loc in data.TOWN:
+        for adv in display[loc]:
+            costs[adv] = dict(data.ADVISOR_COST[adv])
+    if b_top is not None:
+        costs[b_top] = dict(data.ADVISOR_COST[b_top])
+    finished = st["phase"] == "finished"
+    view: dict[str, Any] = {
+        "schema": VIEW_SCHEMA,
+        "players": n,
+        "options": {
+            "building_start": st["options"]["building_start"],
+            "random_locations": st["options"]["random_locations"],
+            "full_selection": st["options"]["full_selection"],
+            "start_player": st["options"]["start_player"],
+        },
+        "phase": st["phase"],
+        "round": st["round"],
+        "statue": st["statue"],
+        "to_act": _to_act(st),
+        "turn": _turn_view(st),
+        "event": _event_view(st["event"]),
+        "event_top": _event_view(st["event_deck"][0] if st["event_deck"] else None),
+        "events_left": len(st["event_deck"]),
+        "rondels": {k: list(v) for k, v in st["rondels"].items()},
+        "councilors": [dict(c) for c in st["councilors"]],
+        "huts": {
+            loc: [
+                {"cost": dict(data.HUTS[loc][i]), "occupant": occ}
+                for i, occ in enumerate(st["huts"][loc])
+            ]
+            for loc in data.COUNTRYSIDE
+        },
+        "markers": {
+            "gift": {r: _marker_view(st, "gift", r) for r in data.RESOURCES},
+            "donation": {r: _marker_view(st, "donation", r) for r in data.RESOURCES},
+            "stone": _marker_view(st, "stone"),
+            "bread": _marker_view(st, "bread"),
+        },
+        "advisors": {
+            "display": display,
+            "b_top": b_top,
+            "b_left": len(st["b_stack"]),
+            "costs": costs,
+        },
+        "nobility": [
+            {
+                "id": t,
+                "cost": dict(data.TITLE_COST[t]),
+                "top": st["nobility"][t][0] if st["nobility"][t] else None,
+                "left": len(st["nobility"][t]),
+            }
+            for t in data.TITLES
+        ],
+        "favor": {"pile": len(st["favor"]["pile"]), "discard": len(st["favor"]["discard"])},
+        "players_state": [_player_view(st, s) for s in range(n)],
+        "me": None
+        if seat is None
+        else {
+            "seat": seat,
+            "hand": list(st["ps"][seat]["hand"]),
+            "decision": _decision_for(st, seat),
+        },
+        "victoria": None
+        if st["victoria"] is None
+        else {
+            "cp": st["victoria"]["cp"],
+            "titles": [{"id": t, "cp": cp} for t, cp in st["victoria"]["titles"]],
+        },
+        "outcome": compute_outcome(st) if finished else None,
+    }
+    return view
+
+
+_PUBLIC_FORM: dict[str, tuple[str, ...]] = {
+    "favor_drawn": ("type", "seat", "count"),
+    "cards_drawn": ("type", "seat", "count"),
+}
+
+
+def events_for(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """The events one seat (or a spectator, ``None``) may see, in order."""
+    out: list[dict[str, Any]] = []
+    for ev in events:
+        if "private" not in ev:
+            out.append(dict(ev))
+            continue
+        if seat is not None and ev["private"] == seat:
+            out.append({k: v for k, v in ev.items() if k != "private"})
+            continue
+        keys = _PUBLIC_FORM.get(ev["type"])
+        if keys is not None:
+            out.append({k: ev[k] for k in keys if k in ev})
+    return out
