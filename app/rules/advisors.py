@@ -78,13 +78,15 @@ def hire_places(st: St, seat: int, kind: str) -> list[str]:
     return [loc for loc in pool if loc in here]
 
 
-def _craftsman_ok(st: St, seat: int, loc: str, hut: int) -> str | None:
+def _craftsman_ok(
+    st: St, seat: int, loc: str, hut: int, places: list[str] | None = None
+) -> str | None:
     p = player(st, seat)
     if p["craftsmen_left"] <= 0:
         return "no_craftsman_left"
     if loc not in data.COUNTRYSIDE:
         return "bad_location"
-    if loc not in hire_places(st, seat, "craftsman"):
+    if loc not in (places if places is not None else hire_places(st, seat, "craftsman")):
         return "wrong_location"
     if not 0 <= hut < len(data.HUTS[loc]):
         return "bad_hut"
@@ -101,9 +103,10 @@ def legal_hire_craftsman(st: St, seat: int, discount: int) -> list[tuple[str, in
         return []
     scholar = "scholar" in p["advisors"]
     out: list[tuple[str, int, dict[str, int]]] = []
-    for loc in hire_places(st, seat, "craftsman"):
+    places = hire_places(st, seat, "craftsman")
+    for loc in places:
         for hut in range(len(data.HUTS[loc])):
-            if _craftsman_ok(st, seat, loc, hut) is not None:
+            if _craftsman_ok(st, seat, loc, hut, places) is not None:
                 continue
             for pay in pays_for(p, data.HUTS[loc][hut], discount, scholar):
                 out.append((loc, hut, pay))

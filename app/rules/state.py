@@ -10,7 +10,6 @@ from __future__ import annotations
 import marshal
 import random
 from collections.abc import Iterator, Mapping
-from itertools import product
 from typing import Any
 
 from . import data
@@ -225,10 +224,6 @@ def check_pay(
     return dict(pay)
 
 
-def _holding(p: St, key: str) -> int:
-    return count_of(p, key)
-
-
 def pays_for(
     p: St,
     cost: Mapping[str, int],
@@ -237,26 +232,50 @@ def pays_for(
     allow_gold: bool = True,
 ) -> list[dict[str, int]]:
     """Every distinct exact payment the player can make, in a fixed order."""
-    need = max(0, cost_size(cost) - discount)
-    gold_have = _holding(p, "gold") if allow_gold else 0
+    need = sum(cost.values()) - discount
+    if need < 0:
+        need = 0
+    res = p["res"]
+    gold_have: int = p["goods"]["gold"] if allow_gold else 0
     out: list[dict[str, int]] = []
     if any_resources:
-        caps = [min(need, _holding(p, r)) for r in data.RESOURCES]
+        caps = [min(need, res[r]) for r in data.RESOURCES]
     else:
-        caps = [min(cost.get(r, 0), _holding(p, r)) for r in data.RESOURCES]
+        caps = [min(cost.get(r, 0), res[r]) for r in data.RESOURCES]
     if sum(caps) + gold_have < need:
         return out
-    for combo in product(*(range(c + 1) for c in caps)):
-        s = sum(combo)
-        if s > need:
-            continue
-        gold = need - s
-        if gold > gold_have:
-            continue
-        pay = {r: n for r, n in zip(data.RESOURCES, combo, strict=True) if n}
-        if gold:
-            pay["gold"] = gold
-        out.append(pay)
+    if need == 0:
+        return [{}]
+    c0, c1, c2, c3 = caps
+    r0, r1, r2, r3 = data.RESOURCES
+    for a in range(c0 + 1):
+        for b in range(c1 + 1):
+            ab = a + b
+            if ab > need:
+                break
+            for c in range(c2 + 1):
+                abc = ab + c
+                if abc > need:
+                    break
+                for d in range(c3 + 1):
+                    s = abc + d
+                    if s > need:
+                        break
+                    gold = need - s
+                    if gold > gold_have:
+                        continue
+                    pay: dict[str, int] = {}
+                    if a:
+                        pay[r0] = a
+                    if b:
+                        pay[r1] = b
+                    if c:
+                        pay[r2] = c
+                    if d:
+                        pay[r3] = d
+                    if gold:
+                        pay["gold"] = gold
+                    out.append(pay)
     return out
 
 
@@ -268,11 +287,11 @@ def can_pay(
     allow_gold: bool = True,
 ) -> bool:
     need = max(0, cost_size(cost) - discount)
-    gold_have = _holding(p, "gold") if allow_gold else 0
+    gold_have = count_of(p, "gold") if allow_gold else 0
     if any_resources:
-        have = sum(_holding(p, r) for r in data.RESOURCES)
+        have = sum(count_of(p, r) for r in data.RESOURCES)
     else:
-        have = sum(min(cost.get(r, 0), _holding(p, r)) for r in data.RESOURCES)
+        have = sum(min(cost.get(r, 0), count_of(p, r)) for r in data.RESOURCES)
     return have + gold_have >= need
 
 

@@ -154,7 +154,7 @@ def _legal_card_actions(st: St, seat: int, card: str) -> list[dict[str, Any]]:
 
 
 def legal_moves(state: GameState, seat: int) -> list[Move]:
-    return [decode_move(m) for m in legal_dicts(state.tree, seat)]
+    return [Move(m.pop("kind"), m) for m in legal_dicts(state.tree, seat)]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,162 @@
+"""Play one game with a simple greedy player and print a readable log and the final scores.
+
+    python -m app.rules.simulate --players 3 --seed 7 [--random-locations] [--full-selection]
+
+The greedy player looks one move ahead and takes the move that most improves its own final
+score estimate (ties: the first such move in ``legal_moves`` order), so a game from the same
+seed and options is always the same game. It is a test and demonstration aid, not an opponent.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .moves import Move, encode_move
+from .scoring import final_tracks
+from .state import GameState
+from .turn import apply_move, legal_moves, to_act
+
+# Soft preferences between moves whose score estimates are equal.
+_KIND_BONUS: dict[str, float] = {
+    "harvest": 1.0,
+    "card_action": 0.8,
+    "hire_craftsman": 0.6,
+    "hire_advisor": 0.6,
+    "raise_title": 0.6,
+    "cathedral_donation": 0.5,
+    "castle_gift": 0.5,
+    "keep_favor": 0.1,
+}
+
+
+def estimate(state: GameState, seat: int) -> float:
+    """The seat's final score if the game ended now, with a little credit for growth."""
+    p = state.tree["ps"][seat]
+    t = final_tracks(p)
+    res = sum(p["res"].values())
+    return (
+        2.0 * min(t["cp"], t["bp"])
+        + 0.25 * (t["cp"] + t["bp"])
+        + 0.3 * res
+        + 1.5 * (4 - p["craftsmen_left"])
+        + 1.0 * len(p["advisors"])
+    )
+
+
+def greedy_move(state: GameState, seat: int, moves_this_turn: int) -> Move:
+    options = legal_moves(state, seat)
+    kinds = {m.kind for m in options}
+    if moves_this_turn > 14:
+        for fallback in ("end_turn", "move", "end_visit", "decline"):
+            if fallback in kinds:
+                return next(m for m in options if m.kind == fallback)
+    base = estimate(state, seat)
+    best = options[0]
+    best_value = float("-inf")
+    for move in options:
+        after = apply_move(state, seat, move).state
+        value = estimate(after, seat) - base + _KIND_BONUS.get(move.kind, 0.0)
+        if move.kind in ("end_turn", "end_visit", "decline"):
+            value = 0.05
+        if move.kind == "use_advisor" and move.get("advisor") == "chamberlain":
+            value -= 0.5
+        if value > best_value:
+            best, best_value = move, value
+    return best
+
+
+def play_greedy(
+    seed: int, options: dict[str, Any]
+) -> tuple[GameState, list[dict[str, Any]], list[dict[str, Any]]]:
+    """Play a whole game; return the final state, the move record and every event."""
+    from .setup import new_game
+
+    state = new_game(seed, options)
+    record: list[dict[str, Any]] = []
+    log: list[dict[str, Any]] = []
+    per_turn = 0
+    last_turn: tuple[int, int] | None = None
+    while True:
+        seats = to_act(state)
+        if not seats:
+            return state, record, log
+        seat = seats[0]
+        turn = state.tree["turn"]
+        key = (state.round, state.tree["turn_index"]) if turn is not None else None
+        if key != last_turn:
+            per_turn, last_turn = 0, key
+        move = greedy_move(state, seat, per_turn)
+        per_turn += 1
+        tr = apply_move(state, seat, move)
+        record.append({"seat": seat, "move": encode_move(move)})
+        log.extend(tr.events)
+        state = tr.state
+
+
+def describe(ev: dict[str, Any]) -> str | None:
+    """One event in words (``None`` for bookkeeping events not worth a line)."""
+    t = ev["type"]
+    who = f"Seat {ev['seat']}" if "seat" in ev else ""
+    items = ", ".join(f"{n} {k}" for k, n in ev.get("items", {}).items())
+    words: dict[str, str] = {
+        "round_started": f"=== Round {ev.get('round')} (statue: seat {ev.get('statue')}) ===",
+        "event_revealed": f"Event: {ev.get('event')} ({ev.get('timing')})",
+        "turn_started": f"-- {who}, turn {ev.get('number')}",
+        "card_played": f"{who} plays {ev.get('card')} on slot {ev.get('slot')}",
+        "councilor_moved": f"{who} moves the {ev.get('councilor')} councilor "
+        f"{ev.get('from')} -> {ev.get('to')}",
+        "items_gained": f"{who} gains {items} ({ev.get('why')})",
+        "items_paid": f"{who} pays {items} ({ev.get('why')})",
+        "cp_gained": f"{who} +{ev.get('amount')} CP ({ev.get('why')})",
+        "cp_paid": f"{who} -{ev.get('amount')} CP ({ev.get('why')})",
+        "bp_gained": f"{who} +{ev.get('amount')} BP ({ev.get('why')})",
+        "title_raised": f"{who} becomes {ev.get('title')}",
+        "craftsman_hired": f"{who} hires a craftsman at {ev.get('location')} hut {ev.get('hut')}",
+        "advisor_hired": f"{who} hires the {ev.get('advisor')}",
+        "advisor_used": f"{who} uses the {ev.get('advisor')}",
+        "favor_kept": f"{who} keeps favor token {ev.get('token', {}).get('id')}",
+        "favor_cashed": f"{who} cashes favor token {ev.get('token', {}).get('id')}",
+        "event_option_chosen": f"{who} takes option {ev.get('option')} of {ev.get('event')}",
+        "event_declined": f"{who} declines {ev.get('event')}",
+        "victoria_delivered": f"Victoria delivers stone and bread: +{ev.get('cp')} CP",
+        "victoria_title_taken": f"Victoria becomes {ev.get('title')}: +{ev.get('cp')} CP",
+        "statue_passed": f"The statue passes to seat {ev.get('seat')}",
+    }
+    return words.get(t)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Simulate one game of Crown of Emara.")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--random-locations", action="store_true")
+    parser.add_argument("--full-selection", action="store_true")
+    args = parser.parse_args(argv)
+    options = {
+        "players": args.players,
+        "random_locations": args.random_locations,
+        "full_selection": args.full_selection,
+    }
+    state, record, log = play_greedy(args.seed, options)
+    for ev in log:
+        line = describe(ev)
+        if line:
+            print(line)
+    from .scoring import compute_outcome
+
+    out = compute_outcome(state.tree)
+    print(f"\nFinal scores after {len(record)} moves:")
+    for p in sorted(out["players"], key=lambda e: e["rank"]):
+        tb = f" (tie-break: {p['tiebreak']})" if p["tiebreak"] else ""
+        print(
+            f"  #{p['rank']} seat {p['seat']}: {p['score']} "
+            f"(CP {p['cp']}, BP {p['bp']}; leftover {p['leftover']['points']}){tb}"
+        )
+    if out["victoria"] is not None:
+        result = "won" if out["won"] else "lost"
+        print(f"  Victoria: {out['victoria']['score']} CP - the player {result}")
+
+
+if __name__ == "__main__":
+    main()
