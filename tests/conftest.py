@@ -250,3 +250,111 @@ def live(sqlite_url: str, tmp_path: Path) -> Iterator[LiveServer]:
         yield server
     assert_replays(application)
     application.state.db.dispose()
+
+
+# ---------------------------------------------------------------------------- game helpers
+def pick_move(legal: list[dict[str, Any]], rng: Any) -> dict[str, Any]:
+    """A legal move that keeps a game moving: mostly end the turn when allowed, else any."""
+    ending = [m for m in legal if m["kind"] == "end_turn"]
+    if ending and rng.random() < 0.7:
+        return ending[0]
+    return rng.choice(legal)
+
+
+class SecretCanary:
+    """Checks that what one recipient received holds none of the secrets it must not see.
+
+    The secrets of every version of the game come from replaying the stored move log from the
+    seed: other seats' hands, every deck order, the favor draw and discard piles, the boxed and
+    stacked advisors, the event deck order, the seed and the RNG state.
+    """
+
+    def __init__(self, app: Any, table_id: str) -> None:
+        from sqlalchemy import select
+
+        from app import rules
+        from app.db.models import GameTable, MoveRecord
+
+        with app.state.service.db.session() as s:
+            t = s.get(GameTable, table_id)
+            assert t is not None and t.seed is not None
+            self.seed = t.seed
+            records = list(
+                s.scalars(
+                    select(MoveRecord)
+                    .where(MoveRecord.table_id == table_id)
+                    .order_by(MoveRecord.version)
+                )
+            )
+            options = t.engine_options
+        state = rules.new_game(self.seed, options)
+        self.trees = [rules.encode_state(state)]
+        for r in records:
+            state = rules.apply_move(state, r.seat, r.move).state
+            self.trees.append(rules.encode_state(state))
+
+    @staticmethod
+    def _dump(value: Any) -> str:
+        import json
+
+        return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+    def forbidden_for(self, seat: int | None) -> tuple[set[str], set[str]]:
+        forbidden: set[str] = set()
+        own_hands: set[str] = set()
+        for tree in self.trees:
+            for n, p in enumerate(tree["ps"]):
+                if n == seat:
+                    own_hands.add(self._dump(p["hand"]))
+                elif len(p["hand"]) >= 2:
+                    forbidden.add(self._dump(p["hand"]))
+                if len(p["deck"]) >= 2:
+                    forbidden.add(self._dump(p["deck"]))
+            for seq in (
+                tree["favor"]["pile"],
+                tree["favor"]["discard"],
+                tree["boxed_advisors"],
+                tree["b_stack"],
+                tree["event_deck"],
+            ):
+                if len(seq) >= 2:
+                    forbidden.add(self._dump(seq))
+        return forbidden - own_hands, own_hands
+
+    def check(self, seat: int | None, received: list[Any]) -> int:
+        """Assert over everything ``seat`` (None: a spectator) received; returns items checked."""
+        forbidden, own_hands = self.forbidden_for(seat)
+        banned_keys = {"seed", "rng", "draws", "token", "recovery_code", "engine_options"}
+        # public as counts, secret as contents
+        banned_lists = {"deck", "pile", "discard", "boxed_advisors", "b_stack", "event_deck"}
+        banned_lists |= {"state", "hands"}
+
+        def walk(node: Any, path: str) -> None:
+            if isinstance(node, dict):
+                for key, value in node.items():
+                    assert key not in banned_keys, f"secret key {key!r} at {path}"
+                    if isinstance(value, list | dict):
+                        assert key not in banned_lists, f"secret {key!r} at {path}"
+                    if key == "hand":
+                        assert path.endswith(".me"), f"a hand outside 'me' at {path}"
+                        assert seat is not None, "a spectator received a hand"
+                        assert self._dump(value) in own_hands or len(value) < 2
+                    if key == "private":
+                        assert value == seat, f"another seat's private event at {path}"
+                    if key == "me" and value is not None:
+                        assert value.get("seat") == seat, f"another seat's 'me' at {path}"
+                    walk(value, f"{path}.{key}")
+            elif isinstance(node, list):
+                for i, value in enumerate(node):
+                    if isinstance(value, list) and len(value) >= 2:
+                        assert self._dump(value) not in forbidden, f"a secret order at {path}"
+                    walk(value, f"{path}[{i}]")
+
+        for item in received:
+            text = self._dump(item)
+            assert str(self.seed) not in text, "the seed left the server"
+            walk(item, "$")
+            for secret in forbidden:
+                # lists are compared as dumped JSON; the pattern ignores key order inside dicts
+                assert secret not in text, f"a secret sequence was sent: {secret}"
+        return len(received)

@@ -28,7 +28,7 @@ class RecoverIn(Strict):
 
 
 class TableOptions(Strict):
-    building_start: int | None = Field(default=None, ge=1, le=100)
+    building_start: int | None = Field(default=None, ge=0, le=200)
     random_locations: bool = False
     full_selection: bool = False
     start_player: Literal["random"] | int = "random"

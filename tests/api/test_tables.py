@@ -39,7 +39,7 @@ def test_bad_table_bodies_are_422(client: TestClient, ann: Player) -> None:
         {},
         {"seats": 2, "options": {"start_player": 2}},
         {"seats": 2, "options": {"start_player": "first"}},
-        {"seats": 2, "options": {"building_start": 0}},
+        {"seats": 2, "options": {"building_start": -1}},
         {"seats": 2, "options": {"unknown": True}},
     ]
     for body in bad:
