@@ -1,0 +1,254 @@
+"""Solo games: start one (campaign or high score), record its result once, build the record sheet.
+
+A solo table is an ordinary one-seat table of the table service (created and started at once);
+this module adds a ``solo_game`` row that knows its mode and building start value, and fills in
+the result when the game is over. Recording happens after the commit of the move that ends the
+game (the service publishes a notice to the hub after every commit; :class:`SoloRecorder` listens
+there) and again, lazily, whenever a record sheet is read — so a result is never lost, and the
+guarded ``UPDATE … WHERE finished_at IS NULL`` makes it happen exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from datetime import datetime
+from typing import Any, cast
+
+from anyio import to_thread
+from sqlalchemy import CursorResult, func, select, update
+from sqlalchemy.orm import Session
+
+from app import rules
+from app.db.models import GameTable, MoveRecord
+from app.db.session import Database
+from app.errors import AppError
+from app.realtime.hub import Notice
+from app.rules import data as rules_data
+from app.solo.campaign import CampaignRules, Mode, SoloResult, record_sheet
+from app.solo.models import SoloGame
+from app.tables.service import TableService
+
+log = logging.getLogger(__name__)
+
+
+class BadSoloOptions(AppError):
+    status = 422
+    code = "bad_options"
+
+
+def campaign_rules() -> CampaignRules:
+    """The campaign's numbers, from the ``solo`` section of the engine's components data."""
+    return CampaignRules.from_components(rules_data.RAW)
+
+
+def _result_of(row: SoloGame) -> SoloResult:
+    assert row.finished_at is not None
+    return SoloResult(
+        finished_at=row.finished_at,
+        mode=row.mode,  # type: ignore[arg-type]
+        building_start=row.building_start,
+        cp=row.cp or 0,
+        bp=row.bp or 0,
+        score=row.score or 0,
+        victoria_score=row.victoria_score or 0,
+        won=bool(row.won),
+        table_id=row.table_id,
+    )
+
+
+class SoloService:
+    def __init__(self, db: Database, tables: TableService) -> None:
+        self.db = db
+        self.tables = tables
+        self.rules = campaign_rules()
+        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # ------------------------------------------------------------------ start
+    async def start(
+        self, profile_id: str, mode: Mode, building_start: int | None
+    ) -> dict[str, Any]:
+        """Create and start a solo table; a campaign game still open is resumed instead."""
+        async with self._locks[profile_id]:
+            if mode == "campaign":
+                if building_start is not None:
+                    raise BadSoloOptions(
+                        "a campaign game starts at the campaign's next start value"
+                    )
+                open_id = await to_thread.run_sync(self._open_campaign_game, profile_id)
+                if open_id is not None:
+                    return await self._started(profile_id, open_id, resumed=True)
+                building_start = await to_thread.run_sync(self._next_campaign_start, profile_id)
+            options: dict[str, Any] = {"start_player": 0}
+            if building_start is not None:
+                options["building_start"] = building_start
+            try:
+                rules.new_game(0, {"players": 1, **options})
+            except rules.BadOptionsError as exc:
+                raise BadSoloOptions(str(exc)) from exc
+            lobby = await self.tables.create_table(profile_id, 1, options)
+            await to_thread.run_sync(self._register, lobby["id"], profile_id, mode)
+            return await self._started(profile_id, lobby["id"], resumed=False)
+
+    async def _started(self, profile_id: str, table_id: str, resumed: bool) -> dict[str, Any]:
+        lobby = await self.tables.lobby(profile_id, table_id, None)
+        row = await to_thread.run_sync(self._row, table_id)
+        return {
+            "table_id": table_id,
+            "mode": row["mode"],
+            "building_start": row["building_start"],
+            "resumed": resumed,
+            "table": lobby,
+        }
+
+    def _row(self, table_id: str) -> dict[str, Any]:
+        with self.db.session() as s:
+            row = s.get(SoloGame, table_id)
+            assert row is not None
+            return {"mode": row.mode, "building_start": row.building_start}
+
+    def _open_campaign_game(self, profile_id: str) -> str | None:
+        with self.db.session() as s:
+            self._reconcile(s, profile_id)
+            return s.scalar(
+                select(SoloGame.table_id)
+                .join(GameTable, GameTable.id == SoloGame.table_id)
+                .where(
+                    SoloGame.profile_id == profile_id,
+                    SoloGame.mode == "campaign",
+                    SoloGame.finished_at.is_(None),
+                    GameTable.status == "playing",
+                )
+                .order_by(SoloGame.created_at)
+                .limit(1)
+            )
+
+    def _next_campaign_start(self, profile_id: str) -> int:
+        with self.db.session() as s:
+            sheet = record_sheet(self.rules, self._results(s, profile_id))
+            return int(sheet["campaign"]["next_start"])
+
+    def _register(self, table_id: str, profile_id: str, mode: str) -> None:
+        with self.db.session() as s:
+            t = s.get(GameTable, table_id)
+            if t is None or t.state is None:
+                raise AppError("the solo table did not start")
+            # The start value the engine actually used (the top event card's when none was asked).
+            view = rules.view_for(rules.decode_state(t.state), None)
+            s.add(
+                SoloGame(
+                    table_id=table_id,
+                    profile_id=profile_id,
+                    mode=mode,
+                    building_start=int(view["options"]["building_start"]),
+                )
+            )
+
+    # ------------------------------------------------------------------ record
+    async def record(self, table_id: str) -> bool:
+        """Record the result of a finished solo table; True only for the call that recorded it."""
+        return await to_thread.run_sync(self._record_one, table_id)
+
+    def _record_one(self, table_id: str) -> bool:
+        with self.db.session() as s:
+            return self._record(s, table_id)
+
+    def _record(self, s: Session, table_id: str) -> bool:
+        row = s.get(SoloGame, table_id)
+        if row is None or row.finished_at is not None:
+            return False
+        t = s.get(GameTable, table_id)
+        if t is None or t.state is None:
+            return False
+        outcome = rules.outcome(rules.decode_state(t.state))
+        if outcome is None or outcome.get("victoria") is None:
+            return False
+        me = outcome["players"][0]
+        finished_at: datetime | None = s.scalar(
+            select(func.max(MoveRecord.created_at)).where(MoveRecord.table_id == table_id)
+        )
+        result = s.execute(
+            update(SoloGame)
+            .where(SoloGame.table_id == table_id, SoloGame.finished_at.is_(None))
+            .values(
+                finished_at=finished_at or t.updated_at,
+                cp=int(me["cp"]),
+                bp=int(me["bp"]),
+                score=int(me["score"]),
+                victoria_cp=int(outcome["victoria"]["cp"]),
+                victoria_score=int(outcome["victoria"]["score"]),
+                won=bool(outcome["won"]),
+            )
+            .execution_options(synchronize_session=False)
+        )
+        s.expire(row)
+        return cast(CursorResult[Any], result).rowcount == 1
+
+    def _reconcile(self, s: Session, profile_id: str) -> None:
+        """Record every finished game of the profile not recorded yet."""
+        pending = s.scalars(
+            select(SoloGame.table_id)
+            .join(GameTable, GameTable.id == SoloGame.table_id)
+            .where(
+                SoloGame.profile_id == profile_id,
+                SoloGame.finished_at.is_(None),
+                GameTable.status == "finished",
+            )
+        ).all()
+        for table_id in pending:
+            self._record(s, table_id)
+
+    def _results(self, s: Session, profile_id: str) -> list[SoloResult]:
+        self._reconcile(s, profile_id)
+        rows = s.scalars(
+            select(SoloGame).where(
+                SoloGame.profile_id == profile_id, SoloGame.finished_at.is_not(None)
+            )
+        ).all()
+        return [_result_of(r) for r in rows]
+
+    # ------------------------------------------------------------------ read
+    async def sheet(self, profile_id: str) -> dict[str, Any]:
+        return await to_thread.run_sync(self._sheet, profile_id)
+
+    def _sheet(self, profile_id: str) -> dict[str, Any]:
+        with self.db.session() as s:
+            out = record_sheet(self.rules, self._results(s, profile_id))
+            open_rows = s.execute(
+                select(
+                    SoloGame.table_id, SoloGame.mode, SoloGame.building_start, SoloGame.created_at
+                )
+                .join(GameTable, GameTable.id == SoloGame.table_id)
+                .where(
+                    SoloGame.profile_id == profile_id,
+                    SoloGame.finished_at.is_(None),
+                    GameTable.status == "playing",
+                )
+                .order_by(SoloGame.created_at.desc())
+            ).all()
+            out["open"] = [
+                {
+                    "table_id": r.table_id,
+                    "mode": r.mode,
+                    "building_start": r.building_start,
+                    "created_at": r.created_at.isoformat(),
+                }
+                for r in open_rows
+            ]
+            return out
+
+
+class SoloRecorder:
+    """Hears the hub's after-commit notices; records a solo game the moment its last move lands."""
+
+    def __init__(self, solo: SoloService) -> None:
+        self.solo = solo
+
+    async def send(self, notice: Notice) -> None:
+        if notice.kind != "game":
+            return
+        try:
+            await self.solo.record(notice.table_id)
+        except Exception:  # never let record keeping break a committed move
+            log.exception("recording the solo result of table %s failed", notice.table_id)

@@ -1,0 +1,158 @@
+"""POST /api/solo and GET /api/profiles/me/solo on SQLite and Postgres."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from app.solo.models import SoloGame
+from tests.conftest import Player
+from tests.solo.helpers import play_to_end
+
+
+def sheet(client: TestClient, p: Player) -> dict[str, Any]:
+    r = client.get("/api/profiles/me/solo", headers=p.headers)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def rows(app: Any, table_id: str | None = None) -> list[SoloGame]:
+    with app.state.db.session() as s:
+        q = select(SoloGame)
+        if table_id is not None:
+            q = q.where(SoloGame.table_id == table_id)
+        return list(s.scalars(q))
+
+
+def test_a_new_profile_has_an_empty_sheet(client: TestClient, ann: Player) -> None:
+    body = sheet(client, ann)
+    assert body["campaign"] == {
+        "next_start": 40,
+        "best_start": None,
+        "best_score": None,
+        "history": [],
+    }
+    assert body["high_scores"] == {}
+    assert body["results"] == []
+    assert body["open"] == []
+
+
+def test_high_score_game_is_recorded_once_when_it_ends(
+    app: Any, client: TestClient, ann: Player
+) -> None:
+    r = client.post(
+        "/api/solo", headers=ann.headers, json={"mode": "high_score", "building_start": 20}
+    )
+    assert r.status_code == 201, r.text
+    started = r.json()
+    table_id = started["table_id"]
+    assert started["mode"] == "high_score"
+    assert started["building_start"] == 20
+    assert started["table"]["status"] == "playing"
+
+    game = client.get(f"/api/tables/{table_id}/game", headers=ann.headers).json()
+    assert game["view"]["players"] == 1
+    assert game["view"]["options"]["building_start"] == 20
+    assert game["view"]["victoria"] is not None
+    assert game["view"]["players_state"][0]["bp"] == 20
+    assert [g["table_id"] for g in sheet(client, ann)["open"]] == [table_id]
+
+    end = play_to_end(client, ann.headers, table_id, seed=1)
+    outcome = end["view"]["outcome"]
+
+    # Recorded by the after-commit hook, before anybody read the sheet.
+    (row,) = rows(app, table_id)
+    assert row.finished_at is not None
+    assert row.score == outcome["players"][0]["score"]
+    assert row.victoria_score == outcome["victoria"]["score"]
+    assert row.won == outcome["won"]
+
+    body = sheet(client, ann)
+    assert body["open"] == []
+    (result,) = body["results"]
+    assert result["table_id"] == table_id
+    assert result["mode"] == "high_score"
+    assert result["building_start"] == 20
+    me = outcome["players"][0]
+    assert (result["cp"], result["bp"], result["score"]) == (me["cp"], me["bp"], me["score"])
+    assert result["victoria_score"] == outcome["victoria"]["score"]
+    assert result["won"] is (me["score"] > outcome["victoria"]["score"])
+    assert body["high_scores"] == {"20": me["score"]}
+    # A high-score game leaves the campaign alone.
+    assert body["campaign"]["next_start"] == 40
+    assert body["campaign"]["history"] == []
+
+    # Recording again (hook, later reads) changes nothing: one result per table.
+    import anyio
+
+    assert anyio.run(app.state.solo.record, table_id) is False
+    assert sheet(client, ann)["results"] == body["results"]
+    with app.state.db.session() as s:
+        assert s.scalar(select(func.count()).select_from(SoloGame)) == 1
+
+
+def test_campaign_starts_at_its_next_value_and_resumes_an_open_game(
+    client: TestClient, ann: Player, bob: Player
+) -> None:
+    first = client.post("/api/solo", headers=ann.headers, json={"mode": "campaign"})
+    assert first.status_code == 201, first.text
+    assert first.json()["building_start"] == 40
+    assert first.json()["resumed"] is False
+    table_id = first.json()["table_id"]
+
+    again = client.post("/api/solo", headers=ann.headers, json={"mode": "campaign"})
+    assert again.status_code == 201
+    assert again.json()["table_id"] == table_id
+    assert again.json()["resumed"] is True
+
+    # Another profile has a campaign of its own.
+    other = client.post("/api/solo", headers=bob.headers, json={"mode": "campaign"})
+    assert other.json()["table_id"] != table_id
+    assert other.json()["building_start"] == 40
+
+    end = play_to_end(client, ann.headers, table_id, seed=2)
+    won = end["view"]["outcome"]["won"]
+    body = sheet(client, ann)
+    expected = 35 if won else 42
+    assert body["campaign"]["next_start"] == expected
+    assert [g["building_start"] for g in body["campaign"]["history"]] == [40]
+    assert body["campaign"]["best_start"] == (40 if won else None)
+
+    second = client.post("/api/solo", headers=ann.headers, json={"mode": "campaign"})
+    assert second.json()["table_id"] != table_id
+    assert second.json()["building_start"] == expected
+    game = client.get(f"/api/tables/{second.json()['table_id']}/game", headers=ann.headers)
+    assert game.json()["view"]["players_state"][0]["bp"] == expected
+
+
+def test_high_score_without_a_start_value_uses_the_engine_default(
+    client: TestClient, ann: Player
+) -> None:
+    r = client.post("/api/solo", headers=ann.headers, json={"mode": "high_score"})
+    assert r.status_code == 201, r.text
+    game = client.get(f"/api/tables/{r.json()['table_id']}/game", headers=ann.headers).json()
+    assert r.json()["building_start"] == game["view"]["options"]["building_start"]
+
+
+def test_bad_input_is_refused_and_changes_nothing(
+    app: Any, client: TestClient, ann: Player
+) -> None:
+    bad = [
+        {"mode": "tournament"},
+        {"mode": "campaign", "building_start": 30},
+        {"mode": "high_score", "building_start": -1},
+        {"mode": "high_score", "building_start": "20"},
+        {"mode": "high_score", "extra": 1},
+        {},
+    ]
+    for body in bad:
+        r = client.post("/api/solo", headers=ann.headers, json=body)
+        assert r.status_code == 422, (body, r.text)
+        assert r.json()["error"]["code"] in ("malformed", "bad_options"), r.text
+    r = client.post("/api/solo", json={"mode": "campaign"})
+    assert r.status_code == 401
+    assert client.get("/api/profiles/me/solo").status_code == 401
+    assert rows(app) == []
+    assert client.get("/api/tables", headers=ann.headers).json()["tables"] == []
