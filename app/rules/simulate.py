@@ -34,14 +34,15 @@ def estimate(state: GameState, seat: int) -> float:
     """The seat's final score if the game ended now, with a little credit for growth."""
     p = state.tree["ps"][seat]
     t = final_tracks(p)
-    res = sum(p["res"].values())
-    return (
+    res: int = sum(p["res"].values())
+    value: float = (
         2.0 * min(t["cp"], t["bp"])
         + 0.25 * (t["cp"] + t["bp"])
         + 0.3 * res
         + 1.5 * (4 - p["craftsmen_left"])
         + 1.0 * len(p["advisors"])
     )
+    return value
 
 
 def greedy_move(state: GameState, seat: int, moves_this_turn: int) -> Move:
