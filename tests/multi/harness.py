@@ -464,3 +464,36 @@ class SeatSocket:
         if self._reader is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._reader, 5)
+
+
+async def play_one(
+    socks: list[SeatSocket], rng: Any, timeout: float = 10.0
+) -> dict[str, Any] | None:
+    """The seat to act plays a uniformly chosen legal move; returns its ack (None: nobody can
+    move). Waits until every socket saw the new version."""
+    version = max(s.version for s in socks)
+    await asyncio.gather(*(s.wait_version(version, timeout) for s in socks))
+    actor = next((s for s in socks if s.legal_moves), None)
+    if actor is None:
+        return None
+    mark = len(actor.frames)
+    move = rng.choice(actor.legal_moves)
+    mid = await actor.send_move(move, version)
+    ack = await actor.wait_for(lambda f: f.get("move_id") == mid, timeout, mark)
+    if ack.get("type") == "accepted":
+        await asyncio.gather(*(s.wait_version(ack["version"], timeout) for s in socks))
+    ack = dict(ack)
+    ack["_move"] = move
+    return ack
+
+
+def move_log(db: TempDatabase, table_id: str) -> list[tuple[int, str]]:
+    """(version, move_id) of the table's move log, in version order."""
+    rows = db.query(
+        "SELECT version, move_id FROM move WHERE table_id = %s ORDER BY version", table_id
+    )
+    return [(int(v), str(m)) for v, m in rows]
+
+
+def table_version(db: TempDatabase, table_id: str) -> int:
+    return int(db.query("SELECT version FROM game_table WHERE id = %s", table_id)[0][0])
