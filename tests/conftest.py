@@ -222,7 +222,7 @@ def serve(application: Any) -> Iterator[LiveServer]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        application, log_level="warning", ws_max_size=1 << 20, lifespan="on", ws="websockets"
+        application, log_level="warning", ws_max_size=1 << 20, lifespan="on", ws="websockets-sansio"
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
@@ -241,15 +241,30 @@ def serve(application: Any) -> Iterator[LiveServer]:
 
 
 @pytest.fixture
-def live(sqlite_url: str, tmp_path: Path) -> Iterator[LiveServer]:
+def live_factory(sqlite_url: str, tmp_path: Path) -> Iterator[Any]:
+    """Start real servers with chosen settings; each is stopped and audited at teardown."""
     from app.main import create_app
 
     wipe(sqlite_url)
-    application = create_app(make_settings(sqlite_url, tmp_path, ws_heartbeat_seconds=5.0))
-    with serve(application) as server:
-        yield server
-    assert_replays(application)
-    application.state.db.dispose()
+    stack = contextlib.ExitStack()
+    apps: list[Any] = []
+
+    def start(**extra: Any) -> LiveServer:
+        extra.setdefault("allowed_origins", ["http://allowed.example"])
+        application = create_app(make_settings(sqlite_url, tmp_path, **extra))
+        apps.append(application)
+        return stack.enter_context(serve(application))
+
+    with stack:
+        yield start
+    for application in apps:
+        assert_replays(application)
+        application.state.db.dispose()
+
+
+@pytest.fixture
+def live(live_factory: Any) -> LiveServer:
+    return live_factory()  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------- game helpers
@@ -324,7 +339,7 @@ class SecretCanary:
     def check(self, seat: int | None, received: list[Any]) -> int:
         """Assert over everything ``seat`` (None: a spectator) received; returns items checked."""
         forbidden, own_hands = self.forbidden_for(seat)
-        banned_keys = {"seed", "rng", "draws", "token", "recovery_code", "engine_options"}
+        banned_keys = {"seed", "rng", "draws", "recovery_code", "engine_options"}
         # public as counts, secret as contents
         banned_lists = {"deck", "pile", "discard", "boxed_advisors", "b_stack", "event_deck"}
         banned_lists |= {"state", "hands"}
@@ -335,6 +350,8 @@ class SecretCanary:
                     assert key not in banned_keys, f"secret key {key!r} at {path}"
                     if isinstance(value, list | dict):
                         assert key not in banned_lists, f"secret {key!r} at {path}"
+                    if isinstance(value, str):  # a favor token is an int; a profile token a str
+                        assert key != "token", f"a profile token at {path}"
                     if key == "hand":
                         assert path.endswith(".me"), f"a hand outside 'me' at {path}"
                         assert seat is not None, "a spectator received a hand"
