@@ -1,0 +1,121 @@
+"""A player starts a solo game from the browser, plays it to the end by clicking, sees Victoria at
+the table (score track, titles, her round-end steps in the log) and then the record sheet updated.
+
+Uses the browser suite's uvicorn server and Chromium fixtures (tests/browser/conftest.py) and its
+clicking player (tests/browser/test_play.py). Missing Chromium/Playwright skips loudly; with
+CI=true it fails instead.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import artifacts, browser, server  # noqa: F401  (fixtures)
+from tests.browser.test_play import VIEWPORT, ConsoleWatch, Player
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+MAX_STEPS = 600
+
+
+def test_solo_game_to_the_end_updates_the_record_sheet(
+    server: Any,  # noqa: F811
+    browser: Any,  # noqa: F811
+    artifacts: Path,  # noqa: F811
+) -> None:
+    from playwright.sync_api import Error as PlaywrightError
+
+    watch = ConsoleWatch()
+    ctx = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = ctx.new_page()
+        watch.attach(page, "solo")
+
+        # From the landing page to the solo launcher; a name makes the profile.
+        page.goto(server.url("/"))
+        page.get_by_test_id("name-input").fill("Sol")
+        page.get_by_test_id("solo-open").click()
+        page.wait_for_url(re.compile(r"/solo$"))
+        page.get_by_test_id("name-input").fill("Sol")
+        page.get_by_role("button", name="Continue").click()
+
+        # The campaign offers its first start value; high score takes any value.
+        campaign_button = page.get_by_test_id("solo-start-campaign")
+        campaign_button.wait_for(timeout=10000)
+        assert "40" in campaign_button.inner_text()
+        page.get_by_test_id("solo-building-start").fill("30")
+        page.get_by_test_id("solo-start-high-score").click()
+
+        page.get_by_test_id("game").wait_for(timeout=15000)
+        table_path = page.url.split(server.base, 1)[1]
+        assert table_path.startswith("/t/")
+        assert "Victoria" in page.get_by_test_id("score-track").inner_text()
+
+        player = Player(page, random.Random(11))
+        steps = 0
+        while steps < MAX_STEPS and not page.get_by_test_id("final-scores").count():
+            try:
+                moved = player.act()
+            except PlaywrightError as exc:
+                # The table re-rendered under the click (a late socket update): look again.
+                if "not attached" not in str(exc):
+                    raise
+                moved = False
+            if not moved:
+                page.wait_for_timeout(100)
+            steps += 1
+        final = page.get_by_test_id("final-scores")
+        final.wait_for(timeout=15000)
+        final_text = final.inner_text()
+        assert "Victoria" in final_text
+        # Her round-end steps are in the log: deliveries in rounds 2-6, a title in rounds 2-5.
+        log_text = page.locator("#log-list").inner_text()
+        assert len(re.findall(r"Victoria deliver", log_text)) == 5, log_text[-2000:]
+        assert len(re.findall(r"Victoria (takes the title|title taken)", log_text)) == 4
+        page.screenshot(path=str(artifacts / "solo-final.png"), full_page=True)
+
+        # The score the page shows is the one recorded on the sheet.
+        game = page.evaluate(
+            "async (p) => (await fetch('/api/tables/' + p.split('/').pop() + '/game', "
+            "{headers: {Authorization: 'Bearer ' + localStorage.getItem('emara.token')}})).json()",
+            table_path,
+        )
+        outcome = game["view"]["outcome"]
+        my_score = outcome["players"][0]["score"]
+        victoria_score = outcome["victoria"]["score"]
+
+        page.goto(server.url("/records"))
+        high = page.get_by_test_id("high-scores")
+        high.wait_for(timeout=10000)
+        row = high.locator("tr[data-start='30']")
+        assert row.locator("td").inner_text().strip() == str(my_score)
+        for start in (40, 35, 25, 20, 15):
+            assert high.locator(f"tr[data-start='{start}'] td").inner_text().strip() == ""
+        results = page.get_by_test_id("solo-results").locator("tbody tr")
+        assert results.count() == 1
+        cells = results.first.locator("td").all_inner_texts()
+        assert cells[2] == "30" and cells[5] == str(my_score) and cells[6] == str(victoria_score)
+        assert page.get_by_test_id("campaign-next").inner_text().strip() == "40"
+        page.screenshot(path=str(artifacts / "solo-records.png"), full_page=True)
+
+        # A campaign game started and left unfinished is offered for resuming.
+        page.goto(server.url("/solo"))
+        page.get_by_test_id("solo-start-campaign").click()
+        page.get_by_test_id("game").wait_for(timeout=15000)
+        campaign_path = page.url.split(server.base, 1)[1]
+        assert campaign_path != table_path
+        page.goto(server.url("/solo"))
+        resume = page.get_by_test_id("solo-resume")
+        resume.wait_for(timeout=10000)
+        resume.get_by_role("button").first.click()
+        page.get_by_test_id("game").wait_for(timeout=15000)
+        assert page.url.endswith(campaign_path)
+
+        assert watch.errors == [], "console errors:\n" + "\n".join(watch.errors)
+    finally:
+        ctx.close()
