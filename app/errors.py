@@ -88,6 +88,14 @@ class BadRecoveryCode(AppError):
     code = "bad_recovery_code"
 
 
+class Unavailable(AppError):
+    """The database could not be reached or dropped the connection; nothing was changed unless
+    the commit went through, and retrying with the same ``move_id`` is safe either way."""
+
+    status = 503
+    code = "unavailable"
+
+
 class RateLimited(AppError):
     status = 429
     code = "rate_limited"

@@ -24,6 +24,7 @@ AUTH_TIMEOUT = 10.0
 CLOSE_POLICY = 1008
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_TRY_AGAIN = 1013
 
 
 def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
@@ -89,7 +90,11 @@ class Connection:
             return
         cookie_token = ws.cookies.get(self.settings.cookie_name)
         header_token = token_from(ws.headers.get("authorization"), None)
-        self.profile_id = await self._profile_of(header_token or cookie_token)
+        try:
+            self.profile_id = await self._profile_of(header_token or cookie_token)
+        except AppError:
+            await ws.close(code=CLOSE_TRY_AGAIN, reason="try again later")
+            return
         await ws.accept()
         first: dict[str, Any] | None = None
         if self.profile_id is None:
@@ -232,12 +237,18 @@ class Connection:
             except TimeoutError:
                 await self.send({"type": "ping", "t": int(time.time())})
                 continue
-            if isinstance(item, dict):
-                await self.send(item)
-            elif isinstance(item, tuple) and item[0] == "hello":
-                await self._on_hello(item[1])
-            elif isinstance(item, Notice):
-                await self._on_notice(item)
+            try:
+                if isinstance(item, dict):
+                    await self.send(item)
+                elif isinstance(item, tuple) and item[0] == "hello":
+                    await self._on_hello(item[1])
+                elif isinstance(item, Notice):
+                    await self._on_notice(item)
+            except AppError as exc:
+                # The database is away: say so, and try the catch-up again shortly.
+                await self.send(error_frame(exc.code, exc.message))
+                if not isinstance(item, dict):
+                    asyncio.get_running_loop().call_later(0.2, self.outbox.put_nowait, item)
 
     async def _on_hello(self, since: int | None) -> None:
         await self._send_lobby()

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 
@@ -45,6 +46,13 @@ class Database:
         try:
             yield s
             s.commit()
+        except (OperationalError, InterfaceError) as exc:
+            # A lost or terminated connection: a typed, retryable error, never a 500.
+            with suppress(Exception):
+                s.rollback()
+            from app.errors import Unavailable
+
+            raise Unavailable("the database is unavailable, try again") from exc
         except BaseException:
             s.rollback()
             raise

@@ -11,6 +11,7 @@ import asyncio
 import secrets
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from anyio import to_thread
@@ -57,6 +58,15 @@ def _new_id() -> str:
 
 def _invite_code() -> str:
     return secrets.token_urlsafe(9)
+
+
+def iso(moment: datetime | None) -> str | None:
+    """ISO 8601 in UTC (SQLite hands back naive datetimes, stored as UTC)."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.isoformat()
 
 
 def scores_of(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -200,7 +210,7 @@ class TableService:
             "my_seat": my_seat,
             "version": t.version,
             "outcome": outcome,
-            "created_at": t.created_at.isoformat(),
+            "created_at": iso(t.created_at),
         }
 
     async def join(self, profile_id: str, table_id: str, invite_code: str) -> dict[str, Any]:
@@ -377,7 +387,7 @@ class TableService:
             "seat": r.seat,
             "move": r.move,
             "events": rules.events_for(r.events, seat),
-            "at": r.created_at.isoformat() if r.created_at else None,
+            "at": iso(r.created_at),
         }
 
     async def submit_move(
@@ -393,11 +403,11 @@ class TableService:
         if not isinstance(move, dict):
             raise Malformed("move must be an object")
         async with self._locks[viewer.table_id]:
-            out, fresh = await to_thread.run_sync(
+            out, _fresh = await to_thread.run_sync(
                 self._submit, viewer.table_id, viewer.seat, move, expected_version, move_id
             )
-        if fresh:
-            await self.hub.publish(Notice(viewer.table_id, "game", out["version"]))
+        # Also on a duplicate: the first attempt may have committed without being announced.
+        await self.hub.publish(Notice(viewer.table_id, "game", out["version"]))
         return out
 
     def _submit(
