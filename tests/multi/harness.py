@@ -260,6 +260,13 @@ def server_errors(log: str) -> list[str]:
     ]
 
 
+def unhandled_errors(log: str) -> list[str]:
+    """Lines showing a request or socket the server failed on (a 500, a crashed handler);
+    errors the server handled and logged on purpose (a lost database connection) are not."""
+    markers = ("Exception in ASGI application", '" 500 ', "Internal Server Error")
+    return [line for line in log.splitlines() if any(m in line for m in markers)]
+
+
 # -- HTTP clients -------------------------------------------------------------------------------
 
 
@@ -417,6 +424,10 @@ class SeatSocket:
                 self._cond.notify_all()
 
     def _absorb(self, frame: dict[str, Any]) -> None:
+        # Only state frames move the socket's version: an ack or an error names a version too,
+        # but carries no view and no legal moves.
+        if frame.get("type") not in ("snapshot", "update"):
+            return
         v = frame.get("version")
         if isinstance(v, int) and v >= self.version:
             self.version = v
