@@ -5,7 +5,8 @@ this module adds a ``solo_game`` row that knows its mode and building start valu
 the result when the game is over. Recording happens after the commit of the move that ends the
 game (the service publishes a notice to the hub after every commit; :class:`SoloRecorder` listens
 there) and again, lazily, whenever a record sheet is read — so a result is never lost, and the
-guarded ``UPDATE … WHERE finished_at IS NULL`` makes it happen exactly once.
+guarded ``UPDATE … WHERE finished_at IS NULL`` makes it happen exactly once. A one-seat table
+opened another way (the table form, a rematch) is adopted when it ends, as a high-score game.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from typing import Any, cast
 
 from anyio import to_thread
 from sqlalchemy import CursorResult, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import rules
-from app.db.models import GameTable, MoveRecord
+from app.db.models import GameTable, MoveRecord, Seat
 from app.db.session import Database
 from app.errors import AppError
 from app.realtime.hub import Notice
@@ -156,14 +158,21 @@ class SoloService:
 
     def _record(self, s: Session, table_id: str) -> bool:
         row = s.get(SoloGame, table_id)
-        if row is None or row.finished_at is not None:
+        if row is not None and row.finished_at is not None:
             return False
         t = s.get(GameTable, table_id)
-        if t is None or t.state is None:
+        if t is None or t.state is None or t.seat_count != 1:
             return False
-        outcome = rules.outcome(rules.decode_state(t.state))
+        state = rules.decode_state(t.state)
+        outcome = rules.outcome(state)
         if outcome is None or outcome.get("victoria") is None:
             return False
+        if row is None:
+            # A one-seat table opened some other way (the table form, a rematch): a solo game
+            # all the same, kept as a high-score result at its start value.
+            row = self._adopt(s, t, state)
+            if row is None:
+                return False
         me = outcome["players"][0]
         finished_at: datetime | None = s.scalar(
             select(func.max(MoveRecord.created_at)).where(MoveRecord.table_id == table_id)
@@ -185,15 +194,37 @@ class SoloService:
         s.expire(row)
         return cast(CursorResult[Any], result).rowcount == 1
 
+    @staticmethod
+    def _adopt(s: Session, t: GameTable, state: Any) -> SoloGame | None:
+        profile_id = s.scalar(select(Seat.profile_id).where(Seat.table_id == t.id, Seat.seat == 0))
+        if profile_id is None:
+            return None
+        view = rules.view_for(state, None)
+        row = SoloGame(
+            table_id=t.id,
+            profile_id=profile_id,
+            mode="high_score",
+            building_start=int(view["options"]["building_start"]),
+            created_at=t.created_at,
+        )
+        try:
+            with s.begin_nested():
+                s.add(row)
+        except IntegrityError:
+            return s.get(SoloGame, t.id)  # adopted at the same moment elsewhere
+        return row
+
     def _reconcile(self, s: Session, profile_id: str) -> None:
-        """Record every finished game of the profile not recorded yet."""
+        """Record every finished solo game of the profile not recorded yet."""
         pending = s.scalars(
-            select(SoloGame.table_id)
-            .join(GameTable, GameTable.id == SoloGame.table_id)
+            select(GameTable.id)
+            .join(Seat, Seat.table_id == GameTable.id)
+            .outerjoin(SoloGame, SoloGame.table_id == GameTable.id)
             .where(
-                SoloGame.profile_id == profile_id,
-                SoloGame.finished_at.is_(None),
+                Seat.profile_id == profile_id,
+                GameTable.seat_count == 1,
                 GameTable.status == "finished",
+                SoloGame.finished_at.is_(None),
             )
         ).all()
         for table_id in pending:

@@ -156,3 +156,24 @@ def test_bad_input_is_refused_and_changes_nothing(
     assert client.get("/api/profiles/me/solo").status_code == 401
     assert rows(app) == []
     assert client.get("/api/tables", headers=ann.headers).json()["tables"] == []
+
+
+def test_a_one_seat_table_from_the_table_form_counts_as_a_high_score_game(
+    app: Any, client: TestClient, ann: Player, bob: Player
+) -> None:
+    r = client.post(
+        "/api/tables", headers=ann.headers, json={"seats": 1, "options": {"building_start": 33}}
+    )
+    assert r.status_code == 201, r.text
+    table_id = r.json()["id"]
+    # A two-seat game of Bob's is never a solo result.
+    duo = client.post("/api/tables", headers=bob.headers, json={"seats": 2}).json()
+    end = play_to_end(client, ann.headers, table_id, seed=3)
+    me = end["view"]["outcome"]["players"][0]
+    (row,) = rows(app, table_id)
+    assert (row.mode, row.building_start, row.score) == ("high_score", 33, me["score"])
+    body = sheet(client, ann)
+    assert body["high_scores"] == {"33": me["score"]}
+    assert [g["table_id"] for g in body["results"]] == [table_id]
+    assert sheet(client, bob)["results"] == []
+    assert rows(app, duo["id"]) == []
