@@ -100,23 +100,57 @@ def test_rulebook_hut_example() -> None:
     # moving the town councilor keeps the countryside councilor in the forest
     s = give(s, 0, wood=2, cloth=1)
     hires = [m for m in legal(s, 0) if m["kind"] == "hire_craftsman"]
-    assert {"kind": "hire_craftsman", "location": "forest", "hut": 1, "pay": {"wood": 1, "cloth": 1}} in hires
+    assert {
+        "kind": "hire_craftsman",
+        "location": "forest",
+        "hut": 1,
+        "pay": {"wood": 1, "cloth": 1},
+    } in hires
     assert all(m["hut"] != 0 for m in hires)
-    expect_illegal(s, 0, {"kind": "hire_craftsman", "location": "forest", "hut": 0, "pay": {"wood": 2}}, "hut_taken")
-    s = play(s, 0, {"kind": "hire_craftsman", "location": "forest", "hut": 1, "pay": {"wood": 1, "cloth": 1}})
+    expect_illegal(
+        s,
+        0,
+        {"kind": "hire_craftsman", "location": "forest", "hut": 0, "pay": {"wood": 2}},
+        "hut_taken",
+    )
+    s = play(
+        s,
+        0,
+        {"kind": "hire_craftsman", "location": "forest", "hut": 1, "pay": {"wood": 1, "cloth": 1}},
+    )
     p = player(s, 0)
     assert p["cp"] == data.CRAFTSMAN_CP[0] == 1
     assert p["craftsmen"] == [["forest", 1]] and p["craftsmen_left"] == 3
     assert view_for(s, 1)["huts"]["forest"][1]["occupant"] == 0
-    expect_illegal(give(s, 0, wood=5), 0, {"kind": "hire_craftsman", "location": "forest", "hut": 2, "pay": {"wood": 1, "grain": 1}}, "bonus_used")
+    expect_illegal(
+        give(s, 0, wood=5),
+        0,
+        {"kind": "hire_craftsman", "location": "forest", "hut": 2, "pay": {"wood": 1, "grain": 1}},
+        "bonus_used",
+    )
 
 
 def test_craftsman_location_limit_and_cp_sequence() -> None:
     s = place(start(3), 0, countryside="quarry")
     s = give(clear(playing(s), 0), 0, gold=20)
-    expect_illegal(s, 0, {"kind": "hire_craftsman", "location": "forest", "hut": 0, "pay": {"gold": 2}}, "wrong_location")
-    expect_illegal(s, 0, {"kind": "hire_craftsman", "location": "quarry", "hut": 7, "pay": {"gold": 2}}, "bad_hut")
-    expect_illegal(s, 0, {"kind": "hire_craftsman", "location": "quarry", "hut": 0, "pay": {"gold": 3}}, "bad_payment")
+    expect_illegal(
+        s,
+        0,
+        {"kind": "hire_craftsman", "location": "forest", "hut": 0, "pay": {"gold": 2}},
+        "wrong_location",
+    )
+    expect_illegal(
+        s,
+        0,
+        {"kind": "hire_craftsman", "location": "quarry", "hut": 7, "pay": {"gold": 2}},
+        "bad_hut",
+    )
+    expect_illegal(
+        s,
+        0,
+        {"kind": "hire_craftsman", "location": "quarry", "hut": 0, "pay": {"gold": 3}},
+        "bad_payment",
+    )
 
     def three(t: dict[str, Any]) -> None:
         for hut in range(3):
@@ -125,12 +159,24 @@ def test_craftsman_location_limit_and_cp_sequence() -> None:
         t["ps"][0]["craftsmen_left"] = 1
 
     s3 = edit(s, three)
-    expect_illegal(s3, 0, {"kind": "hire_craftsman", "location": "quarry", "hut": 3, "pay": {"gold": 2}}, "craftsmen_limit")
-    s2 = edit(s, lambda t: t["ps"][0].update(craftsmen_left=2, craftsmen=[["forest", 0], ["forest", 1]]))
+    expect_illegal(
+        s3,
+        0,
+        {"kind": "hire_craftsman", "location": "quarry", "hut": 3, "pay": {"gold": 2}},
+        "craftsmen_limit",
+    )
+    s2 = edit(
+        s, lambda t: t["ps"][0].update(craftsmen_left=2, craftsmen=[["forest", 0], ["forest", 1]])
+    )
     s2 = play(s2, 0, {"kind": "hire_craftsman", "location": "quarry", "hut": 0, "pay": {"gold": 2}})
     assert player(s2, 0)["cp"] == data.CRAFTSMAN_CP[2]
     s0 = edit(s, lambda t: t["ps"][0].update(craftsmen_left=0))
-    expect_illegal(s0, 0, {"kind": "hire_craftsman", "location": "quarry", "hut": 0, "pay": {"gold": 2}}, "no_craftsman_left")
+    expect_illegal(
+        s0,
+        0,
+        {"kind": "hire_craftsman", "location": "quarry", "hut": 0, "pay": {"gold": 2}},
+        "no_craftsman_left",
+    )
 
 
 # --- advisors ---------------------------------------------------------------------------------
@@ -142,23 +188,42 @@ def test_hire_advisor_at_town_location_and_refill() -> None:
     s = place(s, 0, town="castle")
     s = give(s, 0, grain=1, wood=1)
     b_top = encode_state(s)["b_stack"][0]
-    assert {"kind": "hire_advisor", "advisor": "baker", "pay": {"wood": 1, "grain": 1}} in legal(s, 0)
-    expect_illegal(s, 0, {"kind": "hire_advisor", "advisor": "baker", "pay": {"wood": 2}}, "bad_payment")
+    assert {"kind": "hire_advisor", "advisor": "baker", "pay": {"wood": 1, "grain": 1}} in legal(
+        s, 0
+    )
+    expect_illegal(
+        s, 0, {"kind": "hire_advisor", "advisor": "baker", "pay": {"wood": 2}}, "bad_payment"
+    )
     s = play(s, 0, {"kind": "hire_advisor", "advisor": "baker", "pay": {"wood": 1, "grain": 1}})
     v = view_for(s, 1)
     assert v["players_state"][0]["advisors"] == ["baker"]
     assert v["players_state"][0]["cp"] == data.ADVISOR_CP["baker"]
     assert v["advisors"]["display"]["castle"] == [b_top, "scholar"]
     assert v["advisors"]["b_left"] == 5
-    expect_illegal(give(s, 0, wood=5, grain=5), 0, {"kind": "hire_advisor", "advisor": "scholar", "pay": {"wood": 1, "grain": 1}}, "bonus_used")
+    expect_illegal(
+        give(s, 0, wood=5, grain=5),
+        0,
+        {"kind": "hire_advisor", "advisor": "scholar", "pay": {"wood": 1, "grain": 1}},
+        "bonus_used",
+    )
 
 
 def test_hire_advisor_elsewhere_needs_steward() -> None:
     s = display(place(start(3), 0, town="castle"), "market", ["baker", "scholar"])
     s = give(clear(playing(s), 0), 0, wood=1, grain=1)
     s = place(s, 0, town="castle")
-    expect_illegal(s, 0, {"kind": "hire_advisor", "advisor": "baker", "pay": {"wood": 1, "grain": 1}}, "wrong_location")
-    expect_illegal(s, 0, {"kind": "hire_advisor", "advisor": "sir_nobody", "pay": {"wood": 1}}, "advisor_not_available")
+    expect_illegal(
+        s,
+        0,
+        {"kind": "hire_advisor", "advisor": "baker", "pay": {"wood": 1, "grain": 1}},
+        "wrong_location",
+    )
+    expect_illegal(
+        s,
+        0,
+        {"kind": "hire_advisor", "advisor": "sir_nobody", "pay": {"wood": 1}},
+        "advisor_not_available",
+    )
     s = advisors(s, 0, ["steward"])
     s = play(s, 0, {"kind": "hire_advisor", "advisor": "baker", "pay": {"wood": 1, "grain": 1}})
     assert player(s, 0)["advisors"] == ["steward", "baker"]
@@ -176,20 +241,52 @@ def test_scholar_pays_any_resources() -> None:
     s = advisors(give(clear(playing(s), 0), 0, grain=2), 0, ["scholar"])
     s2 = play(s, 0, {"kind": "hire_craftsman", "location": "quarry", "hut": 0, "pay": {"grain": 2}})
     assert player(s2, 0)["res"]["grain"] == 0
-    expect_illegal(s, 0, {"kind": "hire_craftsman", "location": "quarry", "hut": 0, "pay": {"grain": 1}}, "bad_payment")
+    expect_illegal(
+        s,
+        0,
+        {"kind": "hire_craftsman", "location": "quarry", "hut": 0, "pay": {"grain": 1}},
+        "bad_payment",
+    )
 
 
 def test_hire_discount_card_is_not_the_bonus_hire() -> None:
-    s = display(place(start(3), 0, town="castle", countryside="forest"), "castle", ["baker", "merchant"])
+    s = display(
+        place(start(3), 0, town="castle", countryside="forest"), "castle", ["baker", "merchant"]
+    )
     s = set_event(hand(clear(s, 0), 0, ["hire_discount", "take_wood", "gold"]), None)
     s = give(s, 0, grain=2, wood=1, cloth=1)
     s = play(s, 0, {"kind": "play_card", "card": "hire_discount", "slot": 1})
     acts = [m for m in legal(s, 0) if m["kind"] == "card_action"]
-    assert {"kind": "card_action", "hire": "advisor", "advisor": "baker", "pay": {"grain": 1}} in acts
-    assert {"kind": "card_action", "hire": "craftsman", "location": "forest", "hut": 0, "pay": {"wood": 1}} in acts
-    expect_illegal(s, 0, {"kind": "card_action", "hire": "advisor", "advisor": "baker", "pay": {"wood": 1, "grain": 1}}, "bad_payment")
-    expect_illegal(s, 0, {"kind": "card_action", "hire": "advisor", "advisor": "baker"}, "malformed_move")
-    s = play(s, 0, {"kind": "card_action", "hire": "advisor", "advisor": "baker", "pay": {"grain": 1}})
+    assert {
+        "kind": "card_action",
+        "hire": "advisor",
+        "advisor": "baker",
+        "pay": {"grain": 1},
+    } in acts
+    assert {
+        "kind": "card_action",
+        "hire": "craftsman",
+        "location": "forest",
+        "hut": 0,
+        "pay": {"wood": 1},
+    } in acts
+    expect_illegal(
+        s,
+        0,
+        {
+            "kind": "card_action",
+            "hire": "advisor",
+            "advisor": "baker",
+            "pay": {"wood": 1, "grain": 1},
+        },
+        "bad_payment",
+    )
+    expect_illegal(
+        s, 0, {"kind": "card_action", "hire": "advisor", "advisor": "baker"}, "malformed_move"
+    )
+    s = play(
+        s, 0, {"kind": "card_action", "hire": "advisor", "advisor": "baker", "pay": {"grain": 1}}
+    )
     assert player(s, 0)["advisors"] == ["baker"]
     assert view_for(s, 0)["turn"]["bonus_used"]["hire_advisor"] is False
     s = play(s, 0, {"kind": "hire_advisor", "advisor": "merchant", "pay": {"grain": 1, "cloth": 1}})
@@ -198,12 +295,28 @@ def test_hire_discount_card_is_not_the_bonus_hire() -> None:
 
 def test_good_labour_and_discount_stack() -> None:
     s = display(place(start(3), 0, town="castle"), "castle", ["master_of_coin", "baker"])
-    s = set_event(hand(clear(s, 0), 0, ["hire_discount", "take_wood", "gold"]), "good_labour_situation")
+    s = set_event(
+        hand(clear(s, 0), 0, ["hire_discount", "take_wood", "gold"]), "good_labour_situation"
+    )
     s = give(s, 0, stone=1)
     s = give(s, 0, stone=1)
     s = play(s, 0, {"kind": "play_card", "card": "hire_discount", "slot": 1})
-    assert {"kind": "card_action", "hire": "advisor", "advisor": "master_of_coin", "pay": {"stone": 1}} in legal(s, 0)
-    s = play(s, 0, {"kind": "card_action", "hire": "advisor", "advisor": "master_of_coin", "pay": {"stone": 1}})
+    assert {
+        "kind": "card_action",
+        "hire": "advisor",
+        "advisor": "master_of_coin",
+        "pay": {"stone": 1},
+    } in legal(s, 0)
+    s = play(
+        s,
+        0,
+        {
+            "kind": "card_action",
+            "hire": "advisor",
+            "advisor": "master_of_coin",
+            "pay": {"stone": 1},
+        },
+    )
     p = player(s, 0)
     assert p["goods"]["gold"] == 1 and p["cp"] == 6
 
@@ -243,9 +356,17 @@ def test_toolmaker_and_events_modify_every_bp_gain() -> None:
     s = advisors(give(clear(playing(s), 0), 0, gold=5), 0, ["toolmaker"])
     s = place(s, 0, town="market")
     bp = player(s, 0)["bp"]
-    s1 = play(set_event(s, "a_long_summer"), 0, {"kind": "hire_advisor", "advisor": "carpenter", "pay": {"gold": 3}})
+    s1 = play(
+        set_event(s, "a_long_summer"),
+        0,
+        {"kind": "hire_advisor", "advisor": "carpenter", "pay": {"gold": 3}},
+    )
     assert player(s1, 0)["bp"] == bp + 10 + 2 + 2
-    s2 = play(set_event(s, "an_early_winter"), 0, {"kind": "hire_advisor", "advisor": "carpenter", "pay": {"gold": 3}})
+    s2 = play(
+        set_event(s, "an_early_winter"),
+        0,
+        {"kind": "hire_advisor", "advisor": "carpenter", "pay": {"gold": 3}},
+    )
     assert player(s2, 0)["bp"] == bp + 10 + 2 - 1
 
 
@@ -261,7 +382,12 @@ def test_per_turn_advisors() -> None:
     assert names == {"baker", "schoolmarm", "bailiff", "dressmaker", "landlord", "merchant"}
     bp = player(s, 0)["bp"]
     s = use(s, advisor="baker", bread=2, pay={"cloth": 1, "grain": 2})
-    expect_illegal(s, 0, {"kind": "use_advisor", "advisor": "baker", "bread": 1, "pay": {"cloth": 1, "grain": 1}}, "advisor_used")
+    expect_illegal(
+        s,
+        0,
+        {"kind": "use_advisor", "advisor": "baker", "bread": 1, "pay": {"cloth": 1, "grain": 1}},
+        "advisor_used",
+    )
     s = use(s, advisor="schoolmarm", pay={"wood": 2})
     s = use(s, advisor="bailiff")
     s = use(s, advisor="dressmaker", pay={"cloth": 1})
@@ -281,11 +407,25 @@ def test_per_turn_advisors() -> None:
 def test_advisor_ability_errors() -> None:
     s = advisors(clear(playing(start(3)), 0), 0, ["merchant", "landlord", "mayoress"])
     s = give(s, 0, wood=1, cloth=1)
-    expect_illegal(s, 0, {"kind": "use_advisor", "advisor": "baker", "bread": 1, "pay": {}}, "advisor_not_owned")
+    expect_illegal(
+        s,
+        0,
+        {"kind": "use_advisor", "advisor": "baker", "bread": 1, "pay": {}},
+        "advisor_not_owned",
+    )
     expect_illegal(s, 0, {"kind": "use_advisor", "advisor": "mayoress"}, "no_ability")
-    expect_illegal(s, 0, {"kind": "use_advisor", "advisor": "merchant", "pay": {"wood": 1}, "take": "wood"}, "bad_resource")
-    expect_illegal(s, 0, {"kind": "use_advisor", "advisor": "merchant", "pay": {"wood": 1}}, "malformed_move")
-    expect_illegal(s, 0, {"kind": "use_advisor", "advisor": "landlord", "pay": {"cloth": 1}}, "cannot_afford")
+    expect_illegal(
+        s,
+        0,
+        {"kind": "use_advisor", "advisor": "merchant", "pay": {"wood": 1}, "take": "wood"},
+        "bad_resource",
+    )
+    expect_illegal(
+        s, 0, {"kind": "use_advisor", "advisor": "merchant", "pay": {"wood": 1}}, "malformed_move"
+    )
+    expect_illegal(
+        s, 0, {"kind": "use_advisor", "advisor": "landlord", "pay": {"cloth": 1}}, "cannot_afford"
+    )
 
 
 def test_chamberlain_any_number_of_times() -> None:
@@ -303,6 +443,10 @@ def test_advisor_used_once_per_turn_even_the_turn_it_is_hired() -> None:
     s = display(place(start(3), 0, town="castle"), "castle", ["dressmaker"])
     s = give(clear(playing(s), 0), 0, cloth=4, grain=1)
     s = place(s, 0, town="castle")
-    s = play(s, 0, {"kind": "hire_advisor", "advisor": "dressmaker", "pay": {"cloth": 2, "grain": 1}})
+    s = play(
+        s, 0, {"kind": "hire_advisor", "advisor": "dressmaker", "pay": {"cloth": 2, "grain": 1}}
+    )
     s = use(s, advisor="dressmaker", pay={"cloth": 1})
-    expect_illegal(s, 0, {"kind": "use_advisor", "advisor": "dressmaker", "pay": {"cloth": 1}}, "advisor_used")
+    expect_illegal(
+        s, 0, {"kind": "use_advisor", "advisor": "dressmaker", "pay": {"cloth": 1}}, "advisor_used"
+    )

@@ -57,7 +57,9 @@ def test_same_seed_same_game_and_seeds_differ() -> None:
 
 
 def test_random_start_player_comes_from_seed() -> None:
-    starts = {view_for(new_game(s, {"players": 4}), None)["options"]["start_player"] for s in range(30)}
+    starts = {
+        view_for(new_game(s, {"players": 4}), None)["options"]["start_player"] for s in range(30)
+    }
     assert starts == {0, 1, 2, 3}
 
 

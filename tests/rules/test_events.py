@@ -8,7 +8,19 @@ import pytest
 
 from app.rules import data, encode_state, to_act, view_for
 
-from .helpers import clear, edit, events, expect_illegal, give, legal, play, player, set_event, start, visit
+from .helpers import (
+    clear,
+    edit,
+    events,
+    expect_illegal,
+    give,
+    legal,
+    play,
+    player,
+    set_event,
+    start,
+    visit,
+)
 
 
 def to_last_turn(state, next_event: str | None = None, current: str | None = "keep"):  # type: ignore[no-untyped-def]
@@ -67,7 +79,9 @@ def test_reveal_events_give_everyone_a_resource(event: str, resource: str) -> No
 
 def test_round_end_passes_statue_and_draws() -> None:
     s = to_last_turn(start(3), current=None)
-    evs = events(to_last_turn(start(3), current=None), 2, {"kind": "play_card", "card": "gold", "slot": 3})
+    evs = events(
+        to_last_turn(start(3), current=None), 2, {"kind": "play_card", "card": "gold", "slot": 3}
+    )
     assert evs[0]["type"] == "card_played"
     s = finish_turn(s)
     v = view_for(s, 1)
@@ -81,7 +95,14 @@ def test_deck_reshuffled_after_round_three() -> None:
         t["round"] = 3
         for p in t["ps"]:
             p["deck"] = []
-            p["played"] = ["take_grain", "take_ring", "move1", "hire_discount", "town_action", "gold"]
+            p["played"] = [
+                "take_grain",
+                "take_ring",
+                "move1",
+                "hire_discount",
+                "town_action",
+                "gold",
+            ]
 
     s = to_last_turn(edit(start(2), round3), current=None)
 
@@ -122,7 +143,9 @@ def test_full_selection_hand_shrinks_between_rounds() -> None:
 
     def keep_six(t: dict[str, Any]) -> None:
         for p in t["ps"]:
-            p["hand"] = [c for c in data.ACTION_CARDS if c not in ("take_wood", "take_stone", "take_cloth")]
+            p["hand"] = [
+                c for c in data.ACTION_CARDS if c not in ("take_wood", "take_stone", "take_cloth")
+            ]
         seat = t["turn"]["seat"]
         t["ps"][seat]["hand"].remove("take_ring")
         t["ps"][seat]["hand"].append("gold") if "gold" not in t["ps"][seat]["hand"] else None
@@ -147,8 +170,12 @@ def test_great_famine_options_in_turn_order_from_statue() -> None:
         {"kind": "event_option", "option": "grain_1", "pay": {"grain": 1}},
         {"kind": "decline"},
     ]
-    expect_illegal(s, 1, {"kind": "event_option", "option": "grain_2", "pay": {"grain": 1}}, "bad_payment")
-    expect_illegal(s, 1, {"kind": "event_option", "option": "grain_2", "pay": {"grain": 2}}, "cannot_afford")
+    expect_illegal(
+        s, 1, {"kind": "event_option", "option": "grain_2", "pay": {"grain": 1}}, "bad_payment"
+    )
+    expect_illegal(
+        s, 1, {"kind": "event_option", "option": "grain_2", "pay": {"grain": 2}}, "cannot_afford"
+    )
     expect_illegal(s, 1, {"kind": "event_option", "option": "grain_1"}, "malformed_move")
     expect_illegal(s, 1, {"kind": "event_option", "option": "ring"}, "cannot_afford")
     expect_illegal(s, 1, {"kind": "event_option", "option": "feast"}, "bad_option")

@@ -56,7 +56,7 @@ def test_harvest_grain_field_bread_from_harvested_grain() -> None:
     s = with_craftsmen(clear(start(2), 0), 0, "grain_field", 3)
     s = visit(s, "grain_field")
     options = [m["extra"] for m in legal(s, 0) if m["kind"] == "harvest"]
-    assert ["bread", "bread"] == options[-1][-2:]
+    assert options[-1][-2:] == ["bread", "bread"]
     s = play(s, 0, {"kind": "harvest", "extra": ["resource", "bread", "bread"]})
     p = player(s, 0)
     assert p["res"]["grain"] == 0 and p["goods"]["bread"] == 2
@@ -73,13 +73,19 @@ def test_castle_gift_marker_advances_and_falls_back_to_board() -> None:
     seq = data.MARKERS["gift"]["2-3"]
     s = clear(s, 0)
     s = give(visit(s, "castle"), 0, wood=10)
-    expect_illegal(s, 0, {"kind": "castle_gift", "resource": "wood", "pay": {"wood": 2}}, "bad_payment")
-    expect_illegal(s, 0, {"kind": "castle_gift", "resource": "mud", "pay": {"wood": 1}}, "bad_resource")
+    expect_illegal(
+        s, 0, {"kind": "castle_gift", "resource": "wood", "pay": {"wood": 2}}, "bad_payment"
+    )
+    expect_illegal(
+        s, 0, {"kind": "castle_gift", "resource": "mud", "pay": {"wood": 1}}, "bad_resource"
+    )
     s = play(s, 0, {"kind": "castle_gift", "resource": "wood", "pay": {"wood": seq[0]}})
     assert player(s, 0)["goods"]["ring"] == 1
     m = view_for(s, 0)["markers"]["gift"]["wood"]
     assert m == {"value": seq[1], "steps_left": len(seq) - 2, "removed": False}
-    expect_illegal(s, 0, {"kind": "castle_gift", "resource": "wood", "pay": {"wood": seq[1]}}, "action_used")
+    expect_illegal(
+        s, 0, {"kind": "castle_gift", "resource": "wood", "pay": {"wood": seq[1]}}, "action_used"
+    )
 
     def used(t: dict[str, Any]) -> None:
         t["markers"]["gift"]["wood"] = [seq[-1]]
@@ -112,7 +118,11 @@ def test_castle_book() -> None:
 
 
 def test_mayoress_and_gift_event() -> None:
-    s = advisors(give(visit(set_event(start(3), "a_gift_from_the_people"), "castle"), 0, wood=1), 0, ["mayoress"])
+    s = advisors(
+        give(visit(set_event(start(3), "a_gift_from_the_people"), "castle"), 0, wood=1),
+        0,
+        ["mayoress"],
+    )
     cp = player(s, 0)["cp"]
     s = play(s, 0, {"kind": "castle_gift", "resource": "wood", "pay": {"wood": 1}})
     assert player(s, 0)["cp"] == cp + 2 + 3
@@ -127,7 +137,7 @@ def test_rulebook_cloth_donation_marker_1_then_2() -> None:
     s = play(s, 0, {"kind": "cathedral_donation", "resource": "cloth", "pay": {"cloth": 1}})
     assert view_for(s, None)["markers"]["donation"]["cloth"]["value"] == 2
     assert player(s, 0)["res"]["cloth"] == 2 and player(s, 0)["goods"]["book"] == 1
-    drawn = [e for e in evs if e["type"] == "favor_drawn"][0]
+    drawn = next(e for e in evs if e["type"] == "favor_drawn")
     assert drawn["count"] == 3 and drawn["private"] == 0
 
 
@@ -191,7 +201,11 @@ def test_favor_pile_reshuffles_discards() -> None:
 
 
 def test_abbess_and_pious_donation() -> None:
-    s = advisors(give(visit(set_event(start(3), "a_pious_donation"), "cathedral"), 0, wood=1, book=0), 0, ["abbess"])
+    s = advisors(
+        give(visit(set_event(start(3), "a_pious_donation"), "cathedral"), 0, wood=1, book=0),
+        0,
+        ["abbess"],
+    )
     cp = player(s, 0)["cp"]
     s = play(s, 0, {"kind": "cathedral_donation", "resource": "wood", "pay": {"wood": 1}})
     assert player(s, 0)["goods"]["book"] == 2 and player(s, 0)["cp"] == cp + 3
@@ -233,7 +247,9 @@ def test_rulebook_market_books_table() -> None:
 def test_market_gold_and_merchants_from_afar() -> None:
     s = give(visit(clear(start(3), 0), "market"), 0, wood=1, grain=1)
     pays = [m["pay"] for m in legal(s, 0) if m["kind"] == "market_gold"]
-    assert pays == [{"wood": 1}, {"grain": 1}] or sorted(map(str, pays)) == sorted(map(str, [{"wood": 1}, {"grain": 1}]))
+    assert pays == [{"wood": 1}, {"grain": 1}] or sorted(map(str, pays)) == sorted(
+        map(str, [{"wood": 1}, {"grain": 1}])
+    )
     expect_illegal(s, 0, {"kind": "market_gold", "pay": {"wood": 1, "grain": 1}}, "bad_payment")
     s1 = play(s, 0, {"kind": "market_gold", "pay": {"grain": 1}})
     assert player(s1, 0)["goods"]["gold"] == 1

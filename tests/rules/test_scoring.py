@@ -43,8 +43,22 @@ def test_rulebook_final_example() -> None:
 
 
 def test_leftover_points_and_split() -> None:
-    s = finished([{"cp": 40, "bp": 50, "ring": 2, "gold": 1, "book": 1, "bread": 1, "favor": [0, 1],
-                   "wood": 3, "stone": 2}, {"cp": 10, "bp": 10}])
+    s = finished(
+        [
+            {
+                "cp": 40,
+                "bp": 50,
+                "ring": 2,
+                "gold": 1,
+                "book": 1,
+                "bread": 1,
+                "favor": [0, 1],
+                "wood": 3,
+                "stone": 2,
+            },
+            {"cp": 10, "bp": 10},
+        ]
+    )
     out = outcome(s)
     assert out is not None
     p0 = out["players"][0]
@@ -75,7 +89,9 @@ def test_tiebreaks() -> None:
     assert [x["rank"] for x in e] == [2, 1] and e[0]["tiebreak"] == "title"
     e = rank_players([entry(50, 60, [["baron", 4]]), entry(50, 60, [["baron", 5]])])
     assert [x["rank"] for x in e] == [2, 1] and e[1]["tiebreak"] == "title_cp"
-    e = rank_players([entry(50, 60, [["baron", 5]]), entry(50, 60, [["baron", 5]]), entry(40, 70, [])])
+    e = rank_players(
+        [entry(50, 60, [["baron", 5]]), entry(50, 60, [["baron", 5]]), entry(40, 70, [])]
+    )
     assert [x["rank"] for x in e] == [1, 1, 3]
     assert [x["tiebreak"] for x in e] == ["shared", "shared", None]
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules import decode_state, encode_state, legal_moves, new_game, to_act, view_for
-from app.rules import data
+from app.rules import data, decode_state, encode_state, legal_moves, new_game, to_act, view_for
 
 from .helpers import expect_illegal, play, start
 
@@ -103,9 +102,12 @@ def test_setup_card_names_start_locations_and_building_start() -> None:
         candidates = [e for e in data.EVENT_IDS if data.EVENT_START[e][2] == bp]
         start_c = tree["councilors"][0]["countryside"]
         start_t = tree["councilors"][0]["town"]
-        assert any(
-            data.EVENT_START[e][:2] == (start_c, start_t) for e in candidates
-        ), (seed, start_c, start_t, bp)
+        assert any(data.EVENT_START[e][:2] == (start_c, start_t) for e in candidates), (
+            seed,
+            start_c,
+            start_t,
+            bp,
+        )
 
 
 def test_full_selection_hand() -> None:

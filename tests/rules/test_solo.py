@@ -23,7 +23,10 @@ def test_victoria_round_two_delivers_and_takes_baron() -> None:
     s = finish_turn(s)
     v = view_for(s, 0)
     baron = data.TITLE_CARDS["baron"][0]
-    assert v["victoria"] == {"cp": stone[0] + bread[0] + baron, "titles": [{"id": "baron", "cp": baron}]}
+    assert v["victoria"] == {
+        "cp": stone[0] + bread[0] + baron,
+        "titles": [{"id": "baron", "cp": baron}],
+    }
     assert v["markers"]["stone"]["value"] == stone[1]
     assert v["markers"]["bread"]["value"] == bread[1]
     assert v["nobility"][0]["top"] == data.TITLE_CARDS["baron"][1]
@@ -36,7 +39,9 @@ def test_victoria_takes_the_next_card_when_player_took_the_top() -> None:
         t["ps"][0]["titles"] = [["baron", data.TITLE_CARDS["baron"][0]]]
 
     s = finish_turn(to_last_turn(edit(start(1), taken), current=None))
-    assert view_for(s, 0)["victoria"]["titles"] == [{"id": "baron", "cp": data.TITLE_CARDS["baron"][1]}]
+    assert view_for(s, 0)["victoria"]["titles"] == [
+        {"id": "baron", "cp": data.TITLE_CARDS["baron"][1]}
+    ]
 
 
 def test_victoria_round_six_no_title_and_events_do_not_apply() -> None:
@@ -50,7 +55,9 @@ def test_victoria_round_six_no_title_and_events_do_not_apply() -> None:
     s = finish_turn(s)
     v = view_for(s, 0)
     assert v["phase"] == "finished"
-    assert v["victoria"]["cp"] == 40 + data.MARKERS["stone"]["board"] + data.MARKERS["bread"]["board"]
+    assert (
+        v["victoria"]["cp"] == 40 + data.MARKERS["stone"]["board"] + data.MARKERS["bread"]["board"]
+    )
     out = outcome(s)
     assert out is not None
     assert out["victoria"] == {"cp": v["victoria"]["cp"], "score": v["victoria"]["cp"]}
@@ -60,8 +67,13 @@ def test_victoria_round_six_no_title_and_events_do_not_apply() -> None:
 def test_win_only_strictly_above() -> None:
     def tie(t: dict[str, Any]) -> None:
         t["phase"] = "finished"
-        t["ps"][0].update(cp=50, bp=50, res={"wood": 0, "stone": 0, "cloth": 0, "grain": 0},
-                          goods={"bread": 0, "book": 0, "ring": 0, "gold": 0}, favor=[])
+        t["ps"][0].update(
+            cp=50,
+            bp=50,
+            res={"wood": 0, "stone": 0, "cloth": 0, "grain": 0},
+            goods={"bread": 0, "book": 0, "ring": 0, "gold": 0},
+            favor=[],
+        )
         t["victoria"]["cp"] = 50
 
     s = edit(start(1), tie)

@@ -6,7 +6,6 @@ from app.rules import encode_state, legal_moves, to_act, view_for
 
 from .helpers import (
     clear,
-    edit,
     events,
     expect_illegal,
     give,
@@ -23,7 +22,9 @@ from .helpers import (
 def test_play_card_rules() -> None:
     s = hand(start(2), 0, ["take_wood", "gold", "move1"])
     assert len(legal(s, 0)) == 9
-    expect_illegal(s, 0, {"kind": "play_card", "card": "town_action", "slot": 1}, "card_not_in_hand")
+    expect_illegal(
+        s, 0, {"kind": "play_card", "card": "town_action", "slot": 1}, "card_not_in_hand"
+    )
     expect_illegal(s, 0, {"kind": "play_card", "card": "gold", "slot": 4}, "bad_slot")
     expect_illegal(s, 0, {"kind": "move", "councilor": "town"}, "must_play_card")
     expect_illegal(s, 0, {"kind": "end_turn"}, "must_play_card")
@@ -68,8 +69,13 @@ def test_slot_taken_in_later_turn_and_turn_order() -> None:
 
 
 def test_take_cards_and_card_action_once() -> None:
-    for card, key in [("take_wood", "wood"), ("take_stone", "stone"), ("take_cloth", "cloth"),
-                      ("take_grain", "grain"), ("take_ring", "ring")]:
+    for card, key in [
+        ("take_wood", "wood"),
+        ("take_stone", "stone"),
+        ("take_cloth", "cloth"),
+        ("take_grain", "grain"),
+        ("take_ring", "ring"),
+    ]:
         s = clear(hand(start(2), 0, [card, "gold", "move1"]), 0)
         s = play(s, 0, {"kind": "play_card", "card": card, "slot": 1})
         assert {"kind": "card_action"} in legal(s, 0)
@@ -81,7 +87,9 @@ def test_take_cards_and_card_action_once() -> None:
 
 
 def test_gold_card() -> None:
-    s = give(clear(hand(start(2), 0, ["gold", "take_wood", "move1"]), 0), 0, wood=2, cloth=1, gold=1)
+    s = give(
+        clear(hand(start(2), 0, ["gold", "take_wood", "move1"]), 0), 0, wood=2, cloth=1, gold=1
+    )
     s = play(s, 0, {"kind": "play_card", "card": "gold", "slot": 1})
     pays = [m["pay"] for m in legal(s, 0) if m["kind"] == "card_action"]
     assert {"wood": 1} in pays and {"wood": 2, "cloth": 1} in pays
@@ -118,7 +126,11 @@ def test_town_action_any_town_location() -> None:
     assert locs == ["castle", "cathedral", "construction_site", "market"]
     expect_illegal(s, 0, {"kind": "card_action", "location": "forest"}, "bad_location")
     s = play(s, 0, {"kind": "card_action", "location": "market"})
-    assert view_for(s, 0)["turn"]["visit"] == {"location": "market", "via": "town_action", "done": []}
+    assert view_for(s, 0)["turn"]["visit"] == {
+        "location": "market",
+        "via": "town_action",
+        "done": [],
+    }
 
 
 def test_visit_closes_on_other_moves_and_end_visit() -> None:
@@ -150,10 +162,17 @@ def test_full_turn_cycle_of_a_round() -> None:
         seat = to_act(s)[0]
         seen.append(seat)
         card = view_for(s, seat)["me"]["hand"][0]
-        free = [k for k, v in view_for(s, None)["players_state"][seat]["slots"].items() if v is None]
+        free = [
+            k for k, v in view_for(s, None)["players_state"][seat]["slots"].items() if v is None
+        ]
         s = play(s, seat, {"kind": "play_card", "card": card, "slot": int(free[0])})
         s = play(s, seat, {"kind": "move", "councilor": "countryside"})
-        while view_for(s, None)["phase"] == "turns" and to_act(s) == [seat] and view_for(s, None)["turn"]["seat"] == seat and view_for(s, None)["turn"]["card"] is not None:
+        while (
+            view_for(s, None)["phase"] == "turns"
+            and to_act(s) == [seat]
+            and view_for(s, None)["turn"]["seat"] == seat
+            and view_for(s, None)["turn"]["card"] is not None
+        ):
             s = play(s, seat, {"kind": "end_turn"})
             break
         while view_for(s, None)["phase"] == "end_of_round":
