@@ -183,6 +183,7 @@ def test_stale_duplicate_and_bad_frames_keep_the_socket_open(live_factory: Any) 
         err = await s.expect("error")
         assert err["code"] == "frame_too_large" and err["limit"] == 2048
         # a burst beyond the rate limit is refused frame by frame, the socket stays open
+        await asyncio.sleep(2.5)  # let the bucket refill (burst 10 at 5 frames/s)
         for i in range(30):
             await s.send({"type": "ping", "ref": i})
         codes = []
