@@ -169,7 +169,10 @@ class TableService:
             raise NotFound("no such table")
         seats = list(s.scalars(select(Seat).where(Seat.table_id == t.id).order_by(Seat.seat)))
         seated = profile_id is not None and any(x.profile_id == profile_id for x in seats)
-        if not seated and not (invite_code and secrets.compare_digest(invite_code, t.invite_code)):
+        # Compared as bytes: compare_digest refuses non-ASCII str (a 500 on a hostile code).
+        if not seated and not (
+            invite_code and secrets.compare_digest(invite_code.encode(), t.invite_code.encode())
+        ):
             raise NotFound("no such table")
         return t, seats
 
