@@ -160,6 +160,12 @@ class SoloService:
         row = s.get(SoloGame, table_id)
         if row is not None and row.finished_at is not None:
             return False
+        # Cheap look first: most notices are moves of games still running or with more seats.
+        head = s.execute(
+            select(GameTable.seat_count, GameTable.status).where(GameTable.id == table_id)
+        ).first()
+        if head is None or head.seat_count != 1 or head.status != "finished":
+            return False
         t = s.get(GameTable, table_id)
         if t is None or t.state is None or t.seat_count != 1:
             return False
