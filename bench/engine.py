@@ -1,6 +1,7 @@
 """Rules-engine throughput: random complete games per second and moves per second (one core).
 
-Each figure is the median of 5 runs. A run plays GAMES complete games with a seeded random
+Each figure is the median of 5 runs, timed in process CPU time (so other load on the
+machine does not count). A run plays GAMES complete games with a seeded random
 player (uniform over ``legal_moves``), so the work done is the same from run to run.
 
     .venv/bin/python bench/engine.py [--games N] [--runs R]
@@ -37,12 +38,12 @@ def play(seed: int, players: int) -> tuple[int, int]:
 
 
 def run(players: int, games: int) -> tuple[float, float]:
-    start = time.perf_counter()
+    start = time.process_time()
     total = 0
     for g in range(games):
         m, _ = play(1000 + g, players)
         total += m
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return games / elapsed, total / elapsed
 
 

@@ -62,6 +62,95 @@ def copy_tree(tree: St) -> St:
     return out
 
 
+def _copy_player(p: St) -> St:
+    out = dict(p)
+    out["res"] = dict(p["res"])
+    out["goods"] = dict(p["goods"])
+    out["craftsmen"] = [list(c) for c in p["craftsmen"]]
+    out["advisors"] = list(p["advisors"])
+    out["titles"] = [list(t) for t in p["titles"]]
+    out["favor"] = list(p["favor"])
+    out["slots"] = list(p["slots"])
+    out["hand"] = list(p["hand"])
+    out["deck"] = list(p["deck"])
+    out["played"] = list(p["played"])
+    return out
+
+
+def _copy_any(value: Any) -> Any:
+    if type(value) is dict:
+        return {k: _copy_any(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_copy_any(v) for v in value]
+    return value
+
+
+def _copy_turn(turn: St | None) -> St | None:
+    if turn is None:
+        return None
+    out = dict(turn)
+    out["bonus_used"] = dict(turn["bonus_used"])
+    out["advisors_used"] = list(turn["advisors_used"])
+    visit = turn["visit"]
+    if visit is not None:
+        out["visit"] = {
+            "location": visit["location"],
+            "via": visit["via"],
+            "done": list(visit["done"]),
+            "fresh": list(visit["fresh"]),
+        }
+    return out
+
+
+_PLAIN_LISTS = ("boxed_advisors", "b_stack", "event_deck")
+_DICT_OF_LISTS = ("huts", "display", "nobility")
+
+
+def copy_for_seat(tree: St, seat: int | None) -> St:
+    """A copy that may be changed freely in the board and in ``seat``'s own player record.
+
+    With ``seat=None`` every player record is copied. Otherwise the other seats' records are
+    shared with ``tree`` (moves of one seat that cannot end a turn change no other record).
+    The rondels and options never change after set-up and are always shared. The copy is
+    written out per key of the state tree; keys it does not know are deep-copied.
+    """
+    out: St = {}
+    for key, value in tree.items():
+        if key == "ps":
+            if seat is None:
+                out[key] = [_copy_player(p) for p in value]
+            else:
+                new_ps = list(value)
+                new_ps[seat] = _copy_player(value[seat])
+                out[key] = new_ps
+        elif key in ("rondels", "options"):
+            out[key] = value
+        elif key in _PLAIN_LISTS:
+            out[key] = list(value)
+        elif key in _DICT_OF_LISTS:
+            out[key] = {k: list(v) for k, v in value.items()}
+        elif key == "turn":
+            out[key] = _copy_turn(value)
+        elif key == "markers":
+            out[key] = {
+                "gift": {r: list(v) for r, v in value["gift"].items()},
+                "donation": {r: list(v) for r, v in value["donation"].items()},
+                "stone": list(value["stone"]),
+                "bread": list(value["bread"]),
+            }
+        elif key == "councilors":
+            out[key] = [dict(c) for c in value]
+        elif key == "favor":
+            out[key] = {"pile": list(value["pile"]), "discard": list(value["discard"])}
+        elif key == "rng":
+            out[key] = dict(value)
+        elif type(value) is dict or type(value) is list:
+            out[key] = _copy_any(value)
+        else:
+            out[key] = value
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Randomness: seed + draw counter; Fisher-Yates on random.Random.random() only.
 

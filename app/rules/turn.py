@@ -30,12 +30,18 @@ from .state import (
     Ev,
     GameState,
     St,
-    copy_tree,
+    copy_for_seat,
     gain_items,
     pays_for,
     player,
     seats_from,
     shuffle,
+)
+
+# Moves that may end a turn, a round or the set-up touch every player; all others change only
+# the acting seat's player record (besides the shared board), so the others can be shared.
+_ROUND_KINDS = frozenset(
+    {"end_turn", "event_option", "decline", "choose_resource", "place_councilor"}
 )
 
 DECISION_KINDS = frozenset(
@@ -168,7 +174,7 @@ def apply_move(state: GameState, seat: int, move: Move | Mapping[str, Any]) -> T
         raise IllegalMoveError("game_over", "the game is over")
     if not isinstance(seat, int) or seat not in seats_to_act(src):
         raise IllegalMoveError("not_your_turn", f"seat {seat} may not move now")
-    st = copy_tree(src)
+    st = copy_for_seat(src, None if mv.kind in _ROUND_KINDS else seat)
     events: Ev = []
     _dispatch(st, seat, mv, events)
     return Transition(GameState(st), events)

@@ -63,9 +63,10 @@ def playout(seed: int, options: dict[str, Any]) -> None:
                 assert legal_moves(state, other) == []
         if step % 97 == 0:
             # every legal move applies; encode/decode round-trips; the view hides secrets
+            blob = encode_state(state)
             for m in moves:
                 apply_move(state, seat, m)
-            blob = encode_state(state)
+            assert encode_state(state) == blob
             assert decode_state(json.loads(json.dumps(blob))) == state
             viewer = step % state.players
             assert view_for(hide_shuffle(state, viewer, step), viewer) == view_for(state, viewer)
