@@ -451,6 +451,10 @@ class TableService:
                     .execution_options(synchronize_session=False)
                 ).rowcount
                 if n != 1:
+                    # Lost a race: to a retry of this very move (same move_id), or to another.
+                    prior = self._prior(s, table_id, move_id, seat)
+                    if prior is not None:
+                        return prior, False
                     current = s.scalar(select(GameTable.version).where(GameTable.id == table_id))
                     raise StaleVersion("the table has moved on", version=current)
                 raw_events = list(tr.events)
