@@ -24,7 +24,8 @@ class TokenSigner:
             return None
         if not isinstance(data, dict) or not isinstance(data.get("p"), str):
             return None
-        return data["p"]
+        profile_id: str = data["p"]
+        return profile_id
 
 
 def new_recovery_code() -> str:

@@ -189,7 +189,7 @@ class Connection:
                 continue
             await self._handle(frame)
 
-    async def _reply(self, frame: dict[str, Any]) -> None:
+    async def _reply(self, frame: dict[str, Any] | tuple[str, Any]) -> None:
         await self.outbox.put(frame)
 
     async def _handle(self, frame: dict[str, Any]) -> None:

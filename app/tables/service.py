@@ -283,7 +283,7 @@ class TableService:
             seed = secrets.randbits(62)
             engine_options = self.engine_options(t.seat_count, t.options)
             state = rules.new_game(seed, engine_options)
-            n = s.execute(
+            n = s.execute(  # type: ignore[attr-defined]
                 update(GameTable)
                 .where(GameTable.id == t.id, GameTable.status == "lobby")
                 .values(
@@ -439,7 +439,7 @@ class TableService:
                     ) from exc
                 finished = rules.outcome(tr.state) is not None
                 new_version = expected + 1
-                n = s.execute(
+                n = s.execute(  # type: ignore[attr-defined]
                     update(GameTable)
                     .where(GameTable.id == table_id, GameTable.version == expected)
                     .values(
