@@ -1,4 +1,9 @@
-"""Countryside and town location actions during a visit, markers and favor tokens."""
+"""Countryside and town location actions during a visit, markers and favor tokens.
+
+Gold stands in for any resource in a payment, except where the action itself turns resources
+into gold (``market_gold`` here, the ``gold`` action card): paying gold for gold changes
+nothing, so those payments list and accept resources only.
+"""
 
 from __future__ import annotations
 

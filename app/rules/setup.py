@@ -98,7 +98,19 @@ def _markers(players: int) -> St:
 
 
 def new_game(seed: int, options: Mapping[str, Any] | GameOptions | None = None) -> GameState:
-    """A new game; the first round starts at once unless set-up decisions are pending."""
+    """A new game; the first round starts at once unless set-up decisions are pending.
+
+    ``options`` keys: ``players`` (1-4), ``start_player`` (a seat, or ``None``: drawn from the
+    seed), ``building_start`` (``None``: the value on the top event card), ``random_locations``
+    and ``full_selection`` (booleans).
+
+    Random locations: the start player's councilors go to the countryside and town locations
+    named by the top event card. When both lie on the same rondel, the councilor on the
+    countryside-named location stays and the start player places the other one on any
+    location of the other rondel (decision ``place_councilor``). Every player then chooses the
+    resource to take (decision ``choose_resource``, all seats at once); round 1 starts when
+    the last choice is made.
+    """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise BadOptionsError("seed must be an integer")
     opts = normalise_options(options)

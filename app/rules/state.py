@@ -7,6 +7,7 @@ shape), changes the copy and wraps it in a new ``GameState``; the input is never
 
 from __future__ import annotations
 
+import json
 import marshal
 import random
 from collections.abc import Iterator, Mapping
@@ -51,7 +52,7 @@ class GameState:
         return isinstance(other, GameState) and self._d == other._d
 
     def __hash__(self) -> int:
-        return hash(marshal.dumps(self._d))
+        return hash(json.dumps(self._d, sort_keys=True))
 
     def __repr__(self) -> str:
         return f"GameState(players={self.players}, phase={self.phase!r}, round={self.round})"
