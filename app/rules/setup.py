@@ -42,8 +42,9 @@ def normalise_options(options: Mapping[str, Any] | GameOptions | None) -> GameOp
     if unknown:
         raise BadOptionsError(f"unknown options: {sorted(unknown)}")
     players = raw.get("players", 2)
-    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
-        raise BadOptionsError("players must be 1 to 4")
+    lo, hi = data.MIN_PLAYERS, data.MAX_PLAYERS
+    if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+        raise BadOptionsError(f"players must be {lo} to {hi}")
     start = raw.get("start_player")
     if start is not None and (
         isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players
@@ -70,7 +71,7 @@ def _marker_sides(players: int) -> dict[str, str]:
     if players == 1:
         sides: dict[str, str] = dict(data.MARKERS["solo_sides"])
         return sides
-    side = "4" if players == 4 else "2-3"
+    side = "4" if players == data.MAX_PLAYERS else "2-3"
     return {"gift": side, "donation": side, "stone": side, "bread": side}
 
 
@@ -129,7 +130,8 @@ def new_game(seed: int, options: Mapping[str, Any] | GameOptions | None = None) 
     }
     if opts.random_locations:
         mixed = shuffle(st, list(data.LOCATIONS))
-        st["rondels"] = {"a": mixed[:4], "b": mixed[4:]}
+        half = len(data.COUNTRYSIDE)
+        st["rondels"] = {"a": mixed[:half], "b": mixed[half:]}
     else:
         st["rondels"] = {
             "countryside": shuffle(st, list(data.COUNTRYSIDE)),
@@ -139,8 +141,9 @@ def new_game(seed: int, options: Mapping[str, Any] | GameOptions | None = None) 
     st["huts"] = {loc: [None] * len(data.HUTS[loc]) for loc in data.COUNTRYSIDE}
     st["favor"] = {"pile": shuffle(st, list(range(len(data.FAVOR_TOKENS)))), "discard": []}
     a_order = shuffle(st, list(data.A_ADVISORS))
-    st["display"] = {loc: a_order[2 * i : 2 * i + 2] for i, loc in enumerate(data.TOWN)}
-    st["boxed_advisors"] = a_order[2 * len(data.TOWN) :]
+    k = data.ADVISORS_PER_TOWN_LOCATION
+    st["display"] = {loc: a_order[k * i : k * i + k] for i, loc in enumerate(data.TOWN)}
+    st["boxed_advisors"] = a_order[k * len(data.TOWN) :]
     st["b_stack"] = shuffle(st, list(data.B_ADVISORS))
     st["nobility"] = {t: list(data.TITLE_CARDS[t]) for t in data.TITLES}
     events_pool = [e for e in data.EVENT_IDS if not (n == 1 and e in data.EVENT_SOLO_REMOVED)]

@@ -435,7 +435,7 @@ def draw_hand(st: St, seat: int, events: Ev) -> None:
 def _finish_round(st: St, events: Ev) -> None:
     st["phase"] = "turns"
     rnd: int = st["round"]
-    if st["players"] == 1 and rnd >= 2:
+    if st["players"] == 1 and rnd >= data.VICTORIA_FROM_ROUND:
         victoria_step(st, events)
     for p in st["ps"]:
         p["played"].extend(c for c in p["slots"] if c is not None)

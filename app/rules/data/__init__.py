@@ -88,5 +88,9 @@ VICTORIA_TITLES: dict[int, str] = {
 FINAL_SCORING: dict[str, int] = dict(RAW["final_scoring"])
 
 ROUNDS: int = EFFECTS["rounds"]
+MIN_PLAYERS: int = EFFECTS["players"]["min"]
+MAX_PLAYERS: int = EFFECTS["players"]["max"]
+ADVISORS_PER_TOWN_LOCATION: int = EFFECTS["advisors_per_town_location"]
+VICTORIA_FROM_ROUND: int = EFFECTS["victoria_from_round"]
 HAND_SIZE: int = EFFECTS["hand_size"]
 RESHUFFLE_AFTER_ROUND: int = EFFECTS["reshuffle_after_round"]
