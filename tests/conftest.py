@@ -97,14 +97,6 @@ def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
             yield url
 
 
-@pytest.fixture(scope="session")
-def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    path = tmp_path_factory.mktemp("sqlite-only") / "emara.db"
-    url = f"sqlite:///{path}"
-    upgrade(url)
-    return url
-
-
 def wipe(url: str) -> None:
     engine = create_engine(url)
     try:
@@ -241,17 +233,17 @@ def serve(application: Any) -> Iterator[LiveServer]:
 
 
 @pytest.fixture
-def live_factory(sqlite_url: str, tmp_path: Path) -> Iterator[Any]:
+def live_factory(database_url: str, tmp_path: Path) -> Iterator[Any]:
     """Start real servers with chosen settings; each is stopped and audited at teardown."""
     from app.main import create_app
 
-    wipe(sqlite_url)
+    wipe(database_url)
     stack = contextlib.ExitStack()
     apps: list[Any] = []
 
     def start(**extra: Any) -> LiveServer:
         extra.setdefault("allowed_origins", ["http://allowed.example"])
-        application = create_app(make_settings(sqlite_url, tmp_path, **extra))
+        application = create_app(make_settings(database_url, tmp_path, **extra))
         apps.append(application)
         return stack.enter_context(serve(application))
 
