@@ -111,5 +111,10 @@ def record_sheet(rules: CampaignRules, results: Iterable[SoloResult]) -> dict[st
             "history": [r.to_json() for r in campaign],
         },
         "high_scores": {str(k): v for k, v in high_scores(ordered).items()},
+        "rules": {
+            "campaign_first_start": rules.first_start,
+            "campaign_win_step": rules.win_step,
+            "campaign_loss_step": rules.loss_step,
+        },
         "results": [r.to_json() for r in reversed(ordered)],
     }

@@ -60,6 +60,7 @@ function progressChart(history, nextStart, t) {
   const chart = svg("svg", {
     viewBox: `0 0 ${width} ${height}`,
     class: "records-chart",
+    style: `max-width: ${Math.round(width * 1.6)}px`,
     role: "img",
     "aria-label": t("records.chart_label"),
   });

@@ -90,7 +90,15 @@ export async function renderSolo(root, go) {
       },
     },
     el("h2", { text: t("solo.campaign") }),
-    el("p", { text: t("solo.campaign_text") }),
+    el("p", {
+      text: data.rules
+        ? t("solo.campaign_rules", {
+            first: data.rules.campaign_first_start,
+            win: Math.abs(data.rules.campaign_win_step),
+            loss: Math.abs(data.rules.campaign_loss_step),
+          })
+        : t("solo.campaign_text"),
+    }),
     el("p", {
       class: "solo-next",
       text: t("solo.campaign_next", { start: data.campaign.next_start }),
@@ -98,7 +106,10 @@ export async function renderSolo(root, go) {
     data.campaign.best_start === null
       ? null
       : el("p", {
-          text: t("records.best_result", { start: data.campaign.best_start, score: data.campaign.best_score }),
+          text:
+            t("records.best_start_label") +
+            ": " +
+            t("records.best_result", { start: data.campaign.best_start, score: data.campaign.best_score }),
         }),
     campaignButton,
   );

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from app.rules import data as rules_data
 from app.solo.models import SoloGame
 from tests.conftest import Player
 from tests.solo.helpers import play_to_end
@@ -37,6 +38,13 @@ def test_a_new_profile_has_an_empty_sheet(client: TestClient, ann: Player) -> No
     assert body["high_scores"] == {}
     assert body["results"] == []
     assert body["open"] == []
+    solo = rules_data.RAW["solo"]
+    assert body["rules"] == {k: solo[k] for k in body["rules"]}
+    assert set(body["rules"]) == {
+        "campaign_first_start",
+        "campaign_win_step",
+        "campaign_loss_step",
+    }
 
 
 def test_high_score_game_is_recorded_once_when_it_ends(

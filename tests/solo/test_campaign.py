@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-
-import pytest
 
 from app.solo.campaign import CampaignRules, SoloResult, record_sheet
 
@@ -114,13 +110,21 @@ def test_high_scores_keep_the_best_per_start_value_won_or_lost() -> None:
 
 
 def test_rules_numbers_come_from_the_components_data() -> None:
-    path = Path(__file__).resolve().parents[3] / "shared" / "rules" / "components.json"
-    if not path.exists():
-        pytest.skip(f"components.json not beside the repository ({path})")
-    rules = CampaignRules.from_components(json.loads(path.read_text()))
-    assert rules == RULES
+    from app.rules import data
+    from app.solo.service import campaign_rules
+
+    solo = data.RAW["solo"]
+    assert campaign_rules() == CampaignRules(
+        solo["campaign_first_start"], solo["campaign_win_step"], solo["campaign_loss_step"]
+    )
+    assert campaign_rules() == RULES  # the printed rules: 40, then -5 after a win, +2 after a loss
     other = CampaignRules.from_components(
         {"solo": {"campaign_first_start": 30, "campaign_win_step": -3, "campaign_loss_step": 1}}
     )
     assert record_sheet(other, [game(0, 30, 70, 60)])["campaign"]["next_start"] == 27
     assert record_sheet(other, [game(0, 30, 50, 60)])["campaign"]["next_start"] == 31
+    assert record_sheet(other, [])["rules"] == {
+        "campaign_first_start": 30,
+        "campaign_win_step": -3,
+        "campaign_loss_step": 1,
+    }
