@@ -76,6 +76,13 @@ def play_greedy(
     state = new_game(seed, options)
     record: list[dict[str, Any]] = []
     log: list[dict[str, Any]] = []
+    if state.round == 1:
+        # set-up began round 1 already: restate its opening for the log
+        tree = state.tree
+        log.append({"type": "round_started", "round": 1, "statue": tree["statue"]})
+        event = tree["event"]
+        log.append({"type": "event_revealed", "round": 1, "event": event, "timing": ""})
+        log.append({"type": "turn_started", "seat": tree["turn"]["seat"], "number": 1})
     per_turn = 0
     last_turn: tuple[int, int] | None = None
     while True:
@@ -102,7 +109,7 @@ def describe(ev: dict[str, Any]) -> str | None:
     items = ", ".join(f"{n} {k}" for k, n in ev.get("items", {}).items())
     words: dict[str, str] = {
         "round_started": f"=== Round {ev.get('round')} (statue: seat {ev.get('statue')}) ===",
-        "event_revealed": f"Event: {ev.get('event')} ({ev.get('timing')})",
+        "event_revealed": f"Event: {ev.get('event')}",
         "turn_started": f"-- {who}, turn {ev.get('number')}",
         "card_played": f"{who} plays {ev.get('card')} on slot {ev.get('slot')}",
         "councilor_moved": f"{who} moves the {ev.get('councilor')} councilor "
