@@ -141,7 +141,7 @@ class Connection:
         try:
             text = await asyncio.wait_for(self.ws.receive_text(), AUTH_TIMEOUT)
             frame = json.loads(text) if len(text) <= self.settings.ws_max_frame_bytes else None
-        except (TimeoutError, json.JSONDecodeError, KeyError):
+        except (TimeoutError, json.JSONDecodeError, KeyError, RecursionError):
             frame = None
         except WebSocketDisconnect:
             return None
@@ -182,7 +182,7 @@ class Connection:
                 continue
             try:
                 frame = json.loads(text)
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, RecursionError):  # RecursionError: too deeply nested
                 frame = None
             if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
                 await self._reply(error_frame("malformed", "a frame is an object with a type"))

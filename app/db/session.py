@@ -7,7 +7,7 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 
@@ -53,6 +53,12 @@ class Database:
             from app.errors import Unavailable
 
             raise Unavailable("the database is unavailable, try again") from exc
+        except DataError as exc:
+            # A value the database refuses to store or compare (a NUL byte in an id): bad input.
+            s.rollback()
+            from app.errors import Malformed
+
+            raise Malformed("the request holds characters that cannot be stored") from exc
         except BaseException:
             s.rollback()
             raise
