@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .moves import VISIT_KINDS as _VISIT_KINDS
 from .moves import Move, encode_move
 from .scoring import final_tracks
 from .state import GameState
@@ -62,8 +63,29 @@ def greedy_move(state: GameState, seat: int, moves_this_turn: int) -> Move:
             value = 0.05
         if move.kind == "use_advisor" and move.get("advisor") == "chamberlain":
             value -= 0.5
+        if move.kind in ("move", "card_action") and _opened_visit(after):
+            value += 0.9 * _best_visit_gain(after, seat)
         if value > best_value:
             best, best_value = move, value
+    return best
+
+
+def _opened_visit(state: GameState) -> bool:
+    turn = state.tree["turn"]
+    return turn is not None and turn["visit"] is not None
+
+
+def _best_visit_gain(state: GameState, seat: int) -> float:
+    """What the best single action of the visit just opened would add to the estimate."""
+    if seat not in to_act(state):
+        return 0.0
+    base = estimate(state, seat)
+    best = 0.0
+    for move in legal_moves(state, seat):
+        if move.kind in ("end_visit", "end_turn") or move.kind not in _VISIT_KINDS:
+            continue
+        after = apply_move(state, seat, move).state
+        best = max(best, estimate(after, seat) - base + _KIND_BONUS.get(move.kind, 0.0))
     return best
 
 
