@@ -26,10 +26,13 @@ def test_enough_golden_records() -> None:
 def test_golden_replay(path: Path) -> None:
     blob: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     state = new_game(blob["seed"], blob["options"])
+    legal_total = 0
     for entry in blob["moves"]:
         seat, move = entry["seat"], entry["move"]
         assert seat in to_act(state)
-        assert move in [encode_move(m) for m in legal_moves(state, seat)]
+        legal = [encode_move(m) for m in legal_moves(state, seat)]
+        legal_total += len(legal)
+        assert move in legal
         state = apply_move(state, seat, move).state
     assert to_act(state) == []
     out = outcome(state)
@@ -43,3 +46,4 @@ def test_golden_replay(path: Path) -> None:
     ]
     assert out["victoria"] == expected["victoria"]
     assert out["won"] == expected["won"]
+    assert legal_total == expected["legal_move_total"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app.rules import outcome
+from app.rules import legal_moves, new_game, outcome
 from app.rules.simulate import play_greedy
 
 HERE = Path(__file__).resolve().parent
@@ -29,12 +29,26 @@ GAMES = [
 ]
 
 
+def legal_total(seed: int, options: dict[str, object], record: list[dict[str, object]]) -> int:
+    """Perft-style count: the number of legal moves summed over every position of the game."""
+    from app.rules import apply_move
+
+    state = new_game(seed, options)
+    total = 0
+    for entry in record:
+        seat = entry["seat"]
+        assert isinstance(seat, int)
+        total += len(legal_moves(state, seat))
+        state = apply_move(state, seat, entry["move"]).state  # type: ignore[arg-type]
+    return total
+
+
 def main() -> None:
     for name, seed, options in GAMES:
         state, record, _log = play_greedy(seed, options)
         out = outcome(state)
         assert out is not None
-        blob = {
+        blob: dict[str, object] = {
             "name": name,
             "seed": seed,
             "options": options,
@@ -49,6 +63,7 @@ def main() -> None:
                 ],
                 "victoria": out["victoria"],
                 "won": out["won"],
+                "legal_move_total": legal_total(seed, options, record),
             },
         }
         (HERE / f"{name}.json").write_text(json.dumps(blob, indent=1) + "\n", encoding="utf-8")
