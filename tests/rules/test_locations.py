@@ -257,3 +257,33 @@ def test_market_gold_and_merchants_from_afar() -> None:
     assert {"wood": 1, "grain": 1} in [m["pay"] for m in legal(s, 0) if m["kind"] == "market_gold"]
     s2 = play(s, 0, {"kind": "market_gold", "pay": {"wood": 1, "grain": 1}})
     assert player(s2, 0)["goods"]["gold"] == 2
+
+
+def test_mayoress_and_abbess_apply_on_every_use_in_a_turn() -> None:
+    """Two visits in one turn (town_action card, then a movement): both permanent bonuses twice."""
+    for advisor, location, kind, key in [
+        ("mayoress", "castle", "castle_gift", "cp"),
+        ("abbess", "cathedral", "cathedral_donation", "book"),
+    ]:
+        s = set_event(clear(start(3), 0), None)
+        s = advisors(give(visit(s, location), 0, wood=4, stone=4), 0, [advisor])
+
+        def before_target(t: dict[str, Any], location: str = location) -> None:
+            rondel = t["rondels"]["town"]
+            t["councilors"][0]["town"] = rondel[(rondel.index(location) - 1) % 4]
+
+        s = play(s, 0, {"kind": kind, "resource": "wood", "pay": {"wood": 1}})
+        if kind == "cathedral_donation":
+            s = play(
+                s, 0, {"kind": "keep_favor", "token": encode_state(s)["decision"]["tokens"][0]}
+            )
+        s = edit(s, before_target)
+        s = play(s, 0, {"kind": "move", "councilor": "town"})
+        assert view_for(s, 0)["turn"]["visit"]["location"] == location
+        s = play(s, 0, {"kind": kind, "resource": "stone", "pay": {"stone": 1}})
+        p = player(s, 0)
+        if key == "cp":
+            assert p["cp"] == 2 * data.EFFECTS["mayoress_gift_cp"]
+            assert p["goods"]["ring"] == 2
+        else:
+            assert p["goods"]["book"] == 2 * (1 + data.EFFECTS["abbess_donation_book"])
