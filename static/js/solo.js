@@ -1,7 +1,7 @@
 // Route /solo: start a solo game against Victoria in high-score or campaign mode, or resume an
 // unfinished one. Data: GET /api/profiles/me/solo; start: POST /api/solo.
 import { get, post } from "/js/api.js";
-import { t } from "/js/i18n.js";
+import { has, t } from "/js/i18n.js";
 
 // Suggested building start values (hard … easy); any value may be entered.
 const SUGGESTED = [15, 20, 25, 30, 35, 40];
@@ -91,7 +91,8 @@ export async function renderSolo(root, go) {
     },
     el("h2", { text: t("solo.campaign") }),
     el("p", {
-      text: data.rules
+      text:
+        data.rules && has("solo.campaign_rules")
         ? t("solo.campaign_rules", {
             first: data.rules.campaign_first_start,
             win: Math.abs(data.rules.campaign_win_step),
