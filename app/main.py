@@ -16,7 +16,7 @@ from app.api import profiles, solo, tables, ws
 from app.auth import TokenSigner
 from app.config import Settings, get_settings
 from app.db.session import Database
-from app.errors import NotFound, install_handlers
+from app.errors import NotFound, Unavailable, install_handlers
 from app.realtime.hub import Hub
 from app.realtime.notify import relay_for
 from app.tables.service import TableService
@@ -64,7 +64,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with db.engine.connect() as c:
                 c.execute(text("SELECT 1"))
 
-        await to_thread.run_sync(ping)
+        try:
+            await to_thread.run_sync(ping)
+        except Exception as exc:
+            raise Unavailable("the database does not answer") from exc
         return {"status": "ok", "database": db.engine.dialect.name}
 
     static_dir = Path(settings.static_dir).resolve()
