@@ -153,6 +153,11 @@ def test_bad_input_is_refused_and_changes_nothing(
         {"mode": "high_score", "building_start": -1},
         {"mode": "high_score", "building_start": "20"},
         {"mode": "high_score", "extra": 1},
+        {"mode": "high_score", "building_start": 10**30},
+        {"mode": "high_score", "building_start": True},
+        {"mode": "high_score", "building_start": 20.5},
+        {"mode": ["campaign"]},
+        [],
         {},
     ]
     for body in bad:
