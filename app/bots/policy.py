@@ -1,0 +1,202 @@
+"""Move choice for the three bot levels."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from app import rules
+from app.bots.sample import determinize
+from app.bots.value import estimate
+
+LEVELS = ("random", "greedy", "strong")
+
+DEFAULT_BUDGET = 0.12  # seconds of thinking per move for `strong`
+MAX_CANDIDATES = 10  # `strong` plays out at most this many of the best one-step candidates
+MAX_ROLLOUT_STEPS = 14
+MAX_SAMPLES = 24
+
+
+class BotError(ValueError):
+    """A bot was asked to move with bad input (no legal move, unknown level, foreign view)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def choose_move(
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    level: str,
+    rng_seed: int,
+    budget: float = DEFAULT_BUDGET,
+) -> dict[str, Any]:
+    """Pick one of `legal` for the seat whose own view is `view`.
+
+    `view` must be a seat's view (`view["me"]` set); `legal` that seat's legal moves in wire form.
+    The returned dict is one of `legal`, unchanged.
+    """
+    if level not in LEVELS:
+        raise BotError("bad_level", f"unknown bot level {level!r}; choose one of {list(LEVELS)}")
+    if not legal:
+        raise BotError("no_legal_move", "the seat has no legal move")
+    me = view.get("me")
+    if not isinstance(me, dict) or "seat" not in me:
+        raise BotError("not_a_seat_view", "a bot needs its own seat's view, not a public one")
+    rng = random.Random(rng_seed)
+    if len(legal) == 1 or level == "random":
+        return legal[0] if len(legal) == 1 else rng.choice(legal)
+    seat = int(me["seat"])
+    deadline = time.monotonic() + max(budget, 0.0)
+    state = determinize(view, rng)
+    legal = _no_cycles(view, seat, state, legal)
+    if level == "greedy":
+        return _greedy(state, seat, legal, rng)
+    return _strong(view, state, seat, legal, rng, deadline)
+
+
+def _no_cycles(
+    view: dict[str, Any], seat: int, state: Any, legal: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Drop repeatable exchanges (the Chamberlain's ring <-> gold) that do not strictly raise the
+    seat's value right away: the value depends on public holdings only, so a bot can never swap
+    back and forth forever."""
+    now = estimate(view, seat)
+    out = []
+    for move in legal:
+        if move.get("kind") == "use_advisor" and move.get("advisor") == "chamberlain":
+            nxt = _after(state, seat, move)
+            if nxt is None or _value(nxt, seat) <= now + 1e-6:
+                continue
+        out.append(move)
+    return out or legal
+
+
+# -- one step -----------------------------------------------------------------------------
+
+
+def _after(state: Any, seat: int, move: dict[str, Any]) -> Any | None:
+    try:
+        return rules.apply_move(state, seat, move).state
+    except Exception:  # a sampled state may refuse a move the real one allows; skip it
+        return None
+
+
+def _value(state: Any, seat: int) -> float:
+    return estimate(rules.view_for(state, seat), seat)
+
+
+def _scored(state: Any, seat: int, legal: list[dict[str, Any]]) -> list[tuple[float, int]]:
+    out = []
+    for i, move in enumerate(legal):
+        nxt = _after(state, seat, move)
+        out.append((_value(nxt, seat) if nxt is not None else float("-inf"), i))
+    return out
+
+
+def _best(scored: list[tuple[float, int]], rng: random.Random) -> int:
+    top = max(s for s, _ in scored)
+    ties = [i for s, i in scored if s >= top - 1e-9]
+    return ties[0] if len(ties) == 1 else rng.choice(ties)
+
+
+def _greedy(
+    state: Any, seat: int, legal: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
+    return legal[_best(_scored(state, seat, legal), rng)]
+
+
+# -- lookahead ----------------------------------------------------------------------------
+
+
+def _turn_key(state: Any, seat: int) -> tuple[Any, ...]:
+    v = rules.view_for(state, seat)
+    turn = v.get("turn") or {}
+    return (v.get("phase"), v.get("round"), turn.get("seat"), turn.get("number"))
+
+
+def _rollout(
+    state: Any,
+    seat: int,
+    move: dict[str, Any],
+    rng: random.Random,
+    deadline: float,
+    policy: Callable[[Any, int, list[dict[str, Any]], random.Random], dict[str, Any]],
+) -> float | None:
+    """Play `move`, then finish this seat's turn (or decision) with `policy`; value the result."""
+    key = _turn_key(state, seat)
+    sim = _after(state, seat, move)
+    if sim is None:
+        return None
+    for _ in range(MAX_ROLLOUT_STEPS):
+        if seat not in rules.to_act(sim) or _turn_key(sim, seat) != key:
+            break
+        if time.monotonic() > deadline:
+            break
+        legal = [rules.encode_move(m) if not isinstance(m, dict) else m for m in _legal(sim, seat)]
+        if not legal:
+            break
+        nxt = _after(sim, seat, policy(sim, seat, legal, rng))
+        if nxt is None:
+            break
+        sim = nxt
+    return _value(sim, seat)
+
+
+def _legal(state: Any, seat: int) -> list[Any]:
+    return list(rules.legal_moves(state, seat))
+
+
+def _strong(
+    view: dict[str, Any],
+    state: Any,
+    seat: int,
+    legal: list[dict[str, Any]],
+    rng: random.Random,
+    deadline: float,
+) -> dict[str, Any]:
+    first = _scored(state, seat, legal)
+    first.sort(key=lambda t: -t[0])
+    # Keep the best one-step candidates, and at least one of each kind so a quiet move that pays
+    # off later in the turn (playing a card, moving a councilor) is still played out.
+    keep: list[int] = []
+    kinds: set[str] = set()
+    for s, i in first:
+        kind = str(legal[i].get("kind"))
+        if s == float("-inf"):
+            continue
+        if len(keep) < MAX_CANDIDATES or kind not in kinds:
+            keep.append(i)
+            kinds.add(kind)
+    if len(keep) <= 1:
+        return legal[keep[0]] if keep else legal[first[0][1]]
+    totals = dict.fromkeys(keep, 0.0)
+    counts = dict.fromkeys(keep, 0)
+    sample_state = state
+    for sample in range(MAX_SAMPLES):
+        if sample:
+            if time.monotonic() > deadline:
+                break
+            sample_state = determinize(view, rng)
+        for i in keep:
+            v = _rollout(sample_state, seat, legal[i], rng, deadline, _greedy)
+            if v is None:
+                continue
+            totals[i] += v
+            counts[i] += 1
+    rated = [(totals[i] / counts[i], i) for i in keep if counts[i]]
+    if not rated:
+        return legal[first[0][1]]
+    # Compare candidates on the samples they all saw: a candidate cut short by the deadline counts
+    # on its mean all the same (they differ by one sample at most).
+    return legal[_best(rated, rng)]
+
+
+def canonical(move: dict[str, Any]) -> str:
+    """A stable text form of a wire move, for comparing moves."""
+    return json.dumps(move, sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,138 @@
+"""Bot strength: solo games against Victoria and bot-against-bot tables.
+
+    .venv/bin/python bench/bots.py [--games N] [--budget SECONDS] [--skip-solo] [--skip-tables]
+
+Solo: the strong bot plays N games at each building start value 40, 30 and 20; prints the win rate
+against Victoria and the mean score. Tables: for each pair of levels, N four-player games with two
+seats of each level (seats alternate, the start seat rotates); prints how often each level takes
+first place (a shared first place counts half) and its mean score, plus the slowest bot turn seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app import rules
+from app.bots import choose_move
+from app.bots.policy import DEFAULT_BUDGET
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.turn_started: dict[int, float] = {}
+        self.turn_time: dict[int, float] = {}
+        self.longest_turn = 0.0
+        self.moves = 0
+        self.move_time = 0.0
+
+    def add(self, seat: int, elapsed: float, ended_turn: bool) -> None:
+        self.moves += 1
+        self.move_time += elapsed
+        self.turn_time[seat] = self.turn_time.get(seat, 0.0) + elapsed
+        if ended_turn:
+            self.longest_turn = max(self.longest_turn, self.turn_time.pop(seat, 0.0))
+
+
+def play(
+    seed: int, options: dict[str, Any], levels: list[str], budget: float, clock: Clock
+) -> dict[str, Any]:
+    state = rules.new_game(seed, options)
+    n = 0
+    while rules.outcome(state) is None:
+        seats = list(rules.to_act(state))
+        if not seats:
+            raise RuntimeError("no seat to act and no outcome")
+        seat = seats[0]
+        view = rules.view_for(state, seat)
+        legal = [
+            m if isinstance(m, dict) else rules.encode_move(m)
+            for m in rules.legal_moves(state, seat)
+        ]
+        t0 = time.monotonic()
+        move = choose_move(view, legal, levels[seat], seed * 100_003 + n, budget)
+        clock.add(seat, time.monotonic() - t0, move.get("kind") == "end_turn")
+        state = rules.apply_move(state, seat, move).state
+        n += 1
+    result: dict[str, Any] = rules.outcome(state)
+    return result
+
+
+def solo(games: int, budget: float) -> None:
+    print(
+        f"Solo, strong bot against Victoria ({games} games per start value, budget {budget}s/move)"
+    )
+    clock = Clock()
+    for start in (40, 30, 20):
+        wins = 0
+        scores: list[int] = []
+        hers: list[int] = []
+        for g in range(games):
+            out = play(
+                10_000 + start * 1000 + g,
+                {"players": 1, "building_start": start},
+                ["strong"],
+                budget,
+                clock,
+            )
+            wins += bool(out.get("won"))
+            scores.append(int(out["players"][0]["score"]))
+            hers.append(int((out.get("victoria") or {}).get("score", 0)))
+        print(
+            f"  start {start}: won {wins}/{games} ({100 * wins / games:.0f}%), "
+            f"mean score {mean(scores):.1f} (Victoria {mean(hers):.1f})",
+            flush=True,
+        )
+    print(
+        f"  strong: {clock.moves} moves, mean {1000 * clock.move_time / max(clock.moves, 1):.0f} ms"
+        f"/move, slowest turn {clock.longest_turn:.2f} s"
+    )
+
+
+def tables(games: int, budget: float) -> None:
+    print(f"Four-player tables, two seats per level ({games} games per pair)")
+    pairs = [("strong", "greedy"), ("greedy", "random"), ("strong", "random")]
+    for a, b in pairs:
+        clock = Clock()
+        points = {a: 0.0, b: 0.0}
+        scores: dict[str, list[int]] = {a: [], b: []}
+        for g in range(games):
+            levels = [a, b, a, b] if g % 2 == 0 else [b, a, b, a]
+            out = play(20_000 + g, {"players": 4, "start_player": g % 4}, levels, budget, clock)
+            ranked = out["players"]
+            best = min(p["rank"] for p in ranked)
+            first = [p for p in ranked if p["rank"] == best]
+            for p in first:
+                points[levels[p["seat"]]] += 1.0 / len(first)
+            for p in ranked:
+                scores[levels[p["seat"]]].append(int(p["score"]))
+        print(
+            f"  {a} vs {b}: {a} wins {100 * points[a] / games:.0f}%, "
+            f"{b} wins {100 * points[b] / games:.0f}%; "
+            f"mean score {a} {mean(scores[a]):.1f}, {b} {mean(scores[b]):.1f}; "
+            f"slowest bot turn {clock.longest_turn:.2f} s",
+            flush=True,
+        )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--budget", type=float, default=DEFAULT_BUDGET)
+    ap.add_argument("--skip-solo", action="store_true")
+    ap.add_argument("--skip-tables", action="store_true")
+    args = ap.parse_args()
+    if not args.skip_solo:
+        solo(args.games, args.budget)
+    if not args.skip_tables:
+        tables(args.games, args.budget)
+
+
+if __name__ == "__main__":
+    main()

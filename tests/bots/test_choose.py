@@ -1,0 +1,108 @@
+"""The bot's choice: only its own view and legal moves go in, a legal move comes out."""
+
+from __future__ import annotations
+
+import inspect
+import random
+from typing import Any
+
+import pytest
+
+from app import rules
+from app.bots import LEVELS, BotError, choose_move
+from app.bots.sample import determinize
+
+
+def _legal(state: Any, seat: int) -> list[dict[str, Any]]:
+    return [
+        m if isinstance(m, dict) else rules.encode_move(m) for m in rules.legal_moves(state, seat)
+    ]
+
+
+def _walk(seed: int, options: dict[str, Any], steps: int) -> Any:
+    """A position `steps` random moves into a game."""
+    rng = random.Random(seed)
+    state = rules.new_game(seed, options)
+    for _ in range(steps):
+        if rules.outcome(state) is not None:
+            break
+        seat = rules.to_act(state)[0]
+        state = rules.apply_move(state, seat, rng.choice(_legal(state, seat))).state
+    return state
+
+
+def test_signature_takes_only_a_view_and_legal_moves() -> None:
+    params = list(inspect.signature(choose_move).parameters)
+    assert params == ["view", "legal", "level", "rng_seed", "budget"]
+
+
+def test_rejects_bad_input() -> None:
+    state = rules.new_game(1, {"players": 2})
+    seat = rules.to_act(state)[0]
+    view = rules.view_for(state, seat)
+    legal = _legal(state, seat)
+    with pytest.raises(BotError) as err:
+        choose_move(view, legal, "genius", 1, 0.01)
+    assert err.value.code == "bad_level"
+    with pytest.raises(BotError) as err:
+        choose_move(view, [], "greedy", 1, 0.01)
+    assert err.value.code == "no_legal_move"
+    with pytest.raises(BotError) as err:
+        choose_move(rules.view_for(state, None), legal, "greedy", 1, 0.01)
+    assert err.value.code == "not_a_seat_view"
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_sampled_state_shows_the_same_view(players: int) -> None:
+    """The hidden parts a bot samples agree with everything its view shows."""
+    for i, steps in enumerate((0, 7, 23, 41, 66, 90, 130, 170)):
+        state = _walk(100 * players + i, {"players": players}, steps)
+        if rules.outcome(state) is not None:
+            continue
+        seat = rules.to_act(state)[0]
+        view = rules.view_for(state, seat)
+        for k in range(3):
+            sampled = determinize(view, random.Random(k))
+            assert rules.view_for(sampled, seat) == view
+            # Never a move the real game would refuse (a just-drawn favor token may be held back).
+            real = _legal(state, seat)
+            assert all(m in real for m in _legal(sampled, seat))
+
+
+def test_sampled_hands_of_others_vary() -> None:
+    """Other seats' hands are guessed afresh, not copied from anywhere."""
+    state = rules.new_game(5, {"players": 3})
+    seat = rules.to_act(state)[0]
+    view = rules.view_for(state, seat)
+    other = (seat + 1) % 3
+    hands = {
+        tuple(sorted(rules.view_for(determinize(view, random.Random(k)), other)["me"]["hand"]))
+        for k in range(12)
+    }
+    assert len(hands) > 1
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_each_level_plays_a_game_to_the_end(level: str) -> None:
+    state = rules.new_game(11, {"players": 2})
+    levels = [level, "random"]
+    n = 0
+    while rules.outcome(state) is None:
+        seat = rules.to_act(state)[0]
+        legal = _legal(state, seat)
+        move = choose_move(rules.view_for(state, seat), legal, levels[seat], n, 0.02)
+        assert move in legal
+        state = rules.apply_move(state, seat, move).state
+        n += 1
+        assert n < 2000
+    assert rules.outcome(state)["players"]
+
+
+def test_same_view_same_seed_same_move() -> None:
+    state = _walk(3, {"players": 2}, 9)
+    seat = rules.to_act(state)[0]
+    view = rules.view_for(state, seat)
+    legal = _legal(state, seat)
+    assert choose_move(view, legal, "greedy", 42, 0.05) == choose_move(
+        view, legal, "greedy", 42, 0.05
+    )
