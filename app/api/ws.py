@@ -23,6 +23,7 @@ router = APIRouter()
 AUTH_TIMEOUT = 10.0
 CLOSE_POLICY = 1008
 CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TRY_AGAIN = 1013
 
@@ -105,7 +106,8 @@ class Connection:
             self.viewer = await self.svc.viewer(self.profile_id, self.table_id, self.invite)
         except AppError as exc:
             await self.send(error_frame(exc.code, exc.message))
-            await ws.close(code=CLOSE_NOT_FOUND, reason=exc.code)
+            code = CLOSE_FORBIDDEN if exc.status == 403 else CLOSE_NOT_FOUND
+            await ws.close(code=code, reason=exc.code)
             return
         await self.send(
             {

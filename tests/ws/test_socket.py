@@ -260,6 +260,9 @@ def test_wrong_token_or_no_seat_closes_the_socket(live: LiveServer) -> None:
     http = Http(live)
     t, (ann, _) = setup_table(http)
     eve = http.profile("Eve")
+    t2 = http.call(
+        "POST", "/api/tables", ann["token"], json={"seats": 2, "options": {"spectators": False}}
+    )
 
     async def go() -> None:
         forged = ann["token"][:-3] + "abc"
@@ -279,6 +282,12 @@ def test_wrong_token_or_no_seat_closes_the_socket(live: LiveServer) -> None:
         with pytest.raises(ConnectionClosed) as closed:
             await s.expect("welcome")
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+        # the invite code, but the table is closed to spectators
+        s = await Socket.open(live, t2["id"], "eve", token=eve["token"], invite=t2["invite_code"])
+        assert (await s.expect("error"))["code"] == "forbidden"
+        with pytest.raises(ConnectionClosed) as closed:
+            await s.expect("welcome")
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
 
     run(go())
     http.close()
