@@ -346,6 +346,11 @@ class TableService:
                 raise Forbidden("this table does not allow spectators")
             return Viewer(t.id, seat, profile_id)
 
+    @staticmethod
+    def seat_viewer(table_id: str, seat: int) -> Viewer:
+        """A server-side actor (a bot) holding ``seat``: pass it to ``submit_move``."""
+        return Viewer(table_id, seat, None)
+
     async def game(self, viewer: Viewer) -> dict[str, Any]:
         return await to_thread.run_sync(self._game, viewer)
 
