@@ -47,6 +47,7 @@ _FIELD_TYPES: dict[str, str] = {
     "bread": "int",
     "take": "str",
     "give": "str",
+    "from": "str",
 }
 
 # kind -> (required fields, optional fields)
@@ -77,7 +78,7 @@ KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "event_option": (frozenset({"option"}), frozenset({"pay"})),
     "decline": (frozenset(), frozenset()),
     "choose_resource": (frozenset({"resource"}), frozenset()),
-    "place_councilor": (frozenset({"location"}), frozenset()),
+    "place_councilor": (frozenset({"location"}), frozenset({"from"})),
 }
 
 VISIT_KINDS: frozenset[str] = frozenset(

@@ -106,9 +106,11 @@ def new_game(seed: int, options: Mapping[str, Any] | GameOptions | None = None) 
     and ``full_selection`` (booleans).
 
     Random locations: the start player's councilors go to the countryside and town locations
-    named by the top event card. When both lie on the same rondel, the councilor on the
-    countryside-named location stays and the start player places the other one on any
-    location of the other rondel (decision ``place_councilor``). Every player then chooses the
+    named by the top event card. When both lie on the same rondel, the start player moves one
+    of them, of their choice, to any location of the other rondel (decision
+    ``place_councilor``: ``location`` on the other rondel, and optionally ``from``, the named
+    location the moving councilor leaves; by default the one on the town-named location moves
+    and the countryside-named one stays). Every player then chooses the
     resource to take (decision ``choose_resource``, all seats at once); round 1 starts when
     the last choice is made.
     """
@@ -201,6 +203,7 @@ def new_game(seed: int, options: Mapping[str, Any] | GameOptions | None = None) 
             "seat": start,
             "councilor": other,
             "locations": list(st["rondels"][other]),
+            "from": [t_start, c_start],
         }
     return GameState(st)
 

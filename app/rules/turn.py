@@ -95,7 +95,11 @@ def legal_dicts(st: St, seat: int) -> list[dict[str, Any]]:
         if kind == "choose_resource":
             return [{"kind": "choose_resource", "resource": r} for r in data.RESOURCES]
         if kind == "place_councilor":
-            return [{"kind": "place_councilor", "location": loc} for loc in dec["locations"]]
+            out = [{"kind": "place_councilor", "location": loc} for loc in dec["locations"]]
+            for leave in dec.get("from", [])[1:]:
+                for loc in dec["locations"]:
+                    out.append({"kind": "place_councilor", "location": loc, "from": leave})
+            return out
         return []
     turn = st["turn"]
     p = player(st, seat)
@@ -340,7 +344,15 @@ def _apply_decision(st: St, seat: int, mv: Move, events: Ev) -> None:
         loc = mv.args["location"]
         if loc not in dec["locations"]:
             raise IllegalMoveError("bad_location", "choose a location of the other rondel")
+        named: list[str] = dec.get("from") or []
+        leave = mv.args.get("from", named[0] if named else None)
+        if named and leave not in named:
+            raise IllegalMoveError("bad_location", "from must be one of the two named locations")
         key = dec["councilor"]
+        if named:
+            # the councilor leaving ``leave`` moves; the other named location keeps its councilor
+            stay_key = next(k for k in st["councilors"][seat] if k != key)
+            st["councilors"][seat][stay_key] = next(x for x in named if x != leave)
         st["councilors"][seat][key] = loc
         events.append({"type": "councilor_placed", "seat": seat, "councilor": key, "location": loc})
         st["decision"] = None

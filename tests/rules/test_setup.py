@@ -167,3 +167,29 @@ def test_random_locations_place_councilor() -> None:
     assert to_act(s) == [0, 1, 2]
     moves = legal_moves(decode_state(encode_state(s)), 0)
     assert {m.kind for m in moves} == {"choose_resource"}
+
+
+def test_random_locations_start_player_chooses_which_councilor_moves() -> None:
+    s = _random_locations_state(need_place=True)
+    tree = encode_state(s)
+    dec = tree["decision"]
+    town_named, country_named = dec["from"]
+    other = dec["councilor"]
+    same = next(k for k in tree["rondels"] if k != other)
+    moves = legal_moves(s, 0)
+    assert len(moves) == 8
+    assert sum(1 for m in moves if "from" in m.args) == 4
+    # default: the councilor on the town-named location moves, the countryside one stays
+    s1 = play(s, 0, {"kind": "place_councilor", "location": tree["rondels"][other][0]})
+    c1 = view_for(s1, None)["councilors"][0]
+    assert c1[same] == country_named and c1[other] == tree["rondels"][other][0]
+    # alternative: the countryside-named councilor moves, the town-named one stays
+    loc = tree["rondels"][other][1]
+    s2 = play(s, 0, {"kind": "place_councilor", "location": loc, "from": country_named})
+    c = view_for(s2, None)["councilors"]
+    assert c[0][same] == town_named and c[0][other] == loc
+    rondel = tree["rondels"][same]
+    assert c[1][same] == rondel[(rondel.index(town_named) + 1) % 4]
+    expect_illegal(
+        s, 0, {"kind": "place_councilor", "location": loc, "from": "nowhere"}, "bad_location"
+    )
