@@ -121,6 +121,7 @@ async function landing() {
   const bstart = h("input", { id: "building-start", "data-testid": "building-start", type: "number", min: "0", max: "80", placeholder: "35" });
   const check = (id) => h("input", { id, type: "checkbox", "data-testid": id });
   const rl = check("random-locations"), fs = check("full-selection"), sp = check("spectators");
+  sp.checked = true;
 
   const create = async (btn) => {
     btn.disabled = true;

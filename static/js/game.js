@@ -230,8 +230,9 @@ export class GameScreen {
     try {
       const res = await post(`/api/tables/${enc(this.id)}/moves`, { move, expected_version: this.version, move_id: uuid() });
       if (res && typeof res.version === "number" && res.version > this.version) {
-        // the socket usually brings the new view first; if not, fetch it
-        if (this.version === before) await this.fetchGame();
+        // the socket brings the new view; fetch it ourselves only if it is late
+        if (this.wsState === "live") await this.waitVersion(res.version, 1500);
+        if (this.version < res.version) await this.fetchGame();
       }
     } catch (e) {
       showError(e);
@@ -242,6 +243,17 @@ export class GameScreen {
       this.sending = false;
       document.body.classList.remove("sending");
     }
+  }
+
+  waitVersion(v, ms) {
+    return new Promise((resolve) => {
+      const started = Date.now();
+      const tick = () => {
+        if (this.version >= v || Date.now() - started > ms || this.stopped) resolve();
+        else setTimeout(tick, 25);
+      };
+      tick();
+    });
   }
 
   // ---------- rendering ----------
@@ -318,7 +330,10 @@ export class GameScreen {
     const ev = v.event;
     let turnText;
     let cls = "";
-    if (v.phase === "finished") turnText = t("end.title");
+    if (v.phase === "finished") {
+      turnText = t("end.title");
+      cls = "over";
+    }
     else if (this.isMyTurn()) {
       turnText = v.me && v.me.decision ? t("table.your_decision") : t("table.your_turn");
       cls = "mine";
@@ -340,7 +355,7 @@ export class GameScreen {
             this.mark(h("strong", t("event." + ev.id)), "event", ev.id), " — ",
             h("span", t("eventtext." + ev.id)))
         : h("div.event-card", h("span.muted", v.event_top ? `${t("table.event_next")}: ${t("event." + v.event_top.id)}` : "")),
-      h("div.turn", { class: cls, "data-testid": "turn-indicator", role: "status", "aria-live": "polite" }, cls ? "★ " : "… ", turnText),
+      h("div.turn", { class: cls, "data-testid": "turn-indicator", role: "status", "aria-live": "polite" }, cls === "mine" ? "★ " : cls === "over" ? "♛ " : "… ", turnText),
       h("div.tools", sound, notify, h("span", { id: "conn", class: "conn " + this.wsState }, t(this.wsState === "live" ? "table.connected" : "table.reconnecting")))
     );
   }

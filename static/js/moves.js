@@ -4,6 +4,8 @@ import { t, has, humanize } from "/js/i18n.js";
 import { costText } from "/js/ui.js";
 import { VISIT_KINDS, DECISION_KINDS, BONUS_KINDS } from "/js/components.js";
 
+const COUNTRYSIDE_RES = { forest: "wood", grain_field: "grain", quarry: "stone", weaving_mill: "cloth" };
+
 export function stableKey(obj) {
   if (Array.isArray(obj)) return "[" + obj.map(stableKey).join(",") + "]";
   if (obj && typeof obj === "object")
@@ -198,6 +200,22 @@ const FIELD_FMT = {
 export function describeEvent(e, nameOf) {
   const who = e.seat !== undefined && e.seat !== null ? nameOf(e.seat) : t("log.someone");
   const params = { who };
+  if (e.type === "marker_advanced") {
+    params.marker = t("marker." + e.marker);
+    params.resource_name = e.resource ? `(${t("res." + e.resource)})` : "";
+    params.value = e.removed ? `${e.value} (${t("table.board_value")})` : e.value;
+    return t("ev.marker_advanced", params);
+  }
+  if (e.type === "harvested") {
+    return t("ev.harvested", { who, location: t("loc." + e.location), resource: e.resource, resource_name: t("res." + COUNTRYSIDE_RES[e.location]), bread: e.bread || 0 });
+  }
+  if (e.type === "councilor_moved") {
+    return t("ev.councilor_moved", { who, councilor: t("councilor." + e.councilor), steps: e.steps, to: t("loc." + e.to) });
+  }
+  if ((e.type === "favor_kept" || e.type === "favor_cashed") && e.token && typeof e.token === "object") {
+    return t("ev." + e.type, { who, token: `${t("loc." + e.token.location)} — ${costText(e.token.reward)}` });
+  }
+  if (e.type === "game_finished") return t("ev.game_finished");
   for (const [k, v] of Object.entries(e)) {
     if (k === "type" || k === "seat") continue;
     if (FIELD_FMT[k] && typeof v === "string") params[k] = FIELD_FMT[k](v);
