@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Sequence
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
 
 class TokenSigner:
-    def __init__(self, secret_key: str) -> None:
-        self._s = URLSafeSerializer(secret_key, salt="emara.profile-token")
+    """Signs with ``secret_key``; accepts tokens signed with it or any of ``previous_keys``
+    (rotation: move the old key to the previous list, set a new one, drop the old one later)."""
+
+    def __init__(self, secret_key: str, previous_keys: Sequence[str] = ()) -> None:
+        # itsdangerous takes a list of keys, oldest first: it signs with the last one.
+        keys = [k for k in previous_keys if k and k != secret_key] + [secret_key]
+        self._s = URLSafeSerializer(keys, salt="emara.profile-token")
 
     def issue(self, profile_id: str) -> str:
         return self._s.dumps({"p": profile_id, "n": secrets.token_urlsafe(6)})

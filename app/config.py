@@ -21,6 +21,12 @@ class Settings(BaseSettings):
     database_url: str = ""
     # Signs tokens and cookies. Empty: generated once and kept in data_dir/secret_key.
     secret_key: str = ""
+    # Key rotation: older keys still accepted when checking a token (new tokens use secret_key).
+    # Comma-separated in the environment: EMARA_PREVIOUS_SECRET_KEYS=old2,old1
+    previous_secret_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # Per-profile limit on opening tables: at most this many in the window (0 = no limit).
+    table_create_limit: int = 30
+    table_create_window_seconds: float = 600.0
     # Extra origins allowed to open a WebSocket (the server's own origin always is).
     allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     # Cookie
@@ -33,6 +39,13 @@ class Settings(BaseSettings):
     ws_heartbeat_seconds: float = 20.0
     # Where the browser client lives.
     static_dir: Path = Path(__file__).resolve().parent.parent / "static"
+
+    @field_validator("previous_secret_keys", mode="before")
+    @classmethod
+    def _split_keys(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [k.strip() for k in value.split(",") if k.strip()]
+        return value
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

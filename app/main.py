@@ -28,7 +28,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     db = Database(settings.effective_database_url)
     hub = Hub()
-    service = TableService(db, hub, TokenSigner(settings.effective_secret_key))
+    signer = TokenSigner(settings.effective_secret_key, settings.previous_secret_keys)
+    service = TableService(db, hub, signer)
+    service.table_create_limit = (
+        settings.table_create_limit,
+        settings.table_create_window_seconds,
+    )
 
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
     relay = relay_for(hub, settings.effective_database_url)

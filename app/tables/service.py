@@ -11,7 +11,7 @@ import asyncio
 import secrets
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from anyio import to_thread
@@ -31,6 +31,7 @@ from app.errors import (
     NotFound,
     NotHost,
     NotYourSeat,
+    RateLimited,
     SeatsNotFilled,
     StaleVersion,
     TableFull,
@@ -87,6 +88,8 @@ class TableService:
         self.hub = hub
         self.signer = signer
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # (count, seconds): at most count tables opened per profile in that window; None = off.
+        self.table_create_limit: tuple[int, float] | None = None
 
     # ------------------------------------------------------------------ profiles
     async def create_profile(self, name: str) -> dict[str, Any]:
@@ -134,6 +137,18 @@ class TableService:
 
     def _create_table(self, profile_id: str, seat_count: int, options: dict[str, Any]) -> str:
         with self.db.session() as s:
+            if self.table_create_limit and self.table_create_limit[0] > 0:
+                limit, window = self.table_create_limit
+                since = utcnow() - timedelta(seconds=window)
+                recent = s.scalar(
+                    select(func.count())
+                    .select_from(GameTable)
+                    .where(GameTable.host_profile_id == profile_id, GameTable.created_at > since)
+                )
+                if (recent or 0) >= limit:
+                    raise RateLimited(
+                        f"at most {limit} new tables per {int(window)} seconds", limit=limit
+                    )
             t = GameTable(
                 id=_new_id(),
                 invite_code=_invite_code(),
