@@ -12,7 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from sqlalchemy import text
 
-from app.api import profiles, solo, tables, ws
+from app.api import bots, profiles, solo, tables, ws
 from app.auth import TokenSigner
 from app.config import Settings, get_settings
 from app.db.session import Database
@@ -62,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tables.router)
     app.include_router(ws.router)
     solo.install(app)
+    bots.install(app)
 
     @app.get("/api/health", tags=["health"])
     async def health() -> dict[str, Any]:

@@ -33,6 +33,8 @@ class TableOptions(Strict):
     full_selection: bool = False
     start_player: Literal["random"] | int = "random"
     spectators: bool = True
+    # Seconds a player may stay idle on their turn before the host can hand the seat to a bot.
+    idle_seconds: int = Field(default=120, ge=0, le=7 * 86400)
 
 
 class TableIn(Strict):

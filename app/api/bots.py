@@ -1,0 +1,320 @@
+"""Bot seats: put a bot in a seat, hand a seat to a bot, take it back; and the bot runner.
+
+Endpoints:
+- `POST /api/tables/{id}/seats/{seat}/bot {"level"}` — before the start, the host puts a bot in an
+  empty seat (or changes a bot's level). In a running game the seat's own player may hand it to a
+  bot at any time (leaving), and the host may once the player has not moved for the table's
+  `idle_seconds` while it was their turn.
+- `DELETE /api/tables/{id}/seats/{seat}/bot` — before the start, the host frees a bot's seat.
+- `POST /api/tables/{id}/seats/{seat}/reclaim` — the seat's player takes it back from the bot.
+
+The runner plays bot seats through `TableService.submit_move`, the same call people's moves go
+through. It listens to the hub like a relay: after any committed change of a table it looks
+whether a bot is to act there; if so it works out the move in a worker thread (the bot sees only
+`view_for` of its own seat and that seat's legal moves) and submits it. One task per table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from anyio import to_thread
+from fastapi import APIRouter, FastAPI, Request
+from sqlalchemy import select
+
+from app import rules
+from app.api.deps import ProfileId, Service
+from app.api.schemas import Strict
+from app.bots import choose_move
+from app.bots.policy import DEFAULT_BUDGET
+from app.db.models import GameTable, Seat, utcnow
+from app.errors import (
+    AppError,
+    IllegalMove,
+    NotFound,
+    NotHost,
+    NotYourSeat,
+    StaleVersion,
+    WrongStatus,
+)
+from app.realtime.hub import Notice
+from app.tables.service import TableService, Viewer
+
+log = logging.getLogger("emara.bots")
+
+DEFAULT_IDLE_SECONDS = 120
+
+
+class SeatTaken(AppError):
+    status = 409
+    code = "seat_taken"
+
+
+class SeatActive(AppError):
+    status = 409
+    code = "seat_active"
+
+
+class NotABot(AppError):
+    status = 409
+    code = "not_a_bot"
+
+
+class BotIn(Strict):
+    level: Literal["random", "greedy", "strong"]
+
+
+router = APIRouter(prefix="/api/tables", tags=["bots"])
+
+
+def _runner(request: Request) -> BotRunner:
+    return request.app.state.bots  # type: ignore[no-any-return]
+
+
+@router.post("/{table_id}/seats/{seat}/bot")
+async def put_bot(
+    table_id: str, seat: int, body: BotIn, profile_id: ProfileId, svc: Service, request: Request
+) -> dict[str, Any]:
+    """A bot of the chosen level takes the seat (see the module notes for who may do this when)."""
+    runner = _runner(request)
+    async with svc._locks[table_id]:
+        out = await to_thread.run_sync(
+            _put_bot, svc, profile_id, table_id, seat, body.level, runner.now()
+        )
+    await svc.hub.publish(Notice(table_id, "lobby"))
+    runner.kick(table_id)
+    return out
+
+
+@router.delete("/{table_id}/seats/{seat}/bot")
+async def remove_bot(
+    table_id: str, seat: int, profile_id: ProfileId, svc: Service
+) -> dict[str, Any]:
+    """Before the start: the host frees a seat a bot holds."""
+    async with svc._locks[table_id]:
+        out = await to_thread.run_sync(_remove_bot, svc, profile_id, table_id, seat)
+    await svc.hub.publish(Notice(table_id, "lobby"))
+    return out
+
+
+@router.post("/{table_id}/seats/{seat}/reclaim")
+async def reclaim(table_id: str, seat: int, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
+    """The seat's player takes the seat back from the bot playing it."""
+    async with svc._locks[table_id]:
+        out = await to_thread.run_sync(_reclaim, svc, profile_id, table_id, seat)
+    await svc.hub.publish(Notice(table_id, "lobby"))
+    return out
+
+
+def _load(
+    svc: TableService, s: Any, profile_id: str, table_id: str
+) -> tuple[GameTable, list[Seat]]:
+    t, seats = svc._visible(s, profile_id, table_id, None)
+    return t, seats
+
+
+def _check_seat(t: GameTable, seat: int) -> None:
+    if not 0 <= seat < t.seat_count:
+        raise NotFound(f"no seat {seat} at this table")
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _put_bot(
+    svc: TableService, profile_id: str, table_id: str, seat: int, level: str, now: datetime
+) -> dict[str, Any]:
+    with svc.db.session() as s:
+        t, seats = _load(svc, s, profile_id, table_id)
+        _check_seat(t, seat)
+        row = next((x for x in seats if x.seat == seat), None)
+        is_host = t.host_profile_id == profile_id
+        if t.status == "lobby":
+            if not is_host:
+                raise NotHost("only the host seats bots before the start")
+            if row is None:
+                row = Seat(table_id=t.id, seat=seat, profile_id=None, bot_level=level)
+                s.add(row)
+            elif row.profile_id is not None:
+                raise SeatTaken("a player sits in this seat")
+            else:
+                row.bot_level = level
+        elif t.status == "playing":
+            if row is None:  # pragma: no cover - a started table has every seat
+                raise NotFound(f"no seat {seat} at this table")
+            own = row.profile_id is not None and row.profile_id == profile_id
+            if not own:
+                if not is_host:
+                    raise NotHost("only the host or the seat's player can hand a seat to a bot")
+                if row.bot_level is None and not _idle(t, seat, now):
+                    raise SeatActive(
+                        "the player is still playing: a seat is handed over when its player "
+                        "leaves it, or has not moved for the table's idle time"
+                    )
+            row.bot_level = level
+        else:
+            raise WrongStatus("the game is over")
+        s.flush()
+        seats = list(s.scalars(select(Seat).where(Seat.table_id == t.id).order_by(Seat.seat)))
+        return svc._lobby_dict(s, t, seats, profile_id)
+
+
+def _idle(t: GameTable, seat: int, now: datetime) -> bool:
+    """The seat is to act and nothing has happened at the table for its idle time."""
+    if t.state is None:
+        return False
+    if seat not in rules.to_act(rules.decode_state(t.state)):
+        return False
+    limit = int((t.options or {}).get("idle_seconds", DEFAULT_IDLE_SECONDS))
+    return (now - _aware(t.updated_at)).total_seconds() >= limit
+
+
+def _remove_bot(svc: TableService, profile_id: str, table_id: str, seat: int) -> dict[str, Any]:
+    with svc.db.session() as s:
+        t, seats = _load(svc, s, profile_id, table_id)
+        _check_seat(t, seat)
+        if t.host_profile_id != profile_id:
+            raise NotHost("only the host removes bots")
+        if t.status != "lobby":
+            raise WrongStatus("bots leave only before the start; in play a player can reclaim")
+        row = next((x for x in seats if x.seat == seat), None)
+        if row is None or row.profile_id is not None or row.bot_level is None:
+            raise NotABot("no bot sits in this seat")
+        s.delete(row)
+        s.flush()
+        rest = [x for x in seats if x is not row]
+        return svc._lobby_dict(s, t, rest, profile_id)
+
+
+def _reclaim(svc: TableService, profile_id: str, table_id: str, seat: int) -> dict[str, Any]:
+    with svc.db.session() as s:
+        t, seats = _load(svc, s, profile_id, table_id)
+        _check_seat(t, seat)
+        row = next((x for x in seats if x.seat == seat), None)
+        if row is None or row.profile_id != profile_id:
+            raise NotYourSeat("only the seat's own player can reclaim it")
+        if row.bot_level is None:
+            raise NotABot("no bot plays this seat")
+        if t.status not in ("lobby", "playing"):
+            raise WrongStatus("the game is over")
+        row.bot_level = None
+        s.flush()
+        return svc._lobby_dict(s, t, seats, profile_id)
+
+
+# ---------------------------------------------------------------------------------------------
+# The runner.
+
+
+class BotRunner:
+    """Plays the bot seats of every table of this process; one asyncio task per table."""
+
+    def __init__(self, svc: TableService, budget: float = DEFAULT_BUDGET) -> None:
+        self.svc = svc
+        self.budget = budget
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.again: set[str] = set()
+        self.max_failures = 5
+
+    @staticmethod
+    def now() -> datetime:
+        return utcnow()
+
+    # The hub calls this for every notice published in this process.
+    async def send(self, notice: Notice) -> None:
+        if notice.kind == "game":
+            self.kick(notice.table_id)
+
+    def kick(self, table_id: str) -> None:
+        """Look at the table soon; a bot to act there will move."""
+        task = self.tasks.get(table_id)
+        if task is not None and not task.done():
+            self.again.add(table_id)
+            return
+        self.tasks[table_id] = asyncio.get_running_loop().create_task(self._run(table_id))
+
+    async def idle(self) -> None:
+        """Wait until no bot task is running (tests, shutdown)."""
+        while any(not t.done() for t in self.tasks.values()):
+            await asyncio.sleep(0.01)
+
+    async def stop(self) -> None:
+        for task in self.tasks.values():
+            task.cancel()
+        for task in self.tasks.values():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _run(self, table_id: str) -> None:
+        failures = 0
+        while True:
+            self.again.discard(table_id)
+            try:
+                job = await to_thread.run_sync(self._job, table_id)
+            except Exception:
+                log.exception("bot runner: cannot load table %s", table_id)
+                return
+            if job is None:
+                if table_id in self.again:
+                    continue
+                return
+            seat, level, version, view, legal = job
+            move = await asyncio.to_thread(
+                choose_move, view, legal, level, secrets.randbits(32), self.budget
+            )
+            try:
+                await self.svc.submit_move(
+                    Viewer(table_id, seat, None), move, version, f"bot:{seat}:{version}"
+                )
+                failures = 0
+            except (StaleVersion, IllegalMove, WrongStatus) as exc:
+                # Someone moved first, or the seat was reclaimed: look again.
+                failures += 1
+                log.info("bot move at %s v%s not taken: %s", table_id, version, exc.code)
+                if failures >= self.max_failures:
+                    return
+            except Exception:
+                log.exception("bot runner: move failed at table %s", table_id)
+                return
+
+    def _job(
+        self, table_id: str
+    ) -> tuple[int, str, int, dict[str, Any], list[dict[str, Any]]] | None:
+        """The bot seat to act now, its level, the version, its own view and its legal moves."""
+        with self.svc.db.session() as s:
+            t = s.get(GameTable, table_id)
+            if t is None or t.status != "playing" or t.state is None:
+                return None
+            bots = {
+                x.seat: x.bot_level
+                for x in s.scalars(select(Seat).where(Seat.table_id == t.id))
+                if x.bot_level is not None
+            }
+            if not bots:
+                return None
+            state = rules.decode_state(t.state)
+            for seat in rules.to_act(state):
+                level = bots.get(seat)
+                if level is None:
+                    continue
+                view = rules.view_for(state, seat)
+                legal = [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
+                if legal:
+                    return seat, level, t.version, view, legal
+            return None
+
+
+def install(app: FastAPI) -> BotRunner:
+    """Add the endpoints and start listening for changes that may wake a bot."""
+    svc: TableService = app.state.service
+    runner = BotRunner(svc)
+    app.state.bots = runner
+    svc.hub.relays.append(runner)
+    app.include_router(router)
+    return runner

@@ -1,0 +1,199 @@
+"""Bot seats through the API: seat bots, play a whole table, hand a seat over and take it back."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app import rules
+from tests.conftest import Player, SecretCanary, pick_move
+
+
+def _table(client: TestClient, host: Player, seats: int, **options: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"seats": seats, "options": options}, headers=host.headers)
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def _bot(client: TestClient, tid: str, seat: int, who: Player, level: str = "greedy") -> Any:
+    return client.post(
+        f"/api/tables/{tid}/seats/{seat}/bot", json={"level": level}, headers=who.headers
+    )
+
+
+def _game(client: TestClient, tid: str, who: Player) -> Any:
+    r = client.get(f"/api/tables/{tid}/game", headers=who.headers)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _settle(client: TestClient, app: Any) -> None:
+    """Let the bots finish whatever they are doing."""
+    client.portal.call(app.state.bots.idle)  # type: ignore[union-attr]
+
+
+def _move(client: TestClient, tid: str, who: Player, g: dict[str, Any], move: Any) -> Any:
+    r = client.post(
+        f"/api/tables/{tid}/moves",
+        json={"move": move, "expected_version": g["version"], "move_id": f"m{g['version']}"},
+        headers=who.headers,
+    )
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _join(client: TestClient, t: dict[str, Any], who: Player) -> None:
+    r = client.post(
+        f"/api/tables/{t['id']}/join", json={"invite_code": t["invite_code"]}, headers=who.headers
+    )
+    assert r.status_code == 200, r.text
+
+
+@pytest.fixture
+def recorded(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, list[Any], str]]:
+    """Every input the runner hands to a bot: (view, legal moves, level)."""
+    import app.api.bots as bots_api
+
+    calls: list[tuple[Any, list[Any], str]] = []
+    real = bots_api.choose_move
+
+    def spy(view: Any, legal: Any, level: str, rng_seed: int, budget: float) -> Any:
+        calls.append((view, legal, level))
+        return real(view, legal, level, rng_seed, budget)
+
+    monkeypatch.setattr(bots_api, "choose_move", spy)
+    return calls  # type: ignore[return-value]
+
+
+def test_seating_bots_in_the_lobby(client: TestClient, ann: Player, bob: Player) -> None:
+    t = _table(client, ann, 3)
+    tid = t["id"]
+    _join(client, t, bob)  # bob takes seat 1
+    assert _bot(client, tid, 2, bob).json()["error"]["code"] == "not_host"
+    assert _bot(client, tid, 1, ann).json()["error"]["code"] == "seat_taken"
+    assert _bot(client, tid, 3, ann).status_code == 404
+    assert _bot(client, tid, 2, ann, "genius").status_code == 422
+    r = _bot(client, tid, 2, ann, "random")
+    assert r.status_code == 200, r.text
+    r = _bot(client, tid, 2, ann, "strong")  # the host may change the level
+    seats = r.json()["seats"]
+    assert [s["bot_level"] for s in seats] == [None, None, "strong"]
+    assert seats[2]["taken"] and seats[2]["name"] is None
+    lobby = client.get(f"/api/tables/{tid}", headers=bob.headers).json()
+    assert lobby["seats"][2]["bot_level"] == "strong"
+    # the host frees the seat again, then fills it for the start
+    r = client.delete(f"/api/tables/{tid}/seats/2/bot", headers=ann.headers)
+    assert r.status_code == 200 and r.json()["seats"][2]["taken"] is False
+    assert _bot(client, tid, 2, ann, "random").status_code == 200
+    assert client.post(f"/api/tables/{tid}/start", headers=ann.headers).status_code == 200
+    r = client.delete(f"/api/tables/{tid}/seats/2/bot", headers=ann.headers)
+    assert r.json()["error"]["code"] == "wrong_status"
+
+
+def test_one_person_and_three_bots_play_to_the_end(
+    client: TestClient,
+    app: Any,
+    ann: Player,
+    recorded: list[tuple[dict[str, Any], list[Any], str]],
+) -> None:
+    app.state.bots.budget = 0.01
+    t = _table(client, ann, 4)
+    tid = t["id"]
+    for seat, level in ((1, "random"), (2, "greedy"), (3, "strong")):
+        assert _bot(client, tid, seat, ann, level).status_code == 200
+    assert client.post(f"/api/tables/{tid}/start", headers=ann.headers).status_code == 200
+    rng = random.Random(3)
+    mine = 0
+    for _ in range(2000):
+        _settle(client, app)
+        g = _game(client, tid, ann)
+        if g["status"] == "finished":
+            break
+        assert g["legal_moves"], "the bots stopped while it was their turn"
+        _move(client, tid, ann, g, pick_move(g["legal_moves"], rng))
+        mine += 1
+    assert g["status"] == "finished"
+    assert g["view"]["outcome"] is not None
+    seats_moved = {entry["seat"] for entry in g["log"]}
+    assert seats_moved == {0, 1, 2, 3}
+    assert mine < len(g["log"])
+    assert {level for _, _, level in recorded} == {"random", "greedy", "strong"}
+
+    # Every bot input is exactly its own seat's view at some version, and holds no secret.
+    canary = SecretCanary(app, tid)
+    states = [rules.decode_state(tree) for tree in canary.trees]
+    for view, legal, _level in recorded:
+        seat = view["me"]["seat"]
+        assert seat in (1, 2, 3)
+        assert any(
+            rules.view_for(st, seat) == view
+            and [rules.encode_move(m) for m in rules.legal_moves(st, seat)] == legal
+            for st in states
+        )
+    for seat in (1, 2, 3):
+        inputs = [{"view": v, "legal": lg} for v, lg, _ in recorded if v["me"]["seat"] == seat]
+        assert canary.check(seat, inputs) > 0
+
+
+def test_a_seat_handed_to_a_bot_and_taken_back(
+    client: TestClient, app: Any, ann: Player, bob: Player, eve: Player
+) -> None:
+    app.state.bots.budget = 0.01
+    t = _table(client, ann, 2, start_player=0, idle_seconds=0)
+    tid = t["id"]
+    _join(client, t, bob)
+    assert client.post(f"/api/tables/{tid}/start", headers=ann.headers).status_code == 200
+    rng = random.Random(5)
+
+    # Ann's turn: Bob is not idle, so the host cannot take his seat; a stranger never can.
+    g = _game(client, tid, ann)
+    assert g["view"]["to_act"] == [0]
+    assert _bot(client, tid, 1, ann).json()["error"]["code"] == "seat_active"
+    assert _bot(client, tid, 1, eve).status_code == 404
+    while _game(client, tid, ann)["view"]["to_act"] == [0]:
+        g = _game(client, tid, ann)
+        _move(client, tid, ann, g, pick_move(g["legal_moves"], rng))
+    _settle(client, app)
+    before = _game(client, tid, bob)
+    assert before["view"]["to_act"] == [1]  # nobody plays for Bob yet
+
+    # Bob is idle on his turn (the table allows 0 s): the host hands his seat to a bot.
+    r = _bot(client, tid, 1, ann, "greedy")
+    assert r.status_code == 200, r.text
+    assert r.json()["seats"][1]["bot_level"] == "greedy"
+    assert r.json()["seats"][1]["name"] == "Bob"
+    _settle(client, app)
+    after = _game(client, tid, ann)
+    bot_moves = [e for e in after["log"] if e["version"] > before["version"]]
+    assert bot_moves and all(e["seat"] == 1 for e in bot_moves)
+    assert after["view"]["to_act"] == [0]  # the bot played Bob's turn through
+
+    # Only Bob can take the seat back.
+    r = client.post(f"/api/tables/{tid}/seats/1/reclaim", headers=ann.headers)
+    assert r.json()["error"]["code"] == "not_your_seat"
+    r = client.post(f"/api/tables/{tid}/seats/1/reclaim", headers=bob.headers)
+    assert r.status_code == 200, r.text
+    assert r.json()["seats"][1]["bot_level"] is None
+    r = client.post(f"/api/tables/{tid}/seats/1/reclaim", headers=bob.headers)
+    assert r.json()["error"]["code"] == "not_a_bot"
+
+    # Ann plays her turn; now Bob's turn waits for Bob.
+    while _game(client, tid, ann)["view"]["to_act"] == [0]:
+        g = _game(client, tid, ann)
+        _move(client, tid, ann, g, pick_move(g["legal_moves"], rng))
+    _settle(client, app)
+    g = _game(client, tid, bob)
+    assert g["view"]["to_act"] == [1] and g["legal_moves"]
+    version = g["version"]
+    _settle(client, app)
+    assert _game(client, tid, bob)["version"] == version
+    _move(client, tid, bob, g, pick_move(g["legal_moves"], rng))
+
+    # Bob may leave his seat to a bot himself at any time.
+    r = _bot(client, tid, 1, bob, "random")
+    assert r.status_code == 200 and r.json()["seats"][1]["bot_level"] == "random"
+    _settle(client, app)
+    assert _game(client, tid, ann)["view"]["to_act"] == [0]
