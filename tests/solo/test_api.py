@@ -190,3 +190,48 @@ def test_a_one_seat_table_from_the_table_form_counts_as_a_high_score_game(
     assert [g["table_id"] for g in body["results"]] == [table_id]
     assert sheet(client, bob)["results"] == []
     assert rows(app, duo["id"]) == []
+
+
+def test_a_result_missed_at_commit_is_recorded_once_on_read_even_when_racing(
+    app: Any, client: TestClient, ann: Player
+) -> None:
+    import threading
+
+    from sqlalchemy import update
+
+    r = client.post("/api/solo", headers=ann.headers, json={"mode": "campaign"})
+    table_id = r.json()["table_id"]
+    end = play_to_end(client, ann.headers, table_id, seed=4)
+
+    def forget() -> None:
+        # As if the process had stopped between the commit of the last move and the recording.
+        with app.state.db.session() as s:
+            s.execute(
+                update(SoloGame)
+                .where(SoloGame.table_id == table_id)
+                .values(finished_at=None, cp=None, bp=None, score=None, won=None)
+            )
+
+    forget()
+    body = sheet(client, ann)  # reading the sheet records it
+    assert [g["table_id"] for g in body["campaign"]["history"]] == [table_id]
+    assert body["open"] == []
+
+    forget()
+    wins: list[bool] = []
+    barrier = threading.Barrier(3)
+
+    def record() -> None:
+        barrier.wait()
+        wins.append(app.state.solo._record_one(table_id))
+
+    threads = [threading.Thread(target=record) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(wins) == [False, False, True]
+    body = sheet(client, ann)
+    (game,) = body["campaign"]["history"]
+    assert game["score"] == end["view"]["outcome"]["players"][0]["score"]
+    assert game["won"] == end["view"]["outcome"]["won"]
