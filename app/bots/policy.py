@@ -11,6 +11,7 @@ from typing import Any
 from app import rules
 from app.bots.sample import determinize
 from app.bots.value import estimate
+from app.rules import data
 
 LEVELS = ("random", "greedy", "strong")
 
@@ -88,7 +89,32 @@ def _after(state: Any, seat: int, move: dict[str, Any]) -> Any | None:
 
 
 def _value(state: Any, seat: int) -> float:
-    return estimate(rules.view_for(state, seat), seat)
+    return estimate(own_part(state, seat), seat)
+
+
+def own_part(state: Any, seat: int) -> dict[str, Any]:
+    """The part of `view_for(state, seat)` that `estimate` reads, built straight from a state the
+    bot sampled itself (a view is built in full only for the real game)."""
+    st = state.tree
+    if st["phase"] == "finished":
+        return {"phase": "finished", "round": st["round"], "outcome": rules.outcome(state)}
+    p = st["ps"][seat]
+    mine = {
+        "cp": p["cp"],
+        "bp": p["bp"],
+        "resources": p["res"],
+        "goods": p["goods"],
+        "craftsmen": p["craftsmen"],
+        "advisors": p["advisors"],
+        "favor_tokens": [{"reward": data.FAVOR_TOKENS[t]["reward"]} for t in p["favor"]],
+        "turns_taken": p["turns_taken"],
+    }
+    return {
+        "phase": st["phase"],
+        "round": st["round"],
+        "outcome": None,
+        "players_state": {seat: mine},
+    }
 
 
 def _scored(state: Any, seat: int, legal: list[dict[str, Any]]) -> list[tuple[float, int]]:
@@ -115,9 +141,9 @@ def _greedy(
 
 
 def _turn_key(state: Any, seat: int) -> tuple[Any, ...]:
-    v = rules.view_for(state, seat)
-    turn = v.get("turn") or {}
-    return (v.get("phase"), v.get("round"), turn.get("seat"), turn.get("number"))
+    st = state.tree
+    turn = st["turn"] or {}
+    return (st["phase"], st["round"], turn.get("seat"), turn.get("number"))
 
 
 def _rollout(

@@ -106,3 +106,15 @@ def test_same_view_same_seed_same_move() -> None:
     assert choose_move(view, legal, "greedy", 42, 0.05) == choose_move(
         view, legal, "greedy", 42, 0.05
     )
+
+
+def test_quick_value_matches_the_full_view() -> None:
+    from app.bots.policy import own_part
+    from app.bots.value import estimate
+
+    for players in (1, 3):
+        for steps in (0, 30, 80, 400):
+            state = _walk(7 + steps, {"players": players}, steps)
+            for seat in range(players):
+                full = estimate(rules.view_for(state, seat), seat)
+                assert estimate(own_part(state, seat), seat) == full
