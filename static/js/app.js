@@ -269,7 +269,12 @@ async function tablePage(id, invite) {
     table = await get(tableUrl(id, invite));
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403) && invite) table = null;
-    else throw e;
+    else if (e instanceof ApiError && e.status === 404) {
+      clear(main()).append(h("section.panel.lobby", h("h1", t("lobby.title", { id })),
+        h("p", { "data-testid": "table-missing" }, invite ? t("err.bad_invite") : t("lobby.no_invite")), link("/", t("app.home"), { class: "button" })));
+      showError(e);
+      return;
+    } else throw e;
   }
   if (table && table.status && table.status !== "lobby" && table.status !== "open" && table.status !== "waiting") {
     screen = new GameScreen(main(), id, table, { navigate, profile, inviteUrl, rememberInvite, seatName, mySeatIn });
