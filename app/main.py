@@ -12,6 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from sqlalchemy import text
 
+from app import redact
 from app.api import bots, profiles, solo, tables, ws
 from app.auth import TokenSigner
 from app.config import Settings, get_settings
@@ -26,6 +27,7 @@ PLACEHOLDER = "<!doctype html><title>Emara</title><p>The browser client is not b
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    redact.install()  # no token or cookie in any log line, whatever the log level
     db = Database(settings.effective_database_url)
     hub = Hub()
     signer = TokenSigner(settings.effective_secret_key, settings.previous_secret_keys)
