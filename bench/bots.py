@@ -1,6 +1,7 @@
 """Bot strength: solo games against Victoria and bot-against-bot tables.
 
-    .venv/bin/python bench/bots.py [--games N] [--budget SECONDS] [--skip-solo] [--skip-tables]
+    .venv/bin/python bench/bots.py [--games N] [--budget SECONDS_PER_MOVE]
+                                     [--skip-solo] [--skip-tables]
 
 Solo: the strong bot plays N games at each building start value 40, 30 and 20; prints the win rate
 against Victoria and the mean score. Tables: for each pair of levels, N four-player games with two
@@ -21,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import rules
 from app.bots import choose_move
-from app.bots.policy import DEFAULT_BUDGET
+from app.bots.policy import DEFAULT_BUDGET, TURN_BUDGET, TurnTimer
 
 
 class Clock:
@@ -44,6 +45,7 @@ def play(
     seed: int, options: dict[str, Any], levels: list[str], budget: float, clock: Clock
 ) -> dict[str, Any]:
     state = rules.new_game(seed, options)
+    timers = [TurnTimer(TURN_BUDGET, budget) for _ in levels]
     n = 0
     while rules.outcome(state) is None:
         seats = list(rules.to_act(state))
@@ -56,7 +58,7 @@ def play(
             for m in rules.legal_moves(state, seat)
         ]
         t0 = time.monotonic()
-        move = choose_move(view, legal, levels[seat], seed * 100_003 + n, budget)
+        move = choose_move(view, legal, levels[seat], seed * 100_003 + n, timers[seat].budget(view))
         clock.add(seat, time.monotonic() - t0, move.get("kind") == "end_turn")
         state = rules.apply_move(state, seat, move).state
         n += 1

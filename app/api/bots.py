@@ -31,7 +31,7 @@ from app import rules
 from app.api.deps import ProfileId, Service
 from app.api.schemas import Strict
 from app.bots import choose_move
-from app.bots.policy import DEFAULT_BUDGET
+from app.bots.policy import DEFAULT_BUDGET, TurnTimer
 from app.db.models import GameTable, Seat, utcnow
 from app.errors import (
     AppError,
@@ -220,6 +220,7 @@ class BotRunner:
         self.budget = budget
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.again: set[str] = set()
+        self.timers: dict[tuple[str, int], TurnTimer] = {}
         self.max_failures = 5
 
     @staticmethod
@@ -265,9 +266,16 @@ class BotRunner:
                     continue
                 return
             seat, level, version, view, legal = job
-            move = await asyncio.to_thread(
-                choose_move, view, legal, level, secrets.randbits(32), self.budget
-            )
+            timer = self.timers.setdefault((table_id, seat), TurnTimer(per_move=self.budget))
+            try:
+                move = await asyncio.to_thread(
+                    choose_move, view, legal, level, secrets.randbits(32), timer.budget(view)
+                )
+            except Exception:
+                log.exception(
+                    "bot at table %s seat %s failed; it plays any legal move", table_id, seat
+                )
+                move = legal[secrets.randbelow(len(legal))]
             try:
                 await self.svc.submit_move(
                     Viewer(table_id, seat, None), move, version, f"bot:{seat}:{version}"

@@ -15,7 +15,8 @@ from app.rules import data
 
 LEVELS = ("random", "greedy", "strong")
 
-DEFAULT_BUDGET = 0.12  # seconds of thinking per move for `strong`
+DEFAULT_BUDGET = 0.12  # seconds of thinking per move for `strong`, at most
+TURN_BUDGET = 0.4  # seconds of thinking for a whole turn (see TurnTimer)
 MAX_CANDIDATES = 10  # `strong` plays out at most this many of the best one-step candidates
 MAX_ROLLOUT_STEPS = 14
 MAX_SAMPLES = 24
@@ -117,12 +118,48 @@ def own_part(state: Any, seat: int) -> dict[str, Any]:
     }
 
 
+def _opens_visit(move: dict[str, Any]) -> bool:
+    kind = move.get("kind")
+    return kind == "move" or (kind == "card_action" and ("councilor" in move or "location" in move))
+
+
 def _scored(state: Any, seat: int, legal: list[dict[str, Any]]) -> list[tuple[float, int]]:
+    """Each move's value once played; a move that opens a visit counts the best visit action."""
     out = []
     for i, move in enumerate(legal):
         nxt = _after(state, seat, move)
-        out.append((_value(nxt, seat) if nxt is not None else float("-inf"), i))
+        if nxt is None:
+            out.append((float("-inf"), i))
+            continue
+        value = _value(nxt, seat)
+        if _opens_visit(move):
+            st = nxt.tree
+            visit = (st["turn"] or {}).get("visit")
+            if visit is not None and st["decision"] is None:
+                for follow in rules.legal_moves(nxt, seat):
+                    if follow.kind not in VISIT_ACTIONS:
+                        continue
+                    after = _after(nxt, seat, rules.encode_move(follow))
+                    if after is not None:
+                        value = max(value, _value(after, seat))
+        out.append((value, i))
     return out
+
+
+VISIT_ACTIONS = frozenset(
+    {
+        "harvest",
+        "castle_gift",
+        "castle_book",
+        "cathedral_donation",
+        "deliver_stone",
+        "deliver_bread",
+        "deliver_wood",
+        "market_gold",
+        "market_books",
+        "cash_favor",
+    }
+)
 
 
 def _best(scored: list[tuple[float, int]], rng: random.Random) -> int:
@@ -151,7 +188,6 @@ def _rollout(
     seat: int,
     move: dict[str, Any],
     rng: random.Random,
-    deadline: float,
     policy: Callable[[Any, int, list[dict[str, Any]], random.Random], dict[str, Any]],
 ) -> float | None:
     """Play `move`, then finish this seat's turn (or decision) with `policy`; value the result."""
@@ -161,8 +197,6 @@ def _rollout(
         return None
     for _ in range(MAX_ROLLOUT_STEPS):
         if seat not in rules.to_act(sim) or _turn_key(sim, seat) != key:
-            break
-        if time.monotonic() > deadline:
             break
         legal = [rules.encode_move(m) if not isinstance(m, dict) else m for m in _legal(sim, seat)]
         if not legal:
@@ -210,7 +244,9 @@ def _strong(
                 break
             sample_state = determinize(view, rng)
         for i in keep:
-            v = _rollout(sample_state, seat, legal[i], rng, deadline, _greedy)
+            if time.monotonic() > deadline and (sample or counts[keep[0]]):
+                break  # out of time: the candidates played out so far decide
+            v = _rollout(sample_state, seat, legal[i], rng, _greedy)
             if v is None:
                 continue
             totals[i] += v
@@ -218,9 +254,28 @@ def _strong(
     rated = [(totals[i] / counts[i], i) for i in keep if counts[i]]
     if not rated:
         return legal[first[0][1]]
-    # Compare candidates on the samples they all saw: a candidate cut short by the deadline counts
-    # on its mean all the same (they differ by one sample at most).
+    # A candidate the deadline left one sample short is compared on its mean all the same.
     return legal[_best(rated, rng)]
+
+
+class TurnTimer:
+    """Splits one turn's thinking time over the moves of that turn, so a bot's whole turn stays
+    within `turn_budget` seconds of thinking, each move taking at most `per_move`."""
+
+    def __init__(self, turn_budget: float = TURN_BUDGET, per_move: float = DEFAULT_BUDGET) -> None:
+        self.turn_budget = turn_budget
+        self.per_move = per_move
+        self.key: tuple[Any, ...] | None = None
+        self.started = 0.0
+
+    def budget(self, view: dict[str, Any]) -> float:
+        turn = view.get("turn") or {}
+        key = (view.get("phase"), view.get("round"), turn.get("seat"), turn.get("number"))
+        now = time.monotonic()
+        if key != self.key:
+            self.key, self.started = key, now
+        left = self.turn_budget - (now - self.started)
+        return max(0.0, min(self.per_move, left / 2.0))
 
 
 def canonical(move: dict[str, Any]) -> str:
