@@ -49,6 +49,7 @@ export default {
   "lobby.you": "(you)",
   "lobby.host": "host",
   "lobby.bot": "bot",
+  "lobby.bot_named": "Bot ({level})",
   "lobby.invite": "Invite link",
   "lobby.invite_hint": "Send this link to your friends. Anyone with it can take an open seat.",
   "lobby.copy": "Copy",

@@ -231,7 +231,9 @@ export function inviteUrl(id, code) {
 
 export function seatName(seat) {
   if (!seat) return null;
-  return seat.name || seat.profile_name || (seat.profile && seat.profile.name) || (seat.bot ? t("lobby.bot") : null);
+  if (seat.name) return seat.name;
+  if (seat.bot_level !== undefined && seat.bot_level !== null) return t("lobby.bot_named", { level: seat.bot_level });
+  return seat.profile_name || (seat.profile && seat.profile.name) || (seat.bot ? t("lobby.bot") : null);
 }
 
 export function mySeatIn(table) {

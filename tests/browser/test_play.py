@@ -78,9 +78,9 @@ class Player:
             if k in by_kind:
                 return self.rng.choice(by_kind[k])
         if "play_card" in by_kind:
-            self.extras_left = 2
+            self.extras_left = 1
             return self.rng.choice(by_kind["play_card"])
-        if "card_action" in by_kind and self.rng.random() < 0.7:
+        if "card_action" in by_kind and self.rng.random() < 0.5:
             # prefer a choice with a payment picker the first time one shows up
             multi = [o for o in by_kind["card_action"] if o[2] > 1]
             if multi and not self.picker_used:
