@@ -21,9 +21,19 @@ VIEWPORT = {"width": 1440, "height": 900}
 DECISIONS = ("keep_favor", "event_option", "decline", "choose_resource", "place_councilor")
 # Extra actions worth taking once in a while (never the open-ended Chamberlain swaps).
 EXTRAS = (
-    "harvest", "castle_gift", "castle_book", "cathedral_donation", "deliver_stone",
-    "deliver_bread", "deliver_wood", "market_gold", "market_books", "cash_favor",
-    "raise_title", "hire_craftsman", "hire_advisor",
+    "harvest",
+    "castle_gift",
+    "castle_book",
+    "cathedral_donation",
+    "deliver_stone",
+    "deliver_bread",
+    "deliver_wood",
+    "market_gold",
+    "market_books",
+    "cash_favor",
+    "raise_title",
+    "hire_craftsman",
+    "hire_advisor",
 )
 MAX_STEPS = 900
 CHOICES = "[data-testid=legal-move], [data-testid=end-turn]"
@@ -48,7 +58,9 @@ def wait_version_above(page: Any, v: int, timeout: float = 15000) -> None:
 
 
 def wait_version_at_least(page: Any, v: int, timeout: float = 15000) -> None:
-    page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=v, timeout=timeout)
+    page.wait_for_function(
+        "v => Number(document.body.dataset.version) >= v", arg=v, timeout=timeout
+    )
 
 
 class Player:
@@ -110,7 +122,7 @@ class Player:
         choice = self.pick(opts)
         if choice is None:
             return False
-        kind, index, choices = choice
+        _kind, index, choices = choice
         before = version(self.page)
         self.page.locator(CHOICES).nth(index).click()
         if choices > 1:
@@ -172,9 +184,10 @@ def test_two_players_play_a_whole_game(server: Any, browser: Any, artifacts: Pat
         reloaded = False
         shot_mid = False
         while steps < MAX_STEPS and idle < 300:
-            if host.get_by_test_id("final-scores").count() and guest.get_by_test_id(
-                "final-scores"
-            ).count():
+            if (
+                host.get_by_test_id("final-scores").count()
+                and guest.get_by_test_id("final-scores").count()
+            ):
                 break
             moved = False
             for p in players:
@@ -208,9 +221,10 @@ def test_two_players_play_a_whole_game(server: Any, browser: Any, artifacts: Pat
                 # The twin tab follows the host's seat without being touched.
                 v = version(host)
                 wait_version_at_least(twin, v)
-                assert twin.get_by_test_id("score-track").inner_text() == host.get_by_test_id(
-                    "score-track"
-                ).inner_text()
+                assert (
+                    twin.get_by_test_id("score-track").inner_text()
+                    == host.get_by_test_id("score-track").inner_text()
+                )
                 host.screenshot(path=str(artifacts / "mid-game.png"))
                 shot_mid = True
 
@@ -272,7 +286,8 @@ def test_messages_come_from_the_catalogue(server: Any, browser: Any) -> None:
         for code in ("cs", "de"):
             page.select_option("header select", code)
             page.wait_for_function(
-                "c => document.documentElement.lang === c && document.querySelector('header select')?.value === c",
+                "c => document.documentElement.lang === c"
+                " && document.querySelector('header select')?.value === c",
                 arg=code,
             )
             text = page.get_by_test_id("create-table").inner_text()
