@@ -20,6 +20,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -245,6 +247,21 @@ class BotRunner:
         while any(not t.done() for t in self.tasks.values()):
             await asyncio.sleep(0.01)
 
+    async def resume(self) -> None:
+        """Wake every table of this database where a bot holds a seat in a running game."""
+        for table_id in await to_thread.run_sync(self._bot_tables):
+            self.kick(table_id)
+
+    def _bot_tables(self) -> list[str]:
+        with self.svc.db.session() as s:
+            q = (
+                select(GameTable.id)
+                .join(Seat, Seat.table_id == GameTable.id)
+                .where(GameTable.status == "playing", Seat.bot_level.is_not(None))
+                .distinct()
+            )
+            return list(s.scalars(q))
+
     async def stop(self) -> None:
         for task in self.tasks.values():
             task.cancel()
@@ -319,10 +336,23 @@ class BotRunner:
 
 
 def install(app: FastAPI) -> BotRunner:
-    """Add the endpoints and start listening for changes that may wake a bot."""
+    """Add the endpoints and start listening for changes that may wake a bot; at start-up, wake
+    the bots whose turn it already is (a restart must not leave a table waiting on a bot)."""
     svc: TableService = app.state.service
     runner = BotRunner(svc)
     app.state.bots = runner
     svc.hub.relays.append(runner)
     app.include_router(router)
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(a: Any) -> AsyncIterator[Any]:
+        async with inner(a) as value:
+            await runner.resume()
+            try:
+                yield value
+            finally:
+                await runner.stop()
+
+    app.router.lifespan_context = lifespan
     return runner

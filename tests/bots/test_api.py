@@ -197,3 +197,24 @@ def test_a_seat_handed_to_a_bot_and_taken_back(
     assert r.status_code == 200 and r.json()["seats"][1]["bot_level"] == "random"
     _settle(client, app)
     assert _game(client, tid, ann)["view"]["to_act"] == [0]
+
+
+def test_bots_whose_turn_it_is_wake_up_after_a_restart(
+    client: TestClient, app: Any, ann: Player
+) -> None:
+    runner = app.state.bots
+    runner.budget = 0.01
+    t = _table(client, ann, 2, start_player=1)
+    tid = t["id"]
+    assert _bot(client, tid, 1, ann, "random").status_code == 200
+    runner.kick = lambda table_id: None  # as if the process died before the bot moved
+    assert client.post(f"/api/tables/{tid}/start", headers=ann.headers).status_code == 200
+    _settle(client, app)
+    g = _game(client, tid, ann)
+    assert g["version"] == 0 and g["view"]["to_act"] == [1]
+    del runner.kick
+    client.portal.call(runner.resume)  # what start-up does
+    _settle(client, app)
+    g = _game(client, tid, ann)
+    assert g["version"] > 0 and g["view"]["to_act"] == [0]
+    assert {e["seat"] for e in g["log"]} == {1}
