@@ -279,7 +279,7 @@ async function tablePage(id, invite) {
     } else throw e;
   }
   if (table && table.status && table.status !== "lobby" && table.status !== "open" && table.status !== "waiting") {
-    screen = new GameScreen(main(), id, table, { navigate, profile, inviteUrl, rememberInvite, seatName, mySeatIn });
+    screen = new GameScreen(main(), id, table, { navigate, profile, inviteUrl, rememberInvite, inviteFor, seatName, mySeatIn });
     await screen.start();
     return;
   }

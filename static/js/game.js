@@ -62,7 +62,7 @@ export class GameScreen {
 
   async fetchGame() {
     try {
-      const g = await get(`/api/tables/${enc(this.id)}/game`);
+      const g = await get(`/api/tables/${enc(this.id)}/game${this.inviteQuery()}`);
       this.apply(g, true);
     } catch (e) {
       if (this.view === null) {
@@ -74,12 +74,19 @@ export class GameScreen {
 
   async refreshTable() {
     try {
-      this.table = await get(`/api/tables/${enc(this.id)}`);
+      this.table = await get(`/api/tables/${enc(this.id)}${this.inviteQuery()}`);
     } catch {}
   }
 
   resync() {
     if (!this.stopped) this.fetchGame();
+  }
+
+  // spectators (no seat) see the table through its invite code
+  inviteQuery() {
+    if (this.table && typeof this.table.my_seat === "number") return "";
+    const code = this.helpers.inviteFor ? this.helpers.inviteFor(this.id) : null;
+    return code ? `?invite=${enc(code)}` : "";
   }
 
   // ---------- WebSocket ----------
@@ -89,7 +96,7 @@ export class GameScreen {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     let ws;
     try {
-      ws = new WebSocket(`${proto}//${location.host}/ws/tables/${enc(this.id)}`);
+      ws = new WebSocket(`${proto}//${location.host}/ws/tables/${enc(this.id)}${this.inviteQuery()}`);
     } catch {
       this.scheduleReconnect();
       return;
@@ -270,6 +277,8 @@ export class GameScreen {
     clear(root);
     const game = h("div.game", { "data-testid": "game", "data-phase": v.phase });
     game.append(this.renderStatus());
+    const last = this.renderLastMove();
+    if (last) game.append(last);
     if (v.outcome) game.append(this.renderFinal());
     game.append(
       h("section.board", { "aria-label": t("table.title") }, this.renderRondels(), this.renderLocations(), this.renderSupply()),
@@ -713,6 +722,27 @@ export class GameScreen {
       actions.append(h("p.muted", me ? (v.phase === "finished" ? t("end.title") : t("table.no_actions")) : t("table.spectating")));
     }
     box.append(actions);
+  }
+
+  // What the latest move did, in words, so nobody misses the other side's turn.
+  renderLastMove() {
+    const entry = this.log.length ? this.log[this.log.length - 1] : null;
+    if (!entry || !Array.isArray(entry.events)) return null;
+    // the whole latest turn (or decision) of the seat that moved last
+    const entries = [];
+    for (let i = this.log.length - 1; i >= 0 && entries.length < 12; i--) {
+      const en = this.log[i];
+      if (en.seat !== entry.seat || !Array.isArray(en.events)) break;
+      entries.unshift(en);
+      if (en.events.some((e) => e.type === "turn_started" && e.seat === entry.seat)) break;
+    }
+    const quiet = new Set(["turn_started", "turn_ended", "visit_closed", "card_action_taken", "cards_drawn", "advisor_revealed", "marker_advanced", "statue_passed", "deck_reshuffled", "favor_drawn", "favor_discarded"]);
+    const events = entries.flatMap((en) => en.events).filter((e) => !quiet.has(e.type) && (e.seat === entry.seat || e.seat === undefined));
+    const words = events.slice(-8).map((e) => describeEvent(e, (seat) => this.nameOf(seat)));
+    if (!words.length) return null;
+    return h("div.last-move", { "data-testid": "last-move", role: "status", "aria-live": "polite" },
+      typeof entry.seat === "number" ? h("span.seat-token", { class: "seat" + entry.seat }, SEAT_SYMBOLS[entry.seat], " ") : null,
+      h("span", words.join(" · ")));
   }
 
   renderLog() {
