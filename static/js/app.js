@@ -143,7 +143,7 @@ async function landing() {
       btn.disabled = false;
     }
   };
-  const createBtn = h("button.primary", { "data-testid": "create-table", type: "button", onclick: (e) => create(e.currentTarget) }, "＋ ", t("landing.create"));
+  const createBtn = h("button.primary", { "data-testid": "create-table", type: "button", onclick: (e) => create(e.currentTarget) }, "✚ ", t("landing.create"));
 
   const joinInput = h("input", { id: "join-link", "data-testid": "join-link", type: "url", placeholder: t("landing.join_placeholder") });
   const openJoin = () => {
@@ -161,7 +161,7 @@ async function landing() {
     h("section.hero", h("h1", h("span.crown", { "aria-hidden": "true" }, "♛ "), t("app.title")), h("p.tagline", t("app.tagline"))),
     h(
       "div.landing-grid",
-      h("section.panel", h("h2", t("landing.you")), nameField(), profile() ? h("p.muted", t("landing.playing_as", { name: profile().name })) : null),
+      h("section.panel", h("h2", t("landing.welcome")), nameField(), profile() ? h("p.muted", t("landing.playing_as", { name: profile().name })) : null),
       h(
         "section.panel",
         h("h2", t("landing.new_table")),

@@ -718,6 +718,7 @@ export class GameScreen {
       actions.append(h("button.end-turn.primary", { type: "button", "data-testid": "end-turn", "data-kind": "end_turn", "data-move": JSON.stringify(endTurn), onclick: () => this.send(endTurn) }, "⏎ ", t("table.end_turn")));
       any = true;
     }
+    if (!any && this.legal.some((m) => m.kind === "play_card")) actions.append(h("p.hint", t("table.play_hint")));
     if (!any && !this.legal.some((m) => m.kind === "play_card")) {
       actions.append(h("p.muted", me ? (v.phase === "finished" ? t("end.title") : t("table.no_actions")) : t("table.spectating")));
     }
