@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from typing import Any
 
 import pytest
@@ -14,7 +15,22 @@ from tests.ws.client import Http, Socket
 
 
 def run(coro: Any) -> Any:
-    return asyncio.run(coro)
+    """Run a coroutine on a fresh event loop in its own thread (whatever the main thread holds)."""
+    result: list[Any] = []
+    error: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            result.append(asyncio.run(coro))
+        except BaseException as exc:
+            error.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if error:
+        raise error[0]
+    return result[0]
 
 
 def setup_table(http: Http, seats: int = 2, **options: Any) -> tuple[dict[str, Any], list[Any]]:
