@@ -252,6 +252,12 @@ class BotRunner:
         for table_id in await to_thread.run_sync(self._bot_tables):
             self.kick(table_id)
 
+    def _still_bot(self, table_id: str, seat: int, version: int) -> bool:
+        with self.svc.db.session() as s:
+            t = s.get(GameTable, table_id)
+            row = s.scalar(select(Seat).where(Seat.table_id == table_id, Seat.seat == seat))
+            return bool(t and t.version == version and row and row.bot_level is not None)
+
     def _bot_tables(self) -> list[str]:
         with self.svc.db.session() as s:
             q = (
@@ -293,6 +299,8 @@ class BotRunner:
                     "bot at table %s seat %s failed; it plays any legal move", table_id, seat
                 )
                 move = legal[secrets.randbelow(len(legal))]
+            if not await to_thread.run_sync(self._still_bot, table_id, seat, version):
+                continue  # reclaimed (or moved on) while the bot was thinking
             try:
                 await self.svc.submit_move(
                     Viewer(table_id, seat, None), move, version, f"bot:{seat}:{version}"
