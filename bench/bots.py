@@ -30,6 +30,7 @@ class Clock:
         self.turn_started: dict[int, float] = {}
         self.turn_time: dict[int, float] = {}
         self.longest_turn = 0.0
+        self.turns: list[float] = []
         self.moves = 0
         self.move_time = 0.0
 
@@ -38,7 +39,15 @@ class Clock:
         self.move_time += elapsed
         self.turn_time[seat] = self.turn_time.get(seat, 0.0) + elapsed
         if ended_turn:
-            self.longest_turn = max(self.longest_turn, self.turn_time.pop(seat, 0.0))
+            spent = self.turn_time.pop(seat, 0.0)
+            self.turns.append(spent)
+            self.longest_turn = max(self.longest_turn, spent)
+
+    def p95(self) -> float:
+        if not self.turns:
+            return 0.0
+        ordered = sorted(self.turns)
+        return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
 
 def play(
@@ -93,7 +102,7 @@ def solo(games: int, budget: float) -> None:
         )
     print(
         f"  strong: {clock.moves} moves, mean {1000 * clock.move_time / max(clock.moves, 1):.0f} ms"
-        f"/move, slowest turn {clock.longest_turn:.2f} s"
+        f"/move, turns: 95% under {clock.p95():.2f} s, slowest {clock.longest_turn:.2f} s"
     )
 
 
@@ -118,7 +127,7 @@ def tables(games: int, budget: float) -> None:
             f"  {a} vs {b}: {a} wins {100 * points[a] / games:.0f}%, "
             f"{b} wins {100 * points[b] / games:.0f}%; "
             f"mean score {a} {mean(scores[a]):.1f}, {b} {mean(scores[b]):.1f}; "
-            f"slowest bot turn {clock.longest_turn:.2f} s",
+            f"bot turns: 95% under {clock.p95():.2f} s, slowest {clock.longest_turn:.2f} s",
             flush=True,
         )
 

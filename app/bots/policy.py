@@ -16,7 +16,7 @@ from app.rules import data
 LEVELS = ("random", "greedy", "strong")
 
 DEFAULT_BUDGET = 0.12  # seconds of thinking per move for `strong`, at most
-TURN_BUDGET = 0.4  # seconds of thinking for a whole turn (see TurnTimer)
+TURN_BUDGET = 0.35  # seconds of thinking for a whole turn (see TurnTimer)
 MAX_CANDIDATES = 10  # `strong` plays out at most this many of the best one-step candidates
 MAX_ROLLOUT_STEPS = 14
 MAX_SAMPLES = 24
@@ -233,8 +233,10 @@ def _strong(
         if len(keep) < MAX_CANDIDATES or kind not in kinds:
             keep.append(i)
             kinds.add(kind)
-    if len(keep) <= 1:
-        return legal[keep[0]] if keep else legal[first[0][1]]
+    if len(keep) <= 1 or time.monotonic() >= deadline:  # no time left: the one-step choice
+        if not keep:
+            return legal[first[0][1]]
+        return legal[keep[0]]
     totals = dict.fromkeys(keep, 0.0)
     counts = dict.fromkeys(keep, 0)
     sample_state = state
