@@ -21,6 +21,9 @@ class Settings(BaseSettings):
     database_url: str = ""
     # Signs tokens and cookies. Empty: generated once and kept in data_dir/secret_key.
     secret_key: str = ""
+    # Postgres connection pool of each process (see docs/operations.md).
+    db_pool_size: int = 20
+    db_max_overflow: int = 10
     # Key rotation: older keys still accepted when checking a token (new tokens use secret_key).
     # Comma-separated in the environment: EMARA_PREVIOUS_SECRET_KEYS=old2,old1
     previous_secret_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)

@@ -28,7 +28,7 @@ PLACEHOLDER = "<!doctype html><title>Emara</title><p>The browser client is not b
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     redact.install()  # no token or cookie in any log line, whatever the log level
-    db = Database(settings.effective_database_url)
+    db = Database(settings.effective_database_url, settings.db_pool_size, settings.db_max_overflow)
     hub = Hub()
     signer = TokenSigner(settings.effective_secret_key, settings.previous_secret_keys)
     service = TableService(db, hub, signer)

@@ -11,13 +11,17 @@ from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, pool_size: int = 20, max_overflow: int = 10) -> Engine:
     kwargs: dict[str, Any] = {"future": True}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     else:
         kwargs["pool_pre_ping"] = True
-        kwargs["pool_size"] = 10
+        # Enough for the worker threads that run database work (anyio's default is 40): a
+        # connection opened past pool_size + max_overflow would wait, one past pool_size is
+        # closed again after use, which is costly under load.
+        kwargs["pool_size"] = pool_size
+        kwargs["max_overflow"] = max_overflow
     engine = create_engine(url, **kwargs)
     if url.startswith("sqlite"):
 
@@ -35,9 +39,9 @@ def make_engine(url: str) -> Engine:
 class Database:
     """Owns the engine; ``session()`` commits on success and rolls back on error."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, pool_size: int = 20, max_overflow: int = 10) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, pool_size, max_overflow)
         self._factory = sessionmaker(self.engine, expire_on_commit=False)
 
     @contextmanager
