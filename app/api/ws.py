@@ -218,14 +218,16 @@ class Connection:
                 )
                 return
             assert self.viewer is not None
+
+            async def accepted(out: dict[str, Any]) -> None:
+                await self._reply({"type": "accepted", **out, **extra})
+
             try:
-                out = await self.svc.submit_move(
-                    self.viewer, body.move, body.expected_version, body.move_id
+                await self.svc.submit_move(
+                    self.viewer, body.move, body.expected_version, body.move_id, accepted
                 )
             except AppError as exc:
                 await self._reply({"type": "error", **exc.to_dict(), "move_id": body.move_id})
-                return
-            await self._reply({"type": "accepted", **out, **extra})
         else:
             await self._reply(error_frame("unknown_frame", f"unknown frame type {kind!r}"))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -87,9 +88,13 @@ class TableService:
         self.db = db
         self.hub = hub
         self.signer = signer
+        # One lock per table in this process: spares the database most lost races.
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         # (count, seconds): at most count tables opened per profile in that window; None = off.
         self.table_create_limit: tuple[int, float] | None = None
+
+    def _lock(self, table_id: str) -> asyncio.Lock:
+        return self._locks[table_id]
 
     # ------------------------------------------------------------------ profiles
     async def create_profile(self, name: str) -> dict[str, Any]:
@@ -232,7 +237,7 @@ class TableService:
         }
 
     async def join(self, profile_id: str, table_id: str, invite_code: str) -> dict[str, Any]:
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             out = await to_thread.run_sync(self._join, profile_id, table_id, invite_code)
         await self.hub.publish(Notice(table_id, "lobby"))
         return out
@@ -256,7 +261,7 @@ class TableService:
             return self._lobby_dict(s, t, seats, profile_id)
 
     async def leave(self, profile_id: str, table_id: str) -> dict[str, Any]:
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             out = await to_thread.run_sync(self._leave, profile_id, table_id)
         await self.hub.publish(Notice(table_id, "lobby"))
         return out
@@ -280,7 +285,7 @@ class TableService:
             return self._lobby_dict(s, t, rest, profile_id)
 
     async def start(self, profile_id: str, table_id: str) -> dict[str, Any]:
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             out = await to_thread.run_sync(self._start, profile_id, table_id)
         await self.hub.publish(Notice(table_id, "lobby"))
         await self.hub.publish(Notice(table_id, "game", out["version"]))
@@ -419,16 +424,23 @@ class TableService:
         move: Any,
         expected_version: int,
         move_id: str,
+        on_commit: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
     ) -> dict[str, Any]:
-        """Apply one move for the viewer's seat. The single entry point for HTTP, WS and bots."""
+        """Apply one move for the viewer's seat. The single entry point for HTTP, WS and bots.
+
+        ``on_commit`` (optional) hears the result after the commit and before the broadcast: the
+        socket uses it so that the mover's ``accepted`` frame precedes the ``update``.
+        """
         if viewer.seat is None:
             raise NotYourSeat("you do not hold a seat at this table")
         if not isinstance(move, dict):
             raise Malformed("move must be an object")
-        async with self._locks[viewer.table_id]:
+        async with self._lock(viewer.table_id):
             out, _fresh = await to_thread.run_sync(
                 self._submit, viewer.table_id, viewer.seat, move, expected_version, move_id
             )
+        if on_commit is not None:
+            await on_commit(out)
         # Also on a duplicate: the first attempt may have committed without being announced.
         await self.hub.publish(Notice(viewer.table_id, "game", out["version"]))
         return out

@@ -172,8 +172,10 @@ def test_stale_duplicate_and_bad_frames_keep_the_socket_open(live_factory: Any) 
         snap = await s.expect("snapshot")
         move = snap["legal_moves"][0]
         await s.send({"type": "move", "move": move, "expected_version": 0, "move_id": "a"})
-        ack = await s.expect("accepted", move_id="a")
-        assert ack["version"] == 1
+        ack = await s.expect_any(("accepted", "update"))  # the mover hears `accepted` first
+        assert ack["type"] == "accepted" and ack["move_id"] == "a" and ack["version"] == 1
+        update = await s.expect("update")
+        assert update["version"] == 1 and update["moves"][0]["move"] == move
         # the same move_id again: the first result, nothing applied
         await s.send({"type": "move", "move": move, "expected_version": 0, "move_id": "a"})
         dup = await s.expect("accepted", move_id="a")
