@@ -76,7 +76,7 @@ def test_http_moves_under_terminated_connections(pg_db, tmp_path):
             killer = Terminator(pg_db)
             killer.start()
             try:
-                for _ in range(20):
+                for _ in range(12):
                     games = [_get_game_retrying(c, table.id, p) for p in table.players]
                     seat = next(i for i, g in enumerate(games) if g["legal_moves"])
                     g = games[seat]
@@ -132,7 +132,7 @@ def test_socket_moves_under_terminated_connections(pg_db, tmp_path):
             acked = []
             errors: dict[str, int] = {}
             try:
-                for _ in range(20):
+                for _ in range(12):
                     version = max(s.version for s in socks)
                     await asyncio.gather(*(s.wait_version(version, 15) for s in socks))
                     actor = next(s for s in socks if s.legal_moves)
