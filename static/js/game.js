@@ -35,7 +35,11 @@ export class GameScreen {
     this.sound = localStorage.getItem("emara.sound") === "1";
     this.rematch = null;
     this.onVisible = () => document.visibilityState === "visible" && this.resync();
-    this.onOnline = () => this.reconnectNow();
+    this.onOnline = () => {
+      this.reconnectNow();
+      this.resync();
+    };
+    this.lastFrameAt = Date.now();
   }
 
   // ---------- life cycle ----------
@@ -108,11 +112,18 @@ export class GameScreen {
       this.setConn("live");
       ws.send(JSON.stringify({ type: "hello", since: this.version >= 0 ? this.version : null }));
       clearInterval(this.pingTimer);
+      this.lastFrameAt = Date.now();
       this.pingTimer = setInterval(() => {
+        // a socket that has said nothing for long is dead even if it looks open
+        if (Date.now() - this.lastFrameAt > 60000) {
+          try { ws.close(); } catch {}
+          return;
+        }
         if (ws.readyState === 1) ws.send(JSON.stringify({ type: "ping" }));
-      }, 25000);
+      }, 15000);
     };
     ws.onmessage = (ev) => {
+      this.lastFrameAt = Date.now();
       let frame;
       try {
         frame = JSON.parse(ev.data);

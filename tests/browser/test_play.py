@@ -296,3 +296,64 @@ def test_messages_come_from_the_catalogue(server: Any, browser: Any) -> None:
         assert errors == []
     finally:
         ctx.close()
+
+
+def _started_game(server: Any, browser: Any) -> tuple[Any, Any, Any, Any]:
+    host_ctx = browser.new_context(viewport=VIEWPORT)
+    guest_ctx = browser.new_context(viewport=VIEWPORT)
+    host = host_ctx.new_page()
+    guest = guest_ctx.new_page()
+    host.goto(server.url("/"))
+    host.get_by_test_id("name-input").fill("Erin")
+    host.get_by_test_id("start-player").select_option("0")  # the host moves first
+    host.get_by_test_id("create-table").click()
+    invite = host.get_by_test_id("invite-link").input_value()
+    guest.goto(invite)
+    guest.get_by_test_id("name-input").fill("Finn")
+    guest.get_by_test_id("join-table").click()
+    host.wait_for_function(
+        "() => !document.querySelector('[data-testid=start-game]')?.disabled", timeout=10000
+    )
+    host.get_by_test_id("start-game").click()
+    host.get_by_test_id("game").wait_for(timeout=15000)
+    guest.get_by_test_id("game").wait_for(timeout=15000)
+    return host_ctx, guest_ctx, host, guest
+
+
+def test_a_network_drop_resyncs_by_itself(server: Any, browser: Any) -> None:
+    """The guest goes offline while moves happen; back online, it shows the same table."""
+    host_ctx, guest_ctx, host, guest = _started_game(server, browser)
+    try:
+        rng = random.Random(11)
+        players = [Player(host, rng), Player(guest, rng)]
+        guest_ctx.set_offline(True)
+        moved = 0
+        for _ in range(200):
+            if moved >= 3:
+                break
+            # only the online side moves; if it is the guest's turn, nothing can happen offline
+            if players[0].act():
+                moved += 1
+            elif players[1].options():
+                break
+            else:
+                host.wait_for_timeout(100)
+        assert moved == 3, "the host could not move while the guest was offline"
+        target = version(host)
+        assert version(guest) < target, "the offline guest should not have seen the moves yet"
+        guest_ctx.set_offline(False)
+        wait_version_at_least(guest, target, timeout=30000)
+        assert version(guest) == target
+        assert (
+            guest.get_by_test_id("score-track").inner_text()
+            == host.get_by_test_id("score-track").inner_text()
+        )
+        # and the guest can play on: its clicks reach the server
+        for _ in range(100):
+            if players[1].act() or players[0].act():
+                break
+            host.wait_for_timeout(100)
+        wait_version_at_least(host, target + 1)
+    finally:
+        host_ctx.close()
+        guest_ctx.close()
