@@ -89,7 +89,7 @@ export default {
   "table.market_books": "Knihy → 3/6/10/15/21 BO",
   "table.castle_book": "1 kniha → 5 BS",
   "table.board_value": "hodnota na plánu",
-  "table.marker_steps": "zbývá {n} kroků",
+  "table.marker_steps": "ještě {n}×",
   "table.advisors": "Rádci",
   "table.b_stack": "Balíček B",
   "table.b_left": "zbývá {n}",

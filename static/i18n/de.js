@@ -89,7 +89,7 @@ export default {
   "table.market_books": "Bücher → 3/6/10/15/21 AP",
   "table.castle_book": "1 Buch → 5 BP",
   "table.board_value": "Spielplanwert",
-  "table.marker_steps": "noch {n} Schritte",
+  "table.marker_steps": "noch {n}×",
   "table.advisors": "Berater",
   "table.b_stack": "B-Stapel",
   "table.b_left": "noch {n}",

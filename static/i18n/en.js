@@ -103,7 +103,7 @@ export default {
   "table.market_books": "Books → 3/6/10/15/21 CP",
   "table.castle_book": "1 book → 5 BP",
   "table.board_value": "board value",
-  "table.marker_steps": "{n} steps left",
+  "table.marker_steps": "{n} more",
   "table.advisors": "Advisors",
   "table.b_stack": "B stack",
   "table.b_left": "{n} left",

@@ -533,7 +533,7 @@ export class GameScreen {
     const targets = this.legalInvolving();
     const adv = v.advisors || {};
     const nob = h("div.nobility", (v.nobility || []).map((n) =>
-      this.mark(h("div.title-stack", { class: targets.has("title:" + n.id) ? "legal-target" : "" },
+      this.mark(h("button.title-stack", { type: "button", class: (targets.has("title:" + n.id) ? "legal-target" : "") + (this.filter === "title:" + n.id ? " selected" : ""), onclick: () => this.setFilter("title:" + n.id) },
         h("strong", "♔ ", t("title." + n.id)),
         h("span", costChips(n.cost)),
         h("span", n.top !== null && n.top !== undefined ? chip("cp", n.top) : h("span.muted", t("table.nothing"))),
