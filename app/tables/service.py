@@ -92,6 +92,9 @@ class TableService:
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         # (count, seconds): at most count tables opened per profile in that window; None = off.
         self.table_create_limit: tuple[int, float] | None = None
+        # The last committed move of each table in this process, so that the sockets of the table
+        # catch up from memory instead of each re-reading the database (see _catch_up).
+        self._fresh: dict[str, tuple[int, Any, str, MoveRecord]] = {}
 
     def _lock(self, table_id: str) -> asyncio.Lock:
         return self._locks[table_id]
@@ -459,6 +462,10 @@ class TableService:
                 if t.status != "playing" or t.state is None:
                     raise WrongStatus("the game is not in play", status=t.status, version=t.version)
                 if t.version != expected:
+                    # The retry of this very move may have landed since the look-up above.
+                    prior = self._prior(s, table_id, move_id, seat)
+                    if prior is not None:
+                        return prior, False
                     raise StaleVersion("the table has moved on", version=t.version)
                 state = rules.decode_state(t.state)
                 try:
@@ -490,17 +497,21 @@ class TableService:
                     current = s.scalar(select(GameTable.version).where(GameTable.id == table_id))
                     raise StaleVersion("the table has moved on", version=current)
                 raw_events = list(tr.events)
-                s.add(
-                    MoveRecord(
-                        table_id=table_id,
-                        version=new_version,
-                        seat=seat,
-                        move=rules.encode_move(rules.decode_move(move)),
-                        events=raw_events,
-                        move_id=move_id,
-                    )
+                record = MoveRecord(
+                    table_id=table_id,
+                    version=new_version,
+                    seat=seat,
+                    move=rules.encode_move(rules.decode_move(move)),
+                    events=raw_events,
+                    move_id=move_id,
                 )
+                s.add(record)
                 s.flush()
+            # Committed (the session block is closed).
+            if len(self._fresh) > 2000:
+                self._fresh.clear()
+            status = "finished" if finished else "playing"
+            self._fresh[table_id] = (new_version, tr.state, status, record)
             return (
                 {
                     "version": new_version,
@@ -543,6 +554,17 @@ class TableService:
         return await to_thread.run_sync(self._catch_up, viewer, since, force)
 
     def _catch_up(self, viewer: Viewer, since: int | None, force: bool) -> dict[str, Any] | None:
+        fresh = self._fresh.get(viewer.table_id)
+        if fresh is not None and not force and since is not None and fresh[0] == since + 1:
+            # One move behind, and this process committed that move: no database round trip.
+            # (If the table has moved on since, the next notice brings the socket further.)
+            version, state, status, record = fresh
+            out = self._render(state, version, viewer.seat)
+            out["type"] = "update"
+            out["status"] = status
+            out["since"] = since
+            out["moves"] = [self._log_entry(record, viewer.seat)]
+            return out
         with self.db.session() as s:
             t = s.get(GameTable, viewer.table_id)
             if t is None or t.state is None:
