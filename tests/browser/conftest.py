@@ -126,7 +126,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             proc.kill()
 
 
-@pytest.fixture(scope="session")
+# Module scope: the sync API runs an event loop in this thread while it is open, which would
+# break every later test that calls asyncio.run(); closing it after each module frees the thread.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     need_browser()
     from playwright.sync_api import sync_playwright
