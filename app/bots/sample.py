@@ -7,9 +7,9 @@ top card, the event deck under its public top card, and the RNG seed. The result
 engine's own `decode_state`, so a sampled state is an ordinary engine state, and
 `view_for(sampled, seat)` equals the view it was built from.
 
-Two things a view cannot tell apart are settled cautiously: after a donation in the current visit,
-every cathedral favor token the seat holds is treated as just drawn (so none is cashed in that
-visit), and a past round's played cards are sampled from the cards not in hand, deck or slots.
+The favor tokens kept in the current visit come from the view's `turn.visit.fresh`, so exactly
+those are held back from cashing. One thing a view cannot tell is settled by sampling: a past
+round's played cards are drawn from the cards not in hand, deck or slots.
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Any:
                 "location": visit["location"],
                 "via": visit["via"],
                 "done": list(visit["done"]),
-                "fresh": _fresh(visit, ps[turn_view["seat"]]["favor"]),
+                "fresh": list(visit["fresh"]),
             },
         }
         turn_index = (turn_view["number"] - 1) * n + (turn_view["seat"] - view["statue"]) % n
@@ -200,13 +200,6 @@ def _markers(mview: dict[str, Any], printed: dict[str, Any]) -> dict[str, Any]:
     for marker in ("stone", "bread"):
         out[marker] = rest(printed[marker], mview[marker])
     return out
-
-
-def _fresh(visit: dict[str, Any], favor: list[int]) -> list[int]:
-    if "cathedral_donation" not in visit["done"]:
-        return []
-    loc = visit["location"]
-    return [t for t in favor if data.FAVOR_TOKENS[t]["location"] == loc]
 
 
 def _decision(view: dict[str, Any], tree: dict[str, Any], seat: int) -> dict[str, Any] | None:

@@ -43,7 +43,12 @@ def _turn_view(st: St) -> dict[str, Any] | None:
         "advisors_used": list(turn["advisors_used"]),
         "visit": None
         if visit is None
-        else {"location": visit["location"], "via": visit["via"], "done": list(visit["done"])},
+        else {
+            "location": visit["location"],
+            "via": visit["via"],
+            "done": list(visit["done"]),
+            "fresh": list(visit["fresh"]),
+        },
     }
 
 

@@ -118,3 +118,35 @@ def test_quick_value_matches_the_full_view() -> None:
             for seat in range(players):
                 full = estimate(rules.view_for(state, seat), seat)
                 assert estimate(own_part(state, seat), seat) == full
+
+
+def test_sampled_state_keeps_only_the_fresh_token_back() -> None:
+    """After a donation, an older cathedral token may still be cashed; the one just kept not."""
+    from app.rules import data
+    from tests.rules.helpers import edit, give, play, start, visit
+
+    s = give(visit(start(3), "cathedral"), 0, wood=1)
+    older = next(t for t in encode_pile(s) if data.FAVOR_TOKENS[t]["location"] == "cathedral")
+
+    def hold(tree: dict[str, Any]) -> None:
+        tree["favor"]["pile"].remove(older)
+        tree["ps"][0]["favor"] = sorted([*tree["ps"][0]["favor"], older])
+
+    s = edit(s, hold)
+    s = play(s, 0, {"kind": "cathedral_donation", "resource": "wood", "pay": {"wood": 1}})
+    drawn = rules.view_for(s, 0)["me"]["decision"]["tokens"]
+    kept = next((t["id"] for t in drawn if t["location"] == "cathedral"), drawn[0]["id"])
+    s = play(s, 0, {"kind": "keep_favor", "token": kept})
+    view = rules.view_for(s, 0)
+    assert view["turn"]["visit"]["fresh"] == [kept]
+    real = sorted((m["token"] for m in _legal(s, 0) if m["kind"] == "cash_favor"), key=int)
+    assert older in real and kept not in real
+    for k in range(3):
+        sampled = determinize(view, random.Random(k))
+        assert rules.view_for(sampled, 0) == view
+        got = sorted((m["token"] for m in _legal(sampled, 0) if m["kind"] == "cash_favor"), key=int)
+        assert got == real
+
+
+def encode_pile(state: Any) -> list[int]:
+    return list(rules.encode_state(state)["favor"]["pile"])

@@ -194,3 +194,18 @@ def test_random_locations_view_keys() -> None:
 def test_codec_state_is_exact() -> None:
     s = start(3)
     assert decode_state(encode_state(s)) == s
+
+
+def test_visit_fresh_lists_token_kept_this_visit() -> None:
+    s = give(visit(start(3), "cathedral"), 0, wood=1)
+    assert view_for(s, 0)["turn"]["visit"]["fresh"] == []
+    s = play(s, 0, {"kind": "cathedral_donation", "resource": "wood", "pay": {"wood": 1}})
+    token = view_for(s, 0)["me"]["decision"]["tokens"][0]["id"]
+    s = play(s, 0, {"kind": "keep_favor", "token": token})
+    for viewer in (0, 1, None):
+        v = view_for(s, viewer)
+        assert v["turn"]["visit"]["fresh"] == [token]
+        assert token in [t["id"] for t in v["players_state"][0]["favor_tokens"]]
+    assert not any(
+        m.get("kind") == "cash_favor" and m.get("token") == token for m in legal_moves(s, 0)
+    )
