@@ -130,6 +130,7 @@ def test_town_action_any_town_location() -> None:
         "location": "market",
         "via": "town_action",
         "done": [],
+        "fresh": [],
     }
 
 
