@@ -84,6 +84,7 @@ def test_kill9_mid_game_loses_no_acknowledged_move(pg_db, tmp_path):
             assert reply["type"] in ("accepted", "error"), reply
             if reply["type"] == "error":  # only if the table moved on: it cannot have here
                 raise AssertionError(reply)
+            await asyncio.gather(*(s.wait_version(reply["version"], 10) for s in fresh))
             ack = await play_one(fresh, rng)
             assert ack is not None and ack["type"] == "accepted", ack
             for s in fresh:
