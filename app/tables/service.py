@@ -94,7 +94,7 @@ class TableService:
         self.table_create_limit: tuple[int, float] | None = None
         # The last committed move of each table in this process, so that the sockets of the table
         # catch up from memory instead of each re-reading the database (see _catch_up).
-        self._fresh: dict[str, tuple[int, Any, str, MoveRecord]] = {}
+        self._fresh: dict[str, tuple[int, Any, str, MoveRecord, list[dict[str, Any]]]] = {}
 
     def _lock(self, table_id: str) -> asyncio.Lock:
         return self._locks[table_id]
@@ -394,8 +394,23 @@ class TableService:
             state = rules.decode_state(t.state)
             out = self._render(state, t.version, viewer.seat)
             out["status"] = t.status
+            out["seats"] = self._seat_list(s, t.id)
             out["log"] = [self._log_entry(r, viewer.seat) for r in records]
             return out
+
+    @staticmethod
+    def _seat_list(s: Session, table_id: str) -> list[dict[str, Any]]:
+        """Who holds each seat of a started table: the player's name, and the bot level if a bot
+        plays the seat (a bot of its own has no name; a seat handed to a bot keeps the name)."""
+        rows = list(
+            s.execute(
+                select(Seat.seat, Profile.name, Seat.bot_level)
+                .outerjoin(Profile, Profile.id == Seat.profile_id)
+                .where(Seat.table_id == table_id)
+                .order_by(Seat.seat)
+            )
+        )
+        return [{"seat": seat, "name": name, "bot_level": level} for seat, name, level in rows]
 
     @staticmethod
     def _render(state: Any, version: int, seat: int | None) -> dict[str, Any]:
@@ -507,11 +522,12 @@ class TableService:
                 )
                 s.add(record)
                 s.flush()
+                seats = self._seat_list(s, table_id)
             # Committed (the session block is closed).
             if len(self._fresh) > 2000:
                 self._fresh.clear()
             status = "finished" if finished else "playing"
-            self._fresh[table_id] = (new_version, tr.state, status, record)
+            self._fresh[table_id] = (new_version, tr.state, status, record, seats)
             return (
                 {
                     "version": new_version,
@@ -558,10 +574,11 @@ class TableService:
         if fresh is not None and not force and since is not None and fresh[0] == since + 1:
             # One move behind, and this process committed that move: no database round trip.
             # (If the table has moved on since, the next notice brings the socket further.)
-            version, state, status, record = fresh
+            version, state, status, record, seats = fresh
             out = self._render(state, version, viewer.seat)
             out["type"] = "update"
             out["status"] = status
+            out["seats"] = [dict(x) for x in seats]
             out["since"] = since
             out["moves"] = [self._log_entry(record, viewer.seat)]
             return out
@@ -576,6 +593,7 @@ class TableService:
                 out = self._render(state, t.version, viewer.seat)
                 out["type"] = "snapshot"
                 out["status"] = t.status
+                out["seats"] = self._seat_list(s, t.id)
                 return out
             records = list(
                 s.scalars(
@@ -587,6 +605,7 @@ class TableService:
             out = self._render(state, t.version, viewer.seat)
             out["type"] = "update"
             out["status"] = t.status
+            out["seats"] = self._seat_list(s, t.id)
             out["since"] = since
             out["moves"] = [self._log_entry(r, viewer.seat) for r in records]
             return out

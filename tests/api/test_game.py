@@ -234,3 +234,48 @@ def test_the_canary_catches_leaks(client: TestClient, app: Any, ann: Player, bob
     for leak in leaks:
         with pytest.raises(AssertionError):
             canary.check(0, [leak])
+
+
+def test_game_payload_names_the_seats_and_their_bots(
+    client: TestClient, app: Any, ann: Player, bob: Player, eve: Player
+) -> None:
+    from app.tables.service import Viewer
+
+    t = client.post("/api/tables", json={"seats": 3, "options": {}}, headers=ann.headers).json()
+    tid = t["id"]
+    r = client.post(
+        f"/api/tables/{tid}/join", json={"invite_code": t["invite_code"]}, headers=bob.headers
+    )
+    assert r.status_code == 200, r.text
+    r = client.post(f"/api/tables/{tid}/seats/2/bot", json={"level": "random"}, headers=ann.headers)
+    assert r.status_code == 200, r.text
+    assert client.post(f"/api/tables/{tid}/start", headers=ann.headers).status_code == 200
+    client.portal.call(app.state.bots.idle)  # type: ignore[union-attr]
+    expected = [
+        {"seat": 0, "name": "Ann", "bot_level": None},
+        {"seat": 1, "name": "Bob", "bot_level": None},
+        {"seat": 2, "name": None, "bot_level": "random"},
+    ]
+    g = game(client, tid, ann)
+    assert g["seats"] == expected
+    assert game(client, tid, eve, t["invite_code"])["seats"] == expected
+
+    svc = app.state.service
+    snap = client.portal.call(svc.catch_up, Viewer(tid, None, None), None)  # type: ignore[union-attr]
+    assert snap["type"] == "snapshot" and snap["seats"] == expected
+
+    # An update frame right after a move of this process carries them too.
+    seat = g["view"]["to_act"][0]
+    mover = [ann, bob][seat]
+    g = game(client, tid, mover)
+    move = pick_move(g["legal_moves"], random.Random(3))
+    assert post_move(client, tid, mover, move, g["version"], "seats-1").status_code == 200
+    upd = client.portal.call(svc.catch_up, Viewer(tid, 0, ann.id), g["version"])  # type: ignore[union-attr]
+    assert upd["type"] == "update" and upd["seats"] == expected
+
+    # Bob hands his seat to a bot: the seat keeps his name and shows the level.
+    r = client.post(f"/api/tables/{tid}/seats/1/bot", json={"level": "greedy"}, headers=bob.headers)
+    assert r.status_code == 200, r.text
+    client.portal.call(app.state.bots.idle)  # type: ignore[union-attr]
+    g = game(client, tid, ann)
+    assert g["seats"][1] == {"seat": 1, "name": "Bob", "bot_level": "greedy"}
