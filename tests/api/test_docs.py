@@ -1,0 +1,43 @@
+"""docs/protocol.md names every HTTP route of the app and every socket frame type."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+WS = Path(__file__).resolve().parents[2] / "app" / "api" / "ws.py"
+
+
+def _documented(text: str, method: str, path: str) -> bool:
+    # The docs write the table id as {id}; a query string or the end of the code span may follow.
+    path = path.replace("{table_id}", "{id}")
+    return re.search(re.escape(f"{method} {path}") + r"(?=[`\[\s?]|$)", text) is not None
+
+
+def test_every_route_is_in_protocol_md(app: Any) -> None:
+    text = PROTOCOL.read_text()
+    routes = [
+        (method.upper(), path) for path, ops in app.openapi()["paths"].items() for method in ops
+    ]
+    assert len(routes) >= 16
+    missing = [f"{m} {p}" for m, p in routes if not _documented(text, m, p)]
+    assert missing == []
+
+
+def test_documentation_check_would_catch_a_missing_route() -> None:
+    assert _documented(
+        "### `GET /api/tables/{id}/game[?invite=CODE]`", "GET", "/api/tables/{table_id}/game"
+    )
+    assert not _documented("### `GET /api/tables/{id}/game`", "GET", "/api/tables/{table_id}")
+    assert not _documented("### `POST /api/solo`", "GET", "/api/solo")
+
+
+def test_every_socket_frame_type_is_in_protocol_md() -> None:
+    text = PROTOCOL.read_text()
+    sent = set(re.findall(r'"type": "([a-z_]+)"', WS.read_text()))
+    types = sent | {"snapshot", "update", "hello", "move", "auth", "ping", "pong"}
+    assert {"welcome", "lobby", "accepted", "error"} <= types
+    missing = sorted(t for t in types if f'"type": "{t}"' not in text)
+    assert missing == []
