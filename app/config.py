@@ -35,6 +35,8 @@ class Settings(BaseSettings):
     # Cookie
     cookie_name: str = "emara_token"
     cookie_secure: bool = False
+    # Largest HTTP request body accepted (bytes); a larger one is refused with 413.
+    max_body_bytes: int = 65_536
     # WebSocket limits
     ws_max_frame_bytes: int = 16_384
     ws_rate_per_second: float = 20.0

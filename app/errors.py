@@ -96,6 +96,11 @@ class Unavailable(AppError):
     code = "unavailable"
 
 
+class BodyTooLarge(AppError):
+    status = 413
+    code = "body_too_large"
+
+
 class RateLimited(AppError):
     status = 429
     code = "rate_limited"

@@ -14,6 +14,7 @@ from sqlalchemy import text
 
 from app import redact
 from app.api import bots, profiles, solo, tables, ws
+from app.api.limits import BodyLimit
 from app.auth import TokenSigner
 from app.config import Settings, get_settings
 from app.db.session import Database
@@ -60,6 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.service = service
     install_handlers(app)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(profiles.router)
     app.include_router(tables.router)
     app.include_router(ws.router)
