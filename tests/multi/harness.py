@@ -355,7 +355,7 @@ class SeatSocket:
     """One seat's socket. ``frames`` collects every frame; ``version`` follows the table."""
 
     def __init__(self, ws_base: str, table_id: str, token: str, origin: str | None = None) -> None:
-        self.url = f"{ws_base}/ws/tables/{table_id}?token={token}"
+        self.url = f"{ws_base}/ws/tables/{table_id}"
         self.origin = origin or ws_base.replace("ws://", "http://")
         self.token = token
         self.ws: Any = None
