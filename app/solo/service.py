@@ -11,9 +11,7 @@ opened another way (the table form, a rematch) is adopted when it ends, as a hig
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections import defaultdict
 from datetime import datetime
 from typing import Any, cast
 
@@ -30,6 +28,7 @@ from app.realtime.hub import Notice
 from app.rules import data as rules_data
 from app.solo.campaign import CampaignRules, Mode, SoloResult, record_sheet
 from app.solo.models import SoloGame
+from app.tables.locks import KeyedLocks
 from app.tables.service import TableService
 
 log = logging.getLogger(__name__)
@@ -65,7 +64,7 @@ class SoloService:
         self.db = db
         self.tables = tables
         self.rules = campaign_rules()
-        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks = KeyedLocks()
 
     # ------------------------------------------------------------------ start
     async def start(

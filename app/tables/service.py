@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -39,6 +38,7 @@ from app.errors import (
     WrongStatus,
 )
 from app.realtime.hub import Hub, Notice
+from app.tables.locks import KeyedLocks
 
 # A client that is further behind than this gets a fresh snapshot instead of the missed moves.
 MAX_CATCH_UP = 200
@@ -88,8 +88,9 @@ class TableService:
         self.db = db
         self.hub = hub
         self.signer = signer
-        # One lock per table in this process: spares the database most lost races.
-        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # One lock per table in this process: spares the database most lost races. Kept only
+        # while in use (see KeyedLocks), so it does not grow with every table ever played.
+        self._locks = KeyedLocks()
         # (count, seconds): at most count tables opened per profile in that window; None = off.
         self.table_create_limit: tuple[int, float] | None = None
         # The last committed move of each table in this process, so that the sockets of the table
