@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test lint bench migrate install install-dev clean
+.PHONY: run test lint bench bench-load migrate install install-dev clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,8 +36,13 @@ lint: install-dev
 	$(BIN)/ruff format --check app tests bench migrations
 	$(BIN)/mypy app
 
+# Engine speed, then a short bot-strength run. Load (needs Postgres) is separate: bench-load.
 bench: install-dev
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/bots.py --games 3
+
+bench-load: install-dev
+	$(BIN)/python bench/load.py --tables 10 --seconds 10
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache emara.db test-artifacts
