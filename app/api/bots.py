@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -224,6 +225,11 @@ class BotRunner:
         self.again: set[str] = set()
         self.timers: dict[tuple[str, int], TurnTimer] = {}
         self.max_failures = 5
+        # Tables known to hold no bot seat: their moves need no look. Seats change only through
+        # the lobby (every change publishes a lobby notice, also from other processes), so a
+        # lobby notice forgets what was known of that table.
+        self.botless: OrderedDict[str, None] = OrderedDict()
+        self.botless_max = 10_000
 
     @staticmethod
     def now() -> datetime:
@@ -231,8 +237,19 @@ class BotRunner:
 
     # The hub calls this for every notice published in this process.
     async def send(self, notice: Notice) -> None:
-        if notice.kind == "game":
+        if notice.kind == "lobby":
+            self.botless.pop(notice.table_id, None)
+            task = self.tasks.get(notice.table_id)
+            if task is not None and not task.done():
+                self.again.add(notice.table_id)  # it may be judging the seats as they were
+        elif notice.table_id not in self.botless:
             self.kick(notice.table_id)
+
+    def _mark_botless(self, table_id: str) -> None:
+        self.botless[table_id] = None
+        self.botless.move_to_end(table_id)
+        while len(self.botless) > self.botless_max:
+            self.botless.popitem(last=False)
 
     def kick(self, table_id: str) -> None:
         """Look at the table soon; a bot to act there will move."""
@@ -284,10 +301,15 @@ class BotRunner:
             except Exception:
                 log.exception("bot runner: cannot load table %s", table_id)
                 return
+            if job == "botless":
+                self._mark_botless(table_id)
+                job = None
             if job is None:
                 if table_id in self.again:
                     continue
                 return
+            assert not isinstance(job, str)
+            self.botless.pop(table_id, None)
             seat, level, version, view, legal = job
             timer = self.timers.setdefault((table_id, seat), TurnTimer(per_move=self.budget))
             try:
@@ -318,18 +340,25 @@ class BotRunner:
 
     def _job(
         self, table_id: str
-    ) -> tuple[int, str, int, dict[str, Any], list[dict[str, Any]]] | None:
-        """The bot seat to act now, its level, the version, its own view and its legal moves."""
+    ) -> tuple[int, str, int, dict[str, Any], list[dict[str, Any]]] | Literal["botless"] | None:
+        """The bot seat to act now, its level, the version, its own view and its legal moves.
+
+        "botless" when the table holds no bot seat (so its moves need no further look), None
+        when no bot is to act now.
+        """
         with self.svc.db.session() as s:
-            t = s.get(GameTable, table_id)
-            if t is None or t.status != "playing" or t.state is None:
-                return None
             bots = {
-                x.seat: x.bot_level
-                for x in s.scalars(select(Seat).where(Seat.table_id == t.id))
-                if x.bot_level is not None
+                seat: level
+                for seat, level in s.execute(
+                    select(Seat.seat, Seat.bot_level).where(
+                        Seat.table_id == table_id, Seat.bot_level.is_not(None)
+                    )
+                )
             }
             if not bots:
+                return "botless"
+            t = s.get(GameTable, table_id)
+            if t is None or t.status != "playing" or t.state is None:
                 return None
             state = rules.decode_state(t.state)
             for seat in rules.to_act(state):

@@ -239,3 +239,30 @@ def test_bots_whose_turn_it_is_wake_up_after_a_restart(
     g = _game(client, tid, ann)
     assert g["version"] > 0 and g["view"]["to_act"] == [0]
     assert {e["seat"] for e in g["log"]} == {1}
+
+
+def test_a_table_without_bots_is_looked_at_once(
+    client: TestClient, app: Any, ann: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = app.state.bots
+    looks: list[str] = []
+    real_job = runner._job
+
+    def counting_job(table_id: str) -> Any:
+        looks.append(table_id)
+        return real_job(table_id)
+
+    monkeypatch.setattr(runner, "_job", counting_job)
+    t = _table(client, ann, 2, start_player=0)
+    tid = t["id"]
+    _join(client, t, bob)
+    assert client.post(f"/api/tables/{tid}/start", headers=ann.headers).status_code == 200
+    rng = random.Random(3)
+    for _ in range(6):
+        g = _game(client, tid, ann)
+        who = ann if g["view"]["to_act"] == [0] else bob
+        g = _game(client, tid, who)
+        _move(client, tid, who, g, pick_move(g["legal_moves"], rng))
+        _settle(client, app)
+    assert looks.count(tid) == 1  # the first move showed no bot seat; later moves cost nothing
+    assert tid in runner.botless
