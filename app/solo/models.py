@@ -4,14 +4,27 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import Boolean, DateTime, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.models import Base, utcnow
 
+OPEN_CAMPAIGN = "mode = 'campaign' AND finished_at IS NULL"
+
 
 class SoloGame(Base):
     __tablename__ = "solo_game"
+    # At most one unfinished campaign game per profile (migration 0200): two starts racing in
+    # two processes cannot both register one; the loser resumes the winner's game.
+    __table_args__ = (
+        Index(
+            "uq_solo_game_open_campaign",
+            "profile_id",
+            unique=True,
+            postgresql_where=text(OPEN_CAMPAIGN),
+            sqlite_where=text(OPEN_CAMPAIGN),
+        ),
+    )
 
     # One row per table: recording a result is an UPDATE of this row guarded by
     # ``finished_at IS NULL``, so it happens exactly once whoever calls it first.

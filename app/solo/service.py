@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from anyio import to_thread
-from sqlalchemy import CursorResult, func, select, update
+from sqlalchemy import CursorResult, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -32,6 +32,11 @@ from app.tables.locks import KeyedLocks
 from app.tables.service import TableService
 
 log = logging.getLogger(__name__)
+
+
+class CampaignBusy(AppError):
+    status = 409
+    code = "campaign_busy"
 
 
 class BadSoloOptions(AppError):
@@ -89,8 +94,15 @@ class SoloService:
             except rules.BadOptionsError as exc:
                 raise BadSoloOptions(str(exc)) from exc
             lobby = await self.tables.create_table(profile_id, 1, options)
-            await to_thread.run_sync(self._register, lobby["id"], profile_id, mode)
-            return await self._started(profile_id, lobby["id"], resumed=False)
+            if await to_thread.run_sync(self._register, lobby["id"], profile_id, mode):
+                return await self._started(profile_id, lobby["id"], resumed=False)
+            # Another process registered this profile's campaign game first (the database allows
+            # one open campaign game per profile): drop the table just made, resume that game.
+            await to_thread.run_sync(self._discard, lobby["id"])
+            open_id = await to_thread.run_sync(self._open_campaign_game, profile_id)
+            if open_id is None:
+                raise CampaignBusy("a campaign game is being started; try again")
+            return await self._started(profile_id, open_id, resumed=True)
 
     async def _started(self, profile_id: str, table_id: str, resumed: bool) -> dict[str, Any]:
         lobby = await self.tables.lobby(profile_id, table_id, None)
@@ -130,21 +142,38 @@ class SoloService:
             sheet = record_sheet(self.rules, self._results(s, profile_id))
             return int(sheet["campaign"]["next_start"])
 
-    def _register(self, table_id: str, profile_id: str, mode: str) -> None:
-        with self.db.session() as s:
-            t = s.get(GameTable, table_id)
-            if t is None or t.state is None:
-                raise AppError("the solo table did not start")
-            # The start value the engine actually used (the top event card's when none was asked).
-            view = rules.view_for(rules.decode_state(t.state), None)
-            s.add(
-                SoloGame(
-                    table_id=table_id,
-                    profile_id=profile_id,
-                    mode=mode,
-                    building_start=int(view["options"]["building_start"]),
+    def _register(self, table_id: str, profile_id: str, mode: str) -> bool:
+        """Record the new table as a solo game; False if the profile already has an open
+        campaign game (the unique index refused a second one)."""
+        try:
+            with self.db.session() as s:
+                t = s.get(GameTable, table_id)
+                if t is None or t.state is None:
+                    raise AppError("the solo table did not start")
+                # The start value the engine used (the top event card's when none was asked).
+                view = rules.view_for(rules.decode_state(t.state), None)
+                s.add(
+                    SoloGame(
+                        table_id=table_id,
+                        profile_id=profile_id,
+                        mode=mode,
+                        building_start=int(view["options"]["building_start"]),
+                    )
                 )
-            )
+                s.flush()
+        except IntegrityError:
+            if mode != "campaign":
+                raise
+            return False
+        return True
+
+    def _discard(self, table_id: str) -> None:
+        """Delete a solo table that was created but lost the race to register (no move yet)."""
+        with self.db.session() as s:
+            if s.scalar(select(func.count()).where(MoveRecord.table_id == table_id)):
+                return  # played already (it never is: nobody else knows it yet): keep it
+            s.execute(delete(Seat).where(Seat.table_id == table_id))
+            s.execute(delete(GameTable).where(GameTable.id == table_id))
 
     # ------------------------------------------------------------------ record
     async def record(self, table_id: str) -> bool:

@@ -52,3 +52,51 @@ def test_upgrade_downgrade_postgres() -> None:
 
 def test_upgrade_downgrade_sqlite(tmp_path: Path) -> None:
     round_trip(f"sqlite:///{tmp_path / 'm.db'}")
+
+
+def open_campaign_duplicates(url: str) -> None:
+    """Migration 0200 keeps the oldest open campaign game of a profile; later ones become
+    high-score games, then the unique index holds."""
+    from sqlalchemy import text
+
+    upgrade(url, "0100_solo")
+    engine = create_engine(url)
+    try:
+        with engine.begin() as c:
+            c.execute(
+                text(
+                    "INSERT INTO profile (id, name, recovery_hash, created_at) "
+                    "VALUES ('p1', 'Ann', 'h', '2026-11-01 10:00:00+00')"
+                )
+            )
+            for table_id, created, finished in (
+                ("a", "2026-11-01 10:00:00+00", None),
+                ("b", "2026-11-01 11:00:00+00", None),
+                ("c", "2026-11-01 12:00:00+00", "2026-11-01 13:00:00+00"),
+            ):
+                c.execute(
+                    text(
+                        "INSERT INTO solo_game (table_id, profile_id, mode, building_start, "
+                        "created_at, finished_at) VALUES (:t, 'p1', 'campaign', 40, :c, :f)"
+                    ),
+                    {"t": table_id, "c": created, "f": finished},
+                )
+        upgrade(url)
+        with engine.begin() as c:
+            modes = dict(c.execute(text("SELECT table_id, mode FROM solo_game")).all())
+        assert modes == {"a": "campaign", "b": "high_score", "c": "campaign"}
+        index_names = {i["name"] for i in inspect(engine).get_indexes("solo_game")}
+        assert "uq_solo_game_open_campaign" in index_names
+    finally:
+        engine.dispose()
+    downgrade(url, "0100_solo")
+
+
+@pytest.mark.postgres
+def test_open_campaign_duplicates_postgres() -> None:
+    with postgres_database() as url:
+        open_campaign_duplicates(url)
+
+
+def test_open_campaign_duplicates_sqlite(tmp_path: Path) -> None:
+    open_campaign_duplicates(f"sqlite:///{tmp_path / 'd.db'}")
