@@ -182,7 +182,7 @@ async def run_load(
                 await s.connect(since=0)
                 socks.append(s)
             await asyncio.gather(
-                *(s.wait_version(1, timeout) for s in socks), return_exceptions=True
+                *(s.wait_version(0, timeout) for s in socks), return_exceptions=True
             )
             return socks
 
