@@ -12,6 +12,7 @@ opened another way (the table form, a rematch) is adopted when it ends, as a hig
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from datetime import datetime
 from typing import Any, cast
 
@@ -176,6 +177,12 @@ class SoloService:
             s.execute(delete(GameTable).where(GameTable.id == table_id))
 
     # ------------------------------------------------------------------ record
+    def seat_count(self, table_id: str) -> int | None:
+        """The table's number of seats (None: no such table)."""
+        with self.db.session() as s:
+            n: int | None = s.scalar(select(GameTable.seat_count).where(GameTable.id == table_id))
+            return n
+
     async def record(self, table_id: str) -> bool:
         """Record the result of a finished solo table; True only for the call that recorded it."""
         return await to_thread.run_sync(self._record_one, table_id)
@@ -307,13 +314,22 @@ class SoloService:
 class SoloRecorder:
     """Hears the hub's after-commit notices; records a solo game the moment its last move lands."""
 
-    def __init__(self, solo: SoloService) -> None:
+    def __init__(self, solo: SoloService, remember: int = 10_000) -> None:
         self.solo = solo
+        # Tables with more than one seat: a table's seat count never changes, so their moves
+        # need no look at all once they have been seen (bounded, oldest forgotten first).
+        self.not_solo: OrderedDict[str, None] = OrderedDict()
+        self.remember = remember
 
     async def send(self, notice: Notice) -> None:
-        if notice.kind != "game":
+        if notice.kind != "game" or notice.table_id in self.not_solo:
             return
         try:
+            if await to_thread.run_sync(self.solo.seat_count, notice.table_id) not in (None, 1):
+                self.not_solo[notice.table_id] = None
+                while len(self.not_solo) > self.remember:
+                    self.not_solo.popitem(last=False)
+                return
             await self.solo.record(notice.table_id)
         except Exception:  # never let record keeping break a committed move
             log.exception("recording the solo result of table %s failed", notice.table_id)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.rules import data as rules_data
 from app.solo.models import SoloGame
-from tests.conftest import Player
+from tests.conftest import Player, pick_move
 from tests.solo.helpers import play_to_end
 
 
@@ -235,3 +237,38 @@ def test_a_result_missed_at_commit_is_recorded_once_on_read_even_when_racing(
     (game,) = body["campaign"]["history"]
     assert game["score"] == end["view"]["outcome"]["players"][0]["score"]
     assert game["won"] == end["view"]["outcome"]["won"]
+
+
+def test_moves_of_tables_with_more_seats_are_looked_at_once(
+    client: TestClient, app: Any, ann: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.solo.service import SoloRecorder
+
+    recorder = next(r for r in app.state.hub.relays if isinstance(r, SoloRecorder))
+    looks: list[str] = []
+    real = recorder.solo.seat_count
+    monkeypatch.setattr(recorder.solo, "seat_count", lambda tid: looks.append(tid) or real(tid))
+    recorded: list[str] = []
+    monkeypatch.setattr(recorder.solo, "record", lambda tid: recorded.append(tid))
+    r = client.post("/api/tables", json={"seats": 2, "options": {}}, headers=ann.headers)
+    t = r.json()
+    client.post(
+        f"/api/tables/{t['id']}/join", json={"invite_code": t["invite_code"]}, headers=bob.headers
+    )
+    assert client.post(f"/api/tables/{t['id']}/start", headers=ann.headers).status_code == 200
+    rng = random.Random(2)
+    for _ in range(5):
+        g = client.get(f"/api/tables/{t['id']}/game", headers=ann.headers).json()
+        who = ann if g["view"]["to_act"] == [0] else bob
+        g = client.get(f"/api/tables/{t['id']}/game", headers=who.headers).json()
+        r = client.post(
+            f"/api/tables/{t['id']}/moves",
+            json={
+                "move": pick_move(g["legal_moves"], rng),
+                "expected_version": g["version"],
+                "move_id": f"m{g['version']}",
+            },
+            headers=who.headers,
+        )
+        assert r.status_code == 200, r.text
+    assert looks == [t["id"]] and recorded == []
