@@ -12,6 +12,7 @@ from app import rules
 from app.bots.sample import determinize
 from app.bots.value import estimate
 from app.rules import data
+from app.rules.moves import VISIT_KINDS
 
 LEVELS = ("random", "greedy", "strong")
 
@@ -146,20 +147,8 @@ def _scored(state: Any, seat: int, legal: list[dict[str, Any]]) -> list[tuple[fl
     return out
 
 
-VISIT_ACTIONS = frozenset(
-    {
-        "harvest",
-        "castle_gift",
-        "castle_book",
-        "cathedral_donation",
-        "deliver_stone",
-        "deliver_bread",
-        "deliver_wood",
-        "market_gold",
-        "market_books",
-        "cash_favor",
-    }
-)
+# What a visit offers besides closing it: the engine's own list.
+VISIT_ACTIONS = VISIT_KINDS - {"end_visit"}
 
 
 def _best(scored: list[tuple[float, int]], rng: random.Random) -> int:
