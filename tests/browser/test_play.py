@@ -92,6 +92,12 @@ class Player:
         if "play_card" in by_kind:
             self.extras_left = 1
             return self.rng.choice(by_kind["play_card"])
+        if not self.picker_used:
+            # The first choice that needs a payment picker is taken whatever it is, so that every
+            # game (the seed is the server's) exercises the picker.
+            multi = [o for o in options if o[2] > 1 and o[0] != "use_advisor"]
+            if multi:
+                return multi[0]
         if "card_action" in by_kind and self.rng.random() < 0.5:
             # prefer a choice with a payment picker the first time one shows up
             multi = [o for o in by_kind["card_action"] if o[2] > 1]
