@@ -299,15 +299,19 @@ def _harvest(st: St, seat: int, loc: str, move: Move, events: Ev) -> None:
     )
 
 
-def _castle_gift(st: St, seat: int, move: Move, events: Ev) -> None:
-    p = player(st, seat)
+def _pay_marker(st: St, seat: int, move: Move, marker: str, why: str, events: Ev) -> None:
+    """Pay as many of the chosen resource as its gift or donation marker shows; advance it."""
     r = move.args["resource"]
     if r not in data.RESOURCES:
         raise IllegalMoveError("bad_resource", f"unknown resource {r!r}")
-    value = marker_value(st, "gift", r)
-    pay = check_pay(p, move.args["pay"], {r: value})
-    spend_items(st, seat, pay, "castle_gift", events)
-    advance_marker(st, "gift", r, events)
+    pay = check_pay(player(st, seat), move.args["pay"], {r: marker_value(st, marker, r)})
+    spend_items(st, seat, pay, why, events)
+    advance_marker(st, marker, r, events)
+
+
+def _castle_gift(st: St, seat: int, move: Move, events: Ev) -> None:
+    p = player(st, seat)
+    _pay_marker(st, seat, move, "gift", "castle_gift", events)
     gain_items(st, seat, {"ring": data.EFFECTS["castle_gift_ring"]}, "castle_gift", events)
     if "mayoress" in p["advisors"]:
         gain_cp(st, seat, data.EFFECTS["mayoress_gift_cp"], "mayoress", events)
@@ -318,13 +322,7 @@ def _castle_gift(st: St, seat: int, move: Move, events: Ev) -> None:
 
 def _donation(st: St, seat: int, move: Move, events: Ev) -> None:
     p = player(st, seat)
-    r = move.args["resource"]
-    if r not in data.RESOURCES:
-        raise IllegalMoveError("bad_resource", f"unknown resource {r!r}")
-    value = marker_value(st, "donation", r)
-    pay = check_pay(p, move.args["pay"], {r: value})
-    spend_items(st, seat, pay, "cathedral_donation", events)
-    advance_marker(st, "donation", r, events)
+    _pay_marker(st, seat, move, "donation", "cathedral_donation", events)
     books: int = data.EFFECTS["donation_book"]
     if "abbess" in p["advisors"]:
         books += data.EFFECTS["abbess_donation_book"]
