@@ -4,19 +4,15 @@ fails instead."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import socket
-import subprocess
-import sys
-import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+
+from tests.multi.harness import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -52,24 +48,8 @@ def need_browser() -> None:
     pytest.skip(f"SKIPPED LOUDLY: {why}")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    def __init__(self, base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-        self.base = base
-        self.proc = proc
-        self.log = log
-
-    def url(self, path: str = "/") -> str:
-        return self.base + path
-
-
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """The app under uvicorn in a subprocess, with its own migrated SQLite database."""
     need_browser()
     from app.db.migrate import upgrade
@@ -77,53 +57,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("browser-server")
     db_url = f"sqlite:///{tmp / 'emara.db'}"
     upgrade(db_url)
-    port = _free_port()
-    env = {
-        **os.environ,
-        "EMARA_DATABASE_URL": db_url,
-        "EMARA_DATA_DIR": str(tmp),
-        "EMARA_SECRET_KEY": "browser-test-secret-key-0123456789abcdef",
-    }
-    log = tmp / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "app.main:app",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--log-level",
-                "warning",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError("the server did not start:\n" + log.read_text(errors="replace"))
-        time.sleep(0.2)
-    try:
-        yield Server(base, proc, log)
-    finally:
-        proc.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=10)
-        if proc.poll() is None:
-            proc.kill()
+    with ServerProcess(db_url, tmp / "server.log", extra_args=["--log-level", "warning"]) as srv:
+        yield srv
 
 
 # Module scope: the sync API runs an event loop in this thread while it is open, which would

@@ -160,6 +160,9 @@ class ServerProcess:
     def ws_base(self) -> str:
         return f"ws://{ORIGIN_HOST}:{self.port}"
 
+    def url(self, path: str = "/") -> str:
+        return self.base + path
+
     def settings_env(self) -> dict[str, str]:
         env = {
             "EMARA_DATABASE_URL": self.database_url,

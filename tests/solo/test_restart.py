@@ -7,11 +7,6 @@ started on the same database between the checks.
 from __future__ import annotations
 
 import contextlib
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -23,63 +18,20 @@ from sqlalchemy.orm import Session
 
 from app.db.migrate import upgrade
 from app.solo.models import SoloGame
-from tests.conftest import ROOT, postgres_database
+from tests.conftest import postgres_database
+from tests.multi.harness import ServerProcess
 
 pytestmark = pytest.mark.postgres
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextlib.contextmanager
 def uvicorn_process(url: str, data_dir: Path) -> Iterator[httpx.Client]:
-    port = _free_port()
-    env = {
-        **os.environ,
-        "EMARA_DATABASE_URL": url,
-        "EMARA_SECRET_KEY": "restart-test-secret",
-        "EMARA_DATA_DIR": str(data_dir),
-    }
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "app.main:app",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        base = f"http://127.0.0.1:{port}"
-        with httpx.Client(base_url=base, timeout=30) as client:
-            for _ in range(300):
-                if proc.poll() is not None:
-                    raise RuntimeError(proc.stderr.read().decode() if proc.stderr else "exited")
-                try:
-                    if client.get("/api/health").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-            else:
-                raise RuntimeError("uvicorn did not answer")
-            yield client
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    """The app under uvicorn on the given database; the same signing key every time."""
+    with (
+        ServerProcess(url, data_dir / "server.log") as server,
+        httpx.Client(base_url=server.base, timeout=30) as client,
+    ):
+        yield client
 
 
 def play(client: httpx.Client, headers: dict[str, str], table_id: str, moves: int) -> dict:
