@@ -613,7 +613,11 @@ class TableService:
 
     # ------------------------------------------------------------------ audit
     def replay_matches(self, table_id: str) -> bool:
-        """Replaying the move log from the seed reproduces the stored snapshot exactly."""
+        """Replaying the move log from the seed reproduces the stored snapshot exactly.
+
+        The log is read up to the snapshot's version: a move committed between the two reads (they
+        see different snapshots of the database) belongs to a later snapshot, not to this one.
+        """
         with self.db.session() as s:
             t = s.get(GameTable, table_id)
             if t is None or t.state is None or t.seed is None:
@@ -621,7 +625,7 @@ class TableService:
             records = list(
                 s.scalars(
                     select(MoveRecord)
-                    .where(MoveRecord.table_id == t.id)
+                    .where(MoveRecord.table_id == t.id, MoveRecord.version <= t.version)
                     .order_by(MoveRecord.version)
                 )
             )

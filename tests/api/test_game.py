@@ -279,3 +279,33 @@ def test_game_payload_names_the_seats_and_their_bots(
     client.portal.call(app.state.bots.idle)  # type: ignore[union-attr]
     g = game(client, tid, ann)
     assert g["seats"][1] == {"seat": 1, "name": "Bob", "bot_level": "greedy"}
+
+
+def test_replay_check_judges_a_snapshot_against_its_own_versions(
+    client: TestClient, app: Any, ann: Player, bob: Player
+) -> None:
+    """A move committed after the snapshot was read (a later version in the log) is not a
+    mismatch; a snapshot that differs from its replay is."""
+    from sqlalchemy import update
+
+    from app.db.models import GameTable
+
+    tid = started(client, [ann, bob], start_player=0)["id"]
+    rng = random.Random(4)
+    svc = app.state.service
+    with svc.db.session() as s:
+        first = s.get(GameTable, tid)
+        assert first is not None
+        v0, state0 = first.version, first.state
+    g = game(client, tid, ann)
+    assert post_move(client, tid, ann, pick_move(g["legal_moves"], rng), v0, "a").status_code == 200
+    # The row as a reader saw it just before that move committed, with the move already logged.
+    with svc.db.session() as s, s.begin():
+        s.execute(update(GameTable).where(GameTable.id == tid).values(version=v0, state=state0))
+    assert svc.replay_matches(tid)
+    with svc.db.session() as s, s.begin():
+        s.execute(update(GameTable).where(GameTable.id == tid).values(state={**state0, "round": 5}))
+    assert not svc.replay_matches(tid)
+    # Leave the table consistent for the teardown check.
+    with svc.db.session() as s, s.begin():
+        s.execute(update(GameTable).where(GameTable.id == tid).values(state=state0))
