@@ -6,16 +6,31 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+import orjson
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.errors import Malformed, Unavailable
+
+
+def _json_dumps(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
 
 def make_engine(url: str, pool_size: int = 20, max_overflow: int = 10) -> Engine:
-    kwargs: dict[str, Any] = {"future": True}
+    # JSON columns (the snapshot, the move log) go through orjson: several times faster than the
+    # standard library on the hot path, same text.
+    kwargs: dict[str, Any] = {
+        "future": True,
+        "json_serializer": _json_dumps,
+        "json_deserializer": orjson.loads,
+    }
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     else:
+        # A connection that died in the pool (a restarted or failed-over Postgres) is replaced
+        # at checkout instead of failing the request: one short round trip per checkout.
         kwargs["pool_pre_ping"] = True
         # Enough for the worker threads that run database work (anyio's default is 40): a
         # connection opened past pool_size + max_overflow would wait, one past pool_size is
@@ -54,20 +69,28 @@ class Database:
             # A lost or terminated connection: a typed, retryable error, never a 500.
             with suppress(Exception):
                 s.rollback()
-            from app.errors import Unavailable
-
             raise Unavailable("the database is unavailable, try again") from exc
         except DataError as exc:
             # A value the database refuses to store or compare (a NUL byte in an id): bad input.
             s.rollback()
-            from app.errors import Malformed
-
             raise Malformed("the request holds characters that cannot be stored") from exc
         except BaseException:
             s.rollback()
             raise
         finally:
             s.close()
+
+    @contextmanager
+    def begin(self) -> Iterator[Connection]:
+        """One Core transaction (no ORM): the hot path of a move. Commits on success; errors are
+        mapped like ``session``'s."""
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        except (OperationalError, InterfaceError) as exc:
+            raise Unavailable("the database is unavailable, try again") from exc
+        except DataError as exc:
+            raise Malformed("the request holds characters that cannot be stored") from exc
 
     def dispose(self) -> None:
         self.engine.dispose()
