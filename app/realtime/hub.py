@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -29,6 +30,9 @@ class Hub:
     def __init__(self) -> None:
         self._listeners: dict[str, set[asyncio.Queue[object]]] = defaultdict(set)
         self.relays: list[Relay] = []
+        # Called (synchronously) with every notice this process hears, local or relayed: caches
+        # of what a notice changes forget it here.
+        self.watchers: list[Callable[[Notice], None]] = []
 
     def subscribe(self, table_id: str, queue: asyncio.Queue[object]) -> None:
         self._listeners[table_id].add(queue)
@@ -45,6 +49,8 @@ class Hub:
 
     def deliver(self, notice: Notice) -> None:
         """Wake every local listener of the table."""
+        for watch in self.watchers:
+            watch(notice)
         for queue in list(self._listeners.get(notice.table_id, ())):
             queue.put_nowait(notice)
 

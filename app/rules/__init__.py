@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .codec import decode_state, encode_state
+from .codec import decode_state, encode_state, state_blob
 from .moves import IllegalMoveError, Move, Transition, decode_move, encode_move
 from .scoring import compute_outcome
 from .setup import BadOptionsError, GameOptions, new_game
@@ -34,6 +34,7 @@ __all__ = [
     "new_game",
     "outcome",
     "replay",
+    "state_blob",
     "to_act",
     "view_for",
 ]

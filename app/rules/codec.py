@@ -38,6 +38,12 @@ def encode_state(state: GameState) -> dict[str, Any]:
     return copy_tree(state.tree)
 
 
+def state_blob(state: GameState) -> dict[str, Any]:
+    """The state's own JSON-ready tree, not a copy: to hand straight to a serialiser (the server
+    stores it), never to change. ``encode_state`` is the copy that may be changed."""
+    return state.tree
+
+
 def decode_state(blob: dict[str, Any]) -> GameState:
     if not isinstance(blob, dict):
         raise ValueError("a state must be a dict")

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from anyio import to_thread
-from sqlalchemy import func, select, update
+from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -43,6 +43,61 @@ from app.tables.locks import KeyedLocks
 # A client that is further behind than this gets a fresh snapshot instead of the missed moves.
 MAX_CATCH_UP = 200
 ENGINE_OPTION_KEYS = ("building_start", "random_locations", "full_selection", "start_player")
+
+
+# The hot path (a move, a catch-up) speaks Core to these tables: no ORM identity map or unit of
+# work per move.
+_TABLE: Table = GameTable.__table__  # type: ignore[assignment]
+_MOVE: Table = MoveRecord.__table__  # type: ignore[assignment]
+# Built once: a statement built per call costs more Python than its round trip to Postgres.
+_ADVANCE = (
+    update(_TABLE)
+    .where(
+        _TABLE.c.id == bindparam("p_id"),
+        _TABLE.c.version == bindparam("p_expected"),
+        _TABLE.c.status == "playing",
+    )
+    .values(
+        state=bindparam("p_state", type_=_TABLE.c.state.type),
+        version=bindparam("p_version", type_=_TABLE.c.version.type),
+        status=bindparam("p_status", type_=_TABLE.c.status.type),
+        updated_at=bindparam("p_at", type_=_TABLE.c.updated_at.type),
+    )
+)
+_LOG = insert(_MOVE)
+_SNAPSHOT = select(_TABLE.c.status, _TABLE.c.version, _TABLE.c.state).where(
+    _TABLE.c.id == bindparam("p_id")
+)
+
+
+@dataclass(frozen=True)
+class LogRow:
+    """One move-log line as the hot path keeps it (the fields of ``MoveRecord`` a client sees)."""
+
+    version: int
+    seat: int
+    move: dict[str, Any]
+    events: list[Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Fresh:
+    """A table as this process last committed it."""
+
+    version: int
+    state: Any
+    status: str
+    entry: LogRow
+    seats: list[dict[str, Any]]
+
+
+class _Prior(Exception):
+    """Carries the earlier result of a move_id out of the transaction (which then rolls back)."""
+
+    def __init__(self, result: dict[str, Any]) -> None:
+        super().__init__("duplicate move_id")
+        self.result = result
 
 
 @dataclass(frozen=True)
@@ -93,9 +148,19 @@ class TableService:
         self._locks = KeyedLocks()
         # (count, seconds): at most count tables opened per profile in that window; None = off.
         self.table_create_limit: tuple[int, float] | None = None
-        # The last committed move of each table in this process, so that the sockets of the table
-        # catch up from memory instead of each re-reading the database (see _catch_up).
-        self._fresh: dict[str, tuple[int, Any, str, MoveRecord, list[dict[str, Any]]]] = {}
+        # The last committed move of each table in this process: the next move starts from its
+        # state, and the sockets of the table catch up from it, without reading the database.
+        self._fresh: dict[str, Fresh] = {}
+        # Seats change only through the lobby, and every such change is announced by a lobby
+        # notice (in this process or relayed from another): it makes the remembered seat list
+        # of the table stale. A move that overlaps a lobby notice remembers nothing.
+        self._lobby_epoch = 0
+        hub.watchers.append(self._heard)
+
+    def _heard(self, notice: Notice) -> None:
+        if notice.kind == "lobby":
+            self._lobby_epoch += 1
+            self._fresh.pop(notice.table_id, None)
 
     def _lock(self, table_id: str) -> asyncio.Lock:
         return self._locks[table_id]
@@ -400,7 +465,7 @@ class TableService:
             return out
 
     @staticmethod
-    def _seat_list(s: Session, table_id: str) -> list[dict[str, Any]]:
+    def _seat_list(s: Session | Connection, table_id: str) -> list[dict[str, Any]]:
         """Who holds each seat of a started table: the player's name, and the bot level if a bot
         plays the seat (a bot of its own has no name; a seat handed to a bot keeps the name)."""
         rows = list(
@@ -428,7 +493,9 @@ class TableService:
         }
 
     @staticmethod
-    def _log_entry(r: MoveRecord, seat: int | None) -> dict[str, Any]:
+    def _log_entry(r: Any, seat: int | None) -> dict[str, Any]:
+        """A log line from anything with the move log's fields (an ORM row, a Core row, a
+        ``LogRow``), redacted for ``seat``."""
         return {
             "version": r.version,
             "seat": r.seat,
@@ -467,91 +534,161 @@ class TableService:
     def _submit(
         self, table_id: str, seat: int, move: dict[str, Any], expected: int, move_id: str
     ) -> tuple[dict[str, Any], bool]:
+        """One Core transaction: (read the snapshot) → judge → conditional update → log insert.
+
+        The snapshot is read from the database unless this process committed version
+        ``expected`` itself: a table's state at a version never changes (the conditional update
+        lets exactly one move follow each version), so the remembered state is the truth as long
+        as the update below still finds the table at ``expected``. A ``move_id`` seen before is
+        caught by the log's unique key, which rolls the whole transaction back.
+        """
+        epoch = self._lobby_epoch
         try:
-            with self.db.session() as s:
-                prior = self._prior(s, table_id, move_id, seat)
-                if prior is not None:
-                    return prior, False
-                t = s.get(GameTable, table_id)
-                if t is None:
-                    raise NotFound("no such table")
-                if t.status != "playing" or t.state is None:
-                    raise WrongStatus("the game is not in play", status=t.status, version=t.version)
-                if t.version != expected:
-                    # The retry of this very move may have landed since the look-up above.
-                    prior = self._prior(s, table_id, move_id, seat)
-                    if prior is not None:
-                        return prior, False
-                    raise StaleVersion("the table has moved on", version=t.version)
-                state = rules.decode_state(t.state)
+            with self.db.begin() as conn:
+                remembered = self._fresh.get(table_id)
+                state = self._state_at(conn, remembered, table_id, expected, move_id, seat)
+                if isinstance(state, dict):
+                    return state, False
                 try:
                     tr = rules.apply_move(state, seat, move)
                 except rules.IllegalMoveError as exc:
+                    # Judged against version ``expected``: make sure that is still the table's.
+                    self._raise_if_moved_on(conn, table_id, expected, move_id, seat)
                     raise IllegalMove(
                         str(getattr(exc, "message", exc)),
                         engine_code=getattr(exc, "code", "illegal"),
-                        version=t.version,
+                        version=expected,
                     ) from exc
                 finished = rules.outcome(tr.state) is not None
+                status = "finished" if finished else "playing"
                 new_version = expected + 1
-                n = s.execute(  # type: ignore[attr-defined]
-                    update(GameTable)
-                    .where(GameTable.id == table_id, GameTable.version == expected)
-                    .values(
-                        state=rules.encode_state(tr.state),
-                        version=new_version,
-                        status="finished" if finished else "playing",
-                        updated_at=utcnow(),
-                    )
-                    .execution_options(synchronize_session=False)
+                now = utcnow()
+                n = conn.execute(
+                    _ADVANCE,
+                    {
+                        "p_id": table_id,
+                        "p_expected": expected,
+                        "p_state": rules.state_blob(tr.state),
+                        "p_version": new_version,
+                        "p_status": status,
+                        "p_at": now,
+                    },
                 ).rowcount
                 if n != 1:
                     # Lost a race: to a retry of this very move (same move_id), or to another.
-                    prior = self._prior(s, table_id, move_id, seat)
-                    if prior is not None:
-                        return prior, False
-                    current = s.scalar(select(GameTable.version).where(GameTable.id == table_id))
-                    raise StaleVersion("the table has moved on", version=current)
+                    self._raise_if_moved_on(conn, table_id, expected, move_id, seat, always=True)
                 raw_events = list(tr.events)
-                record = MoveRecord(
-                    table_id=table_id,
+                entry = LogRow(
                     version=new_version,
                     seat=seat,
                     move=rules.encode_move(rules.decode_move(move)),
                     events=raw_events,
-                    move_id=move_id,
+                    created_at=now,
                 )
-                s.add(record)
-                s.flush()
-                seats = self._seat_list(s, table_id)
-            # Committed (the session block is closed).
-            if len(self._fresh) > 2000:
-                self._fresh.clear()
-            status = "finished" if finished else "playing"
-            self._fresh[table_id] = (new_version, tr.state, status, record, seats)
-            return (
-                {
-                    "version": new_version,
-                    "move_id": move_id,
-                    "events": rules.events_for(raw_events, seat),
-                    "duplicate": False,
-                },
-                True,
-            )
+                conn.execute(
+                    _LOG,
+                    {
+                        "table_id": table_id,
+                        "version": new_version,
+                        "seat": seat,
+                        "move": entry.move,
+                        "events": raw_events,
+                        "move_id": move_id,
+                        "created_at": now,
+                    },
+                )
+                if remembered is not None and remembered.state is state:
+                    seats = remembered.seats
+                else:
+                    seats = self._seat_list(conn, table_id)
+        except _Prior as found:
+            return found.result, False
         except IntegrityError:
-            # A concurrent request with the same move_id (or version) won the race.
-            with self.db.session() as s:
-                prior = self._prior(s, table_id, move_id, seat)
+            # This move_id is in the log already (a retry, or a concurrent request with the same
+            # move_id won the race), or another move took the version first.
+            with self.db.begin() as conn:
+                prior = self._prior(conn, table_id, move_id, seat)
                 if prior is not None:
                     return prior, False
-                current = s.scalar(select(GameTable.version).where(GameTable.id == table_id))
+                current = conn.scalar(select(_TABLE.c.version).where(_TABLE.c.id == table_id))
             raise StaleVersion("the table has moved on", version=current) from None
+        # Committed (the transaction block is closed).
+        if len(self._fresh) > 2000:
+            self._fresh.clear()
+        if self._lobby_epoch == epoch:
+            self._fresh[table_id] = Fresh(new_version, tr.state, status, entry, seats)
+        else:  # the seats may have changed meanwhile: sockets re-read them with the move
+            self._fresh.pop(table_id, None)
+        return (
+            {
+                "version": new_version,
+                "move_id": move_id,
+                "events": rules.events_for(raw_events, seat),
+                "duplicate": False,
+            },
+            True,
+        )
+
+    def _state_at(
+        self,
+        conn: Connection,
+        fresh: Fresh | None,
+        table_id: str,
+        expected: int,
+        move_id: str,
+        seat: int,
+    ) -> Any:
+        """The table's state at version ``expected``; or the earlier result of this very move
+        (a dict) when ``move_id`` was applied already; else a typed error."""
+        if fresh is not None and fresh.version == expected and fresh.status == "playing":
+            return fresh.state
+        row = conn.execute(_SNAPSHOT, {"p_id": table_id}).first()
+        if row is None:
+            raise NotFound("no such table")
+        if row.status != "playing" or row.state is None or row.version != expected:
+            # The retry of a move that landed (perhaps the one that ended the game).
+            prior = self._prior(conn, table_id, move_id, seat)
+            if prior is not None:
+                return prior
+            if row.status != "playing" or row.state is None:
+                raise WrongStatus("the game is not in play", status=row.status, version=row.version)
+            raise StaleVersion("the table has moved on", version=row.version)
+        return rules.decode_state(row.state)
+
+    def _raise_if_moved_on(
+        self,
+        conn: Connection,
+        table_id: str,
+        expected: int,
+        move_id: str,
+        seat: int,
+        always: bool = False,
+    ) -> None:
+        """When the table is no longer at ``expected``: the earlier result of this move_id (as
+        ``_Prior``), or the typed error that says where the table is now."""
+        row = conn.execute(
+            select(_TABLE.c.status, _TABLE.c.version).where(_TABLE.c.id == table_id)
+        ).first()
+        if row is None:
+            raise NotFound("no such table")
+        if row.version == expected and row.status == "playing" and not always:
+            return
+        prior = self._prior(conn, table_id, move_id, seat)
+        if prior is not None:
+            raise _Prior(prior)
+        if row.status != "playing":
+            raise WrongStatus("the game is not in play", status=row.status, version=row.version)
+        raise StaleVersion("the table has moved on", version=row.version)
 
     @staticmethod
-    def _prior(s: Session, table_id: str, move_id: str, seat: int) -> dict[str, Any] | None:
-        r = s.scalar(
-            select(MoveRecord).where(MoveRecord.table_id == table_id, MoveRecord.move_id == move_id)
-        )
+    def _prior(
+        s: Session | Connection, table_id: str, move_id: str, seat: int
+    ) -> dict[str, Any] | None:
+        r = s.execute(
+            select(_MOVE.c.version, _MOVE.c.events).where(
+                _MOVE.c.table_id == table_id, _MOVE.c.move_id == move_id
+            )
+        ).first()
         if r is None:
             return None
         return {
@@ -568,45 +705,57 @@ class TableService:
 
         None when there is no game yet, or when ``since`` is current (unless ``force``).
         """
+        frame = self._fresh_update(viewer, since, force)
+        if frame is not None:
+            return frame
         return await to_thread.run_sync(self._catch_up, viewer, since, force)
 
-    def _catch_up(self, viewer: Viewer, since: int | None, force: bool) -> dict[str, Any] | None:
+    def _fresh_update(
+        self, viewer: Viewer, since: int | None, force: bool
+    ) -> dict[str, Any] | None:
+        """The update for a listener one move behind, when this process committed that move:
+        rendered from memory, with no database round trip and no worker thread. (If the table has
+        moved on since, the next notice brings the socket further.)"""
         fresh = self._fresh.get(viewer.table_id)
-        if fresh is not None and not force and since is not None and fresh[0] == since + 1:
-            # One move behind, and this process committed that move: no database round trip.
-            # (If the table has moved on since, the next notice brings the socket further.)
-            version, state, status, record, seats = fresh
-            out = self._render(state, version, viewer.seat)
-            out["type"] = "update"
-            out["status"] = status
-            out["seats"] = [dict(x) for x in seats]
-            out["since"] = since
-            out["moves"] = [self._log_entry(record, viewer.seat)]
-            return out
-        with self.db.session() as s:
-            t = s.get(GameTable, viewer.table_id)
+        if fresh is None or force or since is None or fresh.version != since + 1:
+            return None
+        out = self._render(fresh.state, fresh.version, viewer.seat)
+        out["type"] = "update"
+        out["status"] = fresh.status
+        out["seats"] = [dict(x) for x in fresh.seats]
+        out["since"] = since
+        out["moves"] = [self._log_entry(fresh.entry, viewer.seat)]
+        return out
+
+    def _catch_up(self, viewer: Viewer, since: int | None, force: bool) -> dict[str, Any] | None:
+        frame = self._fresh_update(viewer, since, force)
+        if frame is not None:
+            return frame
+        with self.db.begin() as conn:
+            t = conn.execute(_SNAPSHOT, {"p_id": viewer.table_id}).first()
             if t is None or t.state is None:
                 return None
             if since is not None and since == t.version and not force:
                 return None
             state = rules.decode_state(t.state)
-            if since is None or since > t.version or t.version - since > MAX_CATCH_UP:
-                out = self._render(state, t.version, viewer.seat)
-                out["type"] = "snapshot"
-                out["status"] = t.status
-                out["seats"] = self._seat_list(s, t.id)
-                return out
-            records = list(
-                s.scalars(
-                    select(MoveRecord)
-                    .where(MoveRecord.table_id == t.id, MoveRecord.version > since)
-                    .order_by(MoveRecord.version)
-                )
-            )
             out = self._render(state, t.version, viewer.seat)
-            out["type"] = "update"
             out["status"] = t.status
-            out["seats"] = self._seat_list(s, t.id)
+            out["seats"] = self._seat_list(conn, viewer.table_id)
+            if since is None or since > t.version or t.version - since > MAX_CATCH_UP:
+                out["type"] = "snapshot"
+                return out
+            records = conn.execute(
+                select(
+                    _MOVE.c.version, _MOVE.c.seat, _MOVE.c.move, _MOVE.c.events, _MOVE.c.created_at
+                )
+                .where(
+                    _MOVE.c.table_id == viewer.table_id,
+                    _MOVE.c.version > since,
+                    _MOVE.c.version <= t.version,
+                )
+                .order_by(_MOVE.c.version)
+            ).all()
+            out["type"] = "update"
             out["since"] = since
             out["moves"] = [self._log_entry(r, viewer.seat) for r in records]
             return out

@@ -116,3 +116,88 @@ def test_the_same_move_id_twice_at_once_applies_once(
     assert sorted([fresh1, fresh2]) == [False, True]
     assert log_length(svc, tid) == 1
     assert svc.replay_matches(tid)
+
+
+def legal_at(client: TestClient, player: Player, tid: str) -> tuple[int, list[Any]]:
+    game = client.get(f"/api/tables/{tid}/game", headers=player.headers).json()
+    return game["version"], game["legal_moves"]
+
+
+def test_a_remembered_state_never_outruns_the_database(
+    client: TestClient, two_services: Any, ann: Player, bob: Player
+) -> None:
+    """A process remembers the state it committed and starts its next move from it; when
+    another process has moved the table on meanwhile, that memory must not be used."""
+    svc, other = two_services
+    tid = started_table(client, ann, bob)
+    _, moves = legal_at(client, ann, tid)
+    svc._submit(tid, 0, moves[0], 0, "first")  # svc now remembers version 1
+    _, moves = legal_at(client, ann, tid)
+    assert moves, "seat 0 still has to act after its first move"
+    other._submit(tid, 0, moves[0], 1, "second")  # the table is at 2; svc still remembers 1
+    with pytest.raises(StaleVersion) as stale:
+        svc._submit(tid, 0, moves[-1], 1, "late")
+    assert stale.value.extra["version"] == 2
+    # An illegal move judged on the remembered state is reported as stale, not as illegal.
+    with pytest.raises(StaleVersion):
+        svc._submit(tid, 0, {"kind": "no_such_move"}, 1, "late-illegal")
+    version, moves = legal_at(client, ann, tid)
+    assert version == 2
+    seat = 0 if moves else 1
+    mover = ann if moves else bob
+    _, moves = legal_at(client, mover, tid)
+    out, fresh = svc._submit(tid, seat, moves[0], 2, "third")
+    assert fresh and out["version"] == 3
+    assert log_length(svc, tid) == 3
+    assert svc.replay_matches(tid)
+
+
+def test_a_move_id_sent_again_at_the_next_version_is_the_same_move(
+    client: TestClient, two_services: Any, ann: Player, bob: Player
+) -> None:
+    """A client that resends an applied move with the version it has since seen gets the first
+    result back; the table does not move twice."""
+    svc, _ = two_services
+    tid = started_table(client, ann, bob)
+    _, moves = legal_at(client, ann, tid)
+    first, fresh = svc._submit(tid, 0, moves[0], 0, "once")
+    assert fresh and first["version"] == 1
+    _, moves = legal_at(client, ann, tid)
+    again, fresh = svc._submit(tid, 0, moves[0], 1, "once")
+    assert not fresh and again["duplicate"] and again["version"] == 1
+    assert log_length(svc, tid) == 1
+    with svc.db.session() as s:
+        t = s.get(GameTable, tid)
+        assert t is not None and t.version == 1
+
+
+def test_a_lobby_notice_makes_the_process_forget_the_table(
+    client: TestClient, two_services: Any, ann: Player, bob: Player
+) -> None:
+    """Seats change only through the lobby: its notice (local, or relayed from another process)
+    drops what the process remembered of the table, seats included."""
+    from app.realtime.hub import Notice
+
+    svc, _ = two_services
+    tid = started_table(client, ann, bob)
+    _, moves = legal_at(client, ann, tid)
+    svc._submit(tid, 0, moves[0], 0, "m1")
+    assert tid in svc._fresh
+    svc.hub.deliver(Notice(tid, "lobby"))
+    assert tid not in svc._fresh
+    # A move that overlaps a lobby notice remembers nothing of the table either.
+    _, moves = legal_at(client, ann, tid)
+    real = svc._seat_list
+
+    def seats_then_notice(conn: Any, table_id: str) -> Any:
+        out = real(conn, table_id)
+        svc.hub.deliver(Notice(table_id, "lobby"))
+        return out
+
+    svc._seat_list = seats_then_notice  # type: ignore[method-assign]
+    try:
+        out, fresh = svc._submit(tid, 0, moves[0], 1, "m2")
+    finally:
+        svc._seat_list = real  # type: ignore[method-assign]
+    assert fresh and out["version"] == 2
+    assert tid not in svc._fresh
