@@ -8,6 +8,7 @@ import json
 import time
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
@@ -81,7 +82,7 @@ class Connection:
         self.bucket = Bucket(settings.ws_rate_per_second, settings.ws_rate_burst)
 
     async def send(self, frame: dict[str, Any]) -> None:
-        await self.ws.send_text(json.dumps(frame, separators=(",", ":")))
+        await self.ws.send_text(orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode())
 
     # ---------------------------------------------------------------- lifecycle
     async def run(self) -> None:
