@@ -12,4 +12,4 @@ COPY static ./static
 
 EXPOSE 8000
 # Migrate, then serve (the compose file says the same).
-CMD ["sh", "-c", "alembic upgrade head && uvicorn app.main:app --host 0.0.0.0 --port 8000"]
+CMD ["sh", "-c", "alembic upgrade head && uvicorn app.main:app --host 0.0.0.0 --port 8000 --ws-per-message-deflate false"]

@@ -26,7 +26,7 @@ migrate: install
 	$(BIN)/alembic upgrade head
 
 run: migrate
-	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT)
+	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --ws-per-message-deflate false
 
 test: install-dev
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -186,6 +186,9 @@ class ServerProcess:
             str(self.port),
             "--timeout-graceful-shutdown",
             "5",
+            # As deployed (Makefile, Dockerfile): frames of a few kB are not worth compressing.
+            "--ws-per-message-deflate",
+            "false",
             *self.extra_args,
         ]
         self.proc = subprocess.Popen(
@@ -355,12 +358,26 @@ def http_move(
 
 
 class SeatSocket:
-    """One seat's socket. ``frames`` collects every frame; ``version`` follows the table."""
+    """One seat's socket. ``frames`` collects every frame; ``version`` follows the table.
 
-    def __init__(self, ws_base: str, table_id: str, token: str, origin: str | None = None) -> None:
+    With ``keep``, only about the last ``keep`` frames stay in ``frames`` (a load run would
+    otherwise hold every frame it ever received); ``received`` counts them all, and the ``start``
+    of ``wait_for`` counts from the first frame ever received.
+    """
+
+    def __init__(
+        self,
+        ws_base: str,
+        table_id: str,
+        token: str,
+        origin: str | None = None,
+        keep: int | None = None,
+    ) -> None:
         self.url = f"{ws_base}/ws/tables/{table_id}"
         self.origin = origin or ws_base.replace("ws://", "http://")
         self.token = token
+        self.keep = keep
+        self.dropped = 0  # frames let go of (``keep``)
         self.ws: Any = None
         self.frames: list[dict[str, Any]] = []
         self.version = -1
@@ -418,6 +435,10 @@ class SeatSocket:
                 self._absorb(frame)
                 async with self._cond:
                     self.frames.append(frame)
+                    if self.keep is not None and len(self.frames) > 2 * self.keep:
+                        cut = len(self.frames) - self.keep
+                        del self.frames[:cut]
+                        self.dropped += cut
                     self._cond.notify_all()
         except Exception:
             pass
@@ -439,16 +460,24 @@ class SeatSocket:
             if "view" in frame:
                 self.view = frame["view"]
 
+    @property
+    def received(self) -> int:
+        """How many frames arrived so far (``len(frames)`` unless ``keep`` let some go)."""
+        return self.dropped + len(self.frames)
+
     async def wait_for(self, pred: Any, timeout: float = 10.0, start: int = 0) -> dict[str, Any]:
-        """The first frame (from index ``start``) satisfying ``pred``; TimeoutError otherwise."""
+        """The first frame (from number ``start``, counted like ``received``) satisfying
+        ``pred``; TimeoutError otherwise."""
 
         async def _wait() -> dict[str, Any]:
             async with self._cond:
                 i = start
                 while True:
-                    while i < len(self.frames):
-                        if pred(self.frames[i]):
-                            return self.frames[i]
+                    i = max(i, self.dropped)
+                    while i < self.received:
+                        frame = self.frames[i - self.dropped]
+                        if pred(frame):
+                            return frame
                         i += 1
                     if self.close_code is not None:
                         raise ConnectionError(f"socket closed ({self.close_code})")
