@@ -1,17 +1,22 @@
 """Load: N tables of 4 WebSocket seats against uvicorn + Postgres, on loopback.
 
-    .venv/bin/python bench/load.py --tables 100 --seconds 30            # 1 move/s per table
-    .venv/bin/python bench/load.py --tables 40 --seconds 20 --rate 0    # saturation
-    .venv/bin/python bench/load.py --tables 20 --seconds 10 --instances 2
+    .venv/bin/python bench/load.py --tables 100 --seconds 30                 # 1 move/s per table
+    .venv/bin/python bench/load.py --tables 30 --seconds 20 --rate 0         # saturation
+    .venv/bin/python bench/load.py --tables 30 --seconds 20 --rate 0 --instances 2
+    .venv/bin/python bench/load.py --tables 20 --seconds 10 --instances 2 --spread
 
 Each table has four real WebSocket clients; the seat to act picks uniformly among the legal moves
-the server sent it. A move's round trip is measured twice: sent → acknowledged (the mover's own
-reply) and sent → every seat updated (all four sockets saw the new version). Without ``--url`` the
-script makes a fresh Postgres database, migrates it, starts ``--instances`` uvicorn processes
-(tables spread over them; seats of one table on different instances when there are several), and
-drops everything at the end. Then it measures the ceiling: a bare Postgres transaction of the same
-shape (read the snapshot, conditional update of snapshot + version, insert into the move log,
-commit) with the same snapshot size, so the ratio is visible.
+the server sent it, and a game that ends is followed by a new table of the same players, so the
+load stays on for the whole run. A move's round trip is measured twice: sent → acknowledged (the
+mover's own reply) and sent → every seat updated (all four sockets saw the new version). Without
+``--url`` the script makes a fresh Postgres database, migrates it, starts ``--instances`` uvicorn
+processes (tables spread over them; all seats of a table on one instance, as a load balancer that
+routes by table places them, or with ``--spread`` each seat of a table on another instance), and
+drops everything at the end. It prints the CPU time the server processes, the client (this
+script) and Postgres spent per move, since all three share the machine. Then it measures the
+ceiling: a bare Postgres transaction of the same shape (read the snapshot, conditional update of
+snapshot + version, insert into the move log, notify, commit) with the same snapshot size, so the
+ratio is visible.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -26,6 +32,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,25 +68,65 @@ def fmt_ms(values: list[float]) -> str:
     )
 
 
+def cpu_seconds(pid: int, children: bool = False) -> float:
+    """User + system CPU time of a process so far (Linux /proc), 0.0 where unreadable; with
+    ``children``, also that of its children that have exited."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # After the command name: state is field 3, utime 14, stime 15, cutime 16 and cstime 17
+    # (1-based, man 5 proc).
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_cpu_seconds() -> float:
+    """CPU time of every process named postgres so far, including backends that have exited
+    (they count in their parent's children time)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "postgres":
+                    total += cpu_seconds(int(entry.name), children=True)
+            except OSError:
+                continue
+    return total
+
+
+def cpu_snapshot(server_pids: list[int]) -> dict[str, float]:
+    return {
+        "server": sum(cpu_seconds(p) for p in server_pids),
+        "client": cpu_seconds(os.getpid()),
+        "postgres": postgres_cpu_seconds(),
+    }
+
+
 @dataclass
 class Stats:
     ack: list[float] = field(default_factory=list)
     all_seats: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     finished_tables: int = 0
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds spent during the run
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
 
 
-async def make_table(client: httpx.AsyncClient, seats: int) -> tuple[str, list[str]]:
-    tokens = []
-    ids = []
-    for i in range(seats):
-        r = await client.post("/api/profiles", json={"name": f"load{i}"})
-        r.raise_for_status()
-        tokens.append(r.json()["token"])
-        ids.append(r.json()["id"])
+async def make_table(
+    client: httpx.AsyncClient, seats: int, tokens: list[str] | None = None
+) -> tuple[str, list[str]]:
+    """A started table of ``seats`` players: new profiles, or those of ``tokens``."""
+    if tokens is None:
+        tokens = []
+        for i in range(seats):
+            r = await client.post("/api/profiles", json={"name": f"load{i}"})
+            r.raise_for_status()
+            tokens.append(r.json()["token"])
     h0 = {"Authorization": f"Bearer {tokens[0]}"}
     r = await client.post("/api/tables", json={"seats": seats, "options": {}}, headers=h0)
     r.raise_for_status()
@@ -98,12 +145,15 @@ async def make_table(client: httpx.AsyncClient, seats: int) -> tuple[str, list[s
 
 async def drive_table(
     sockets: list[SeatSocket],
+    reopen: Callable[[list[SeatSocket]], Awaitable[list[SeatSocket]]],
     rate: float,
     deadline: float,
     stats: Stats,
     rng: random.Random,
     timeout: float,
 ) -> None:
+    """Play one table till the deadline; a finished game is followed by a new one at a new table
+    (same players), so that the load stays on for the whole run."""
     interval = 1.0 / rate if rate > 0 else 0.0
     # Spread the tables' ticks over the first interval.
     next_tick = time.perf_counter() + rng.random() * interval
@@ -114,7 +164,7 @@ async def drive_table(
                 await asyncio.sleep(delay)
             next_tick += interval
         if time.perf_counter() >= deadline:
-            return
+            break
         version = max(s.version for s in sockets)
         actor = next(
             (s for s in sockets if s.version == version and s.legal_moves),
@@ -123,16 +173,21 @@ async def drive_table(
         if actor is None:
             if any(((s.view or {}).get("phase") == "finished") for s in sockets):
                 stats.finished_tables += 1
-                return
+                try:
+                    sockets = await reopen(sockets)
+                except (httpx.HTTPError, OSError, TimeoutError) as exc:
+                    stats.error(f"new_table:{type(exc).__name__}")
+                    return
+                continue
             # Not every seat has caught up yet: wait briefly for the latest state.
             try:
                 await asyncio.gather(*(s.wait_version(version, timeout) for s in sockets))
             except (TimeoutError, ConnectionError):
                 stats.error("stalled")
-                return
+                break
             continue
         move = rng.choice(actor.legal_moves)
-        mark = len(actor.frames)
+        mark = actor.received
         t0 = time.perf_counter()
         move_id = await actor.send_move(move, expected_version=version)
         try:
@@ -146,7 +201,7 @@ async def drive_table(
             )
         except (TimeoutError, ConnectionError):
             stats.error("ack_timeout")
-            return
+            break
         t_ack = time.perf_counter()
         if reply.get("type") == "error":
             stats.error(str((reply.get("error") or {}).get("code") or reply.get("code")))
@@ -157,14 +212,22 @@ async def drive_table(
             await asyncio.gather(*(s.wait_version(new_version, timeout) for s in sockets))
         except (TimeoutError, ConnectionError):
             stats.error("update_timeout")
-            return
+            break
         t_all = time.perf_counter()
         stats.ack.append(t_ack - t0)
         stats.all_seats.append(t_all - t0)
+    await asyncio.gather(*(s.close() for s in sockets))
 
 
 async def run_load(
-    bases: list[str], tables: int, seconds: float, rate: float, seats: int, timeout: float
+    bases: list[str],
+    tables: int,
+    seconds: float,
+    rate: float,
+    seats: int,
+    timeout: float,
+    server_pids: list[int] | None = None,
+    spread: bool = False,
 ) -> Stats:
     stats = Stats()
     rng = random.Random(1)
@@ -172,13 +235,15 @@ async def run_load(
     clients = [httpx.AsyncClient(base_url=b, timeout=30.0, limits=limits) for b in bases]
     sem = asyncio.Semaphore(8)
 
-    async def setup(i: int) -> list[SeatSocket]:
+    async def setup(i: int, tokens: list[str] | None = None) -> list[SeatSocket]:
+        """Table ``i``: all its seats on one instance (as a load balancer that routes by table
+        would place them), or with ``spread`` each seat on the next instance."""
         async with sem:
-            table_id, tokens = await make_table(clients[i % len(clients)], seats)
+            table_id, tokens = await make_table(clients[i % len(clients)], seats, tokens)
             socks = []
             for seat, tok in enumerate(tokens):
-                base = bases[(i + seat) % len(bases)]
-                s = SeatSocket(base.replace("http://", "ws://"), table_id, tok)
+                base = bases[(i + seat) % len(bases)] if spread else bases[i % len(bases)]
+                s = SeatSocket(base.replace("http://", "ws://"), table_id, tok, keep=16)
                 await s.connect(since=0)
                 socks.append(s)
             await asyncio.gather(
@@ -186,21 +251,38 @@ async def run_load(
             )
             return socks
 
+    def reopener(i: int) -> Callable[[list[SeatSocket]], Awaitable[list[SeatSocket]]]:
+        async def reopen(old: list[SeatSocket]) -> list[SeatSocket]:
+            await asyncio.gather(*(s.close() for s in old))
+            return await setup(i, [s.token for s in old])
+
+        return reopen
+
     t_setup = time.perf_counter()
     all_socks = await asyncio.gather(*(setup(i) for i in range(tables)))
     took = time.perf_counter() - t_setup
     print(f"set-up: {tables} tables, {tables * seats} sockets in {took:.1f}s", flush=True)
+    # The client shares the machine with the server it measures: what is alive now lives to the
+    # end, and the run makes no garbage cycles worth collecting, so the collector stays off.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    cpu_before = cpu_snapshot(server_pids or [])
     start = time.perf_counter()
     deadline = start + seconds
     await asyncio.gather(
         *(
-            drive_table(socks, rate, deadline, stats, random.Random(rng.random()), timeout)
-            for socks in all_socks
+            drive_table(
+                socks, reopener(i), rate, deadline, stats, random.Random(rng.random()), timeout
+            )
+            for i, socks in enumerate(all_socks)
         )
     )
     elapsed = time.perf_counter() - start
+    cpu_after = cpu_snapshot(server_pids or [])
+    gc.enable()
+    stats.cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
     stats.elapsed = elapsed  # type: ignore[attr-defined]
-    await asyncio.gather(*(s.close() for socks in all_socks for s in socks))
     for c in clients:
         await c.aclose()
     return stats
@@ -274,7 +356,15 @@ def report(stats: Stats, seats: int) -> None:
     total_err = sum(stats.errors.values())
     print(f"errors: {total_err} {json.dumps(stats.errors, sort_keys=True) if total_err else ''}")
     if stats.finished_tables:
-        print(f"tables that reached the end of the game: {stats.finished_tables}")
+        print(f"games played to the end (each followed by a new table): {stats.finished_tables}")
+    if n and stats.cpu:
+        # Where the machine's time went: CPU per acknowledged move, and share of the cores.
+        parts = [
+            f"{who} {secs / n * 1e3:.2f} ms/move ({secs / elapsed * 100:.0f}% of a core)"
+            for who, secs in stats.cpu.items()
+            if secs or who != "server"
+        ]
+        print("cpu: " + ", ".join(parts))
 
 
 def main() -> int:
@@ -284,6 +374,11 @@ def main() -> int:
     ap.add_argument("--rate", type=float, default=1.0, help="moves/s per table; 0 = flat out")
     ap.add_argument("--seats", type=int, default=4)
     ap.add_argument("--instances", type=int, default=1, help="uvicorn processes (own stack only)")
+    ap.add_argument(
+        "--spread",
+        action="store_true",
+        help="seats of one table on different instances (default: a table's seats on one)",
+    )
     ap.add_argument("--url", action="append", help="use running server(s) instead of own stack")
     ap.add_argument("--timeout", type=float, default=10.0)
     ap.add_argument("--ceiling-concurrency", type=int, default=4)
@@ -315,8 +410,18 @@ def main() -> int:
                     ).start()
                 )
             bases = [s.base for s in servers]
+        pids = [s.proc.pid for s in servers if s.proc is not None]
         stats = asyncio.run(
-            run_load(bases, args.tables, args.seconds, args.rate, args.seats, args.timeout)
+            run_load(
+                bases,
+                args.tables,
+                args.seconds,
+                args.rate,
+                args.seats,
+                args.timeout,
+                pids,
+                args.spread,
+            )
         )
         report(stats, args.seats)
         for s in servers:
