@@ -156,6 +156,8 @@ class TableService:
         # of the table stale. A move that overlaps a lobby notice remembers nothing.
         self._lobby_epoch = 0
         hub.watchers.append(self._heard)
+        # Catch-ups reading a table from the database right now: later ones wait for that read.
+        self._loading: dict[str, asyncio.Future[None]] = {}
 
     def _heard(self, notice: Notice) -> None:
         if notice.kind == "lobby":
@@ -613,12 +615,7 @@ class TableService:
                 current = conn.scalar(select(_TABLE.c.version).where(_TABLE.c.id == table_id))
             raise StaleVersion("the table has moved on", version=current) from None
         # Committed (the transaction block is closed).
-        if len(self._fresh) > 2000:
-            self._fresh.clear()
-        if self._lobby_epoch == epoch:
-            self._fresh[table_id] = Fresh(new_version, tr.state, status, entry, seats)
-        else:  # the seats may have changed meanwhile: sockets re-read them with the move
-            self._fresh.pop(table_id, None)
+        self._remember(table_id, Fresh(new_version, tr.state, status, entry, seats), epoch)
         return (
             {
                 "version": new_version,
@@ -708,7 +705,23 @@ class TableService:
         frame = self._fresh_update(viewer, since, force)
         if frame is not None:
             return frame
-        return await to_thread.run_sync(self._catch_up, viewer, since, force)
+        table_id = viewer.table_id
+        pending = self._loading.get(table_id)
+        if pending is not None and not force:
+            # Another socket of this table is reading it already (a move committed by another
+            # process reaches all of them at once): one read serves them all.
+            await asyncio.shield(pending)
+            frame = self._fresh_update(viewer, since, force)
+            if frame is not None:
+                return frame
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._loading.setdefault(table_id, done)
+        try:
+            return await to_thread.run_sync(self._catch_up, viewer, since, force)
+        finally:
+            if self._loading.get(table_id) is done:
+                del self._loading[table_id]
+            done.set_result(None)
 
     def _fresh_update(
         self, viewer: Viewer, since: int | None, force: bool
@@ -731,6 +744,7 @@ class TableService:
         frame = self._fresh_update(viewer, since, force)
         if frame is not None:
             return frame
+        epoch = self._lobby_epoch
         with self.db.begin() as conn:
             t = conn.execute(_SNAPSHOT, {"p_id": viewer.table_id}).first()
             if t is None or t.state is None:
@@ -758,7 +772,28 @@ class TableService:
             out["type"] = "update"
             out["since"] = since
             out["moves"] = [self._log_entry(r, viewer.seat) for r in records]
-            return out
+        if records and records[-1].version == t.version:
+            # Remember the table as read (another process committed it): the other sockets of
+            # the table here, and the next move made here, start from it.
+            last = records[-1]
+            entry = LogRow(last.version, last.seat, last.move, last.events, last.created_at)
+            self._remember(
+                viewer.table_id, Fresh(t.version, state, t.status, entry, out["seats"]), epoch
+            )
+        return out
+
+    def _remember(self, table_id: str, fresh: Fresh, epoch: int) -> None:
+        """Keep ``fresh`` as the table's latest known state, unless a lobby notice came since
+        ``epoch`` (the seats may have changed) or a later version is known already."""
+        if self._lobby_epoch != epoch:
+            self._fresh.pop(table_id, None)
+            return
+        known = self._fresh.get(table_id)
+        if known is not None and known.version >= fresh.version:
+            return
+        if len(self._fresh) > 2000:
+            self._fresh.clear()
+        self._fresh[table_id] = fresh
 
     # ------------------------------------------------------------------ audit
     def replay_matches(self, table_id: str) -> bool:

@@ -201,3 +201,55 @@ def test_a_lobby_notice_makes_the_process_forget_the_table(
         svc._seat_list = real  # type: ignore[method-assign]
     assert fresh and out["version"] == 2
     assert tid not in svc._fresh
+
+
+def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
+    client: TestClient, two_services: Any, ann: Player, bob: Player
+) -> None:
+    """A move committed by another process is read once: the reading process remembers the
+    table, so its other sockets catch up from memory and its next move starts from there."""
+    import asyncio
+
+    from app.tables.service import Viewer
+
+    svc, other = two_services
+    tid = started_table(client, ann, bob)
+    _, moves = legal_at(client, ann, tid)
+    svc._submit(tid, 0, moves[0], 0, "elsewhere")  # "another process" commits version 1
+    assert tid not in other._fresh
+
+    async def both_seats() -> list[Any]:
+        return list(
+            await asyncio.gather(
+                other.catch_up(Viewer(tid, 0, None), 0), other.catch_up(Viewer(tid, 1, None), 0)
+            )
+        )
+
+    reads = []
+    real = other._catch_up
+
+    def counted(*args: Any) -> Any:
+        reads.append(args)
+        return real(*args)
+
+    other._catch_up = counted  # type: ignore[method-assign]
+    try:
+        frames = asyncio.run(both_seats())
+    finally:
+        other._catch_up = real  # type: ignore[method-assign]
+    assert len(reads) == 1  # the second socket waited for the first one's read
+    assert [f["version"] for f in frames] == [1, 1]
+    assert [f["type"] for f in frames] == ["update", "update"]
+    assert [m["version"] for f in frames for m in f["moves"]] == [1, 1]
+    assert frames[0]["legal_moves"] and not frames[1]["legal_moves"]
+    assert other._fresh[tid].version == 1
+    # Served from what was read: the same frame as a fresh read of the database gives.
+    again = other._catch_up(Viewer(tid, 1, None), 0, force=False)
+    other._fresh.clear()
+    reread = other._catch_up(Viewer(tid, 1, None), 0, force=False)
+    assert again == reread
+    # The next move here starts from the remembered state.
+    asyncio.run(other.catch_up(Viewer(tid, 0, None), 0))
+    out, fresh = other._submit(tid, 0, frames[0]["legal_moves"][0], 1, "here")
+    assert fresh and out["version"] == 2
+    assert svc.replay_matches(tid)
