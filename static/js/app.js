@@ -278,7 +278,7 @@ async function tablePage(id, invite) {
       return;
     } else throw e;
   }
-  if (table && table.status && table.status !== "lobby" && table.status !== "open" && table.status !== "waiting") {
+  if (lobbyStarted(table)) {
     screen = new GameScreen(main(), id, table, { navigate, profile, inviteUrl, rememberInvite, inviteFor, seatName, mySeatIn });
     await screen.start();
     return;
@@ -287,38 +287,98 @@ async function tablePage(id, invite) {
   await screen.start();
 }
 
+const lobbyStarted = (tb) => !!(tb && tb.status && tb.status !== "lobby" && tb.status !== "open" && tb.status !== "waiting");
+
+// The lobby listens on the table's socket: the server sends a `lobby` frame on hello and after
+// every change (a seat taken or left, a bot, the start). Where no socket can be had (no profile
+// yet, a table closed to spectators, the network gone) it reads the table over HTTP each time it
+// tries the socket again.
 class Lobby {
   constructor(id, invite, table) {
     this.id = id;
     this.invite = invite || inviteFor(id);
     this.table = table;
+    this.ws = null;
+    this.backoff = 500;
     this.timer = null;
     this.stopped = false;
   }
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) try { ws.close(); } catch {}
   }
   async start() {
     this.render();
-    this.poll();
+    this.connect();
   }
-  async poll() {
+  connect() {
     if (this.stopped) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const query = this.invite ? `?invite=${encodeURIComponent(this.invite)}` : "";
+    let ws;
     try {
-      const tb = await get(tableUrl(this.id, this.invite));
-      if (this.stopped) return;
-      const changed = JSON.stringify(tb) !== JSON.stringify(this.table);
-      this.table = tb;
-      if (tb.status && tb.status !== "lobby" && tb.status !== "open" && tb.status !== "waiting") {
-        route();
+      ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(this.id)}${query}`);
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", since: null }));
+    ws.onmessage = (ev) => {
+      let f;
+      try {
+        f = JSON.parse(ev.data);
+      } catch {
         return;
       }
-      if (changed) this.render();
+      if (f.type === "lobby" && f.table) {
+        this.backoff = 500;
+        this.update(f.table);
+      } else if (f.type === "ping" && ws.readyState === 1) ws.send(JSON.stringify({ type: "pong" }));
+    };
+    ws.onerror = () => {};
+    ws.onclose = () => {
+      if (this.ws !== ws) return; // replaced (reconnect) or stopped
+      this.ws = null;
+      this.retry();
+    };
+  }
+  retry() {
+    if (this.stopped) return;
+    this.poll();
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), this.backoff);
+    this.backoff = Math.min(this.backoff * 2, 10000);
+  }
+  reconnect() {
+    // The profile changed (the visitor just joined): a new socket carries it.
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) try { ws.close(); } catch {}
+    this.backoff = 500;
+    this.connect();
+  }
+  update(tb) {
+    if (this.stopped) return;
+    const changed = JSON.stringify(tb) !== JSON.stringify(this.table);
+    this.table = tb;
+    if (lobbyStarted(tb)) {
+      this.stop();
+      route();
+      return;
+    }
+    if (changed) this.render();
+  }
+  async poll() {
+    try {
+      const tb = await get(tableUrl(this.id, this.invite));
+      this.update(tb);
     } catch (e) {
       if (!(e instanceof ApiError) || e.code === "network") this.setNote(t("err.network"));
     }
-    this.timer = setTimeout(() => this.poll(), 1200);
   }
   setNote(text) {
     const n = document.getElementById("lobby-note");
@@ -404,8 +464,8 @@ class Lobby {
       try {
         await ensureProfile(currentName());
         await post(`/api/tables/${encodeURIComponent(this.id)}/join`, { invite_code: this.invite });
-        this.table = await get(tableUrl(this.id, this.invite));
-        this.render();
+        this.update(await get(tableUrl(this.id, this.invite)));
+        this.reconnect();
       } catch (e) {
         showError(e);
       } finally {
@@ -419,7 +479,11 @@ class Lobby {
     btn.disabled = true;
     try {
       await post(`/api/tables/${encodeURIComponent(this.id)}/start`, {});
-      route();
+      if (!this.stopped) {
+        // (the socket's lobby frame may have said so first)
+        this.stop();
+        route();
+      }
     } catch (e) {
       showError(e);
       btn.disabled = false;

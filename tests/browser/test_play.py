@@ -161,11 +161,20 @@ def test_two_players_play_a_whole_game(server: Any, browser: Any, artifacts: Pat
         assert "/t/" in invite and "invite=" in invite
         assert host.get_by_test_id("start-game").is_disabled()
 
-        # The guest opens the invite link and takes the free seat; the host sees the name live.
+        # The guest opens the invite link and takes the free seat; the host sees the name live,
+        # from its socket's lobby frame, without asking the server again.
+        host_reads: list[str] = []
+        host.on(
+            "request",
+            lambda r: (
+                host_reads.append(r.url) if r.method == "GET" and "/api/tables/" in r.url else None
+            ),
+        )
         guest.goto(invite)
         guest.get_by_test_id("name-input").fill("Bob")
         guest.get_by_test_id("join-table").click()
         host.get_by_text("Bob").first.wait_for(timeout=10000)
+        assert host_reads == []
         start = host.get_by_test_id("start-game")
         start.wait_for(state="visible")
         host.wait_for_function(
