@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -42,6 +43,9 @@ from app.tables.locks import KeyedLocks
 
 # A client that is further behind than this gets a fresh snapshot instead of the missed moves.
 MAX_CATCH_UP = 200
+# Tables a process remembers (the state it last committed or read, about 11 kB each); the table
+# that moved least recently is forgotten first and read from the database when it moves again.
+FRESH_TABLES = 2000
 ENGINE_OPTION_KEYS = ("building_start", "random_locations", "full_selection", "start_player")
 
 
@@ -150,7 +154,7 @@ class TableService:
         self.table_create_limit: tuple[int, float] | None = None
         # The last committed move of each table in this process: the next move starts from its
         # state, and the sockets of the table catch up from it, without reading the database.
-        self._fresh: dict[str, Fresh] = {}
+        self._fresh: OrderedDict[str, Fresh] = OrderedDict()  # least recently moved first
         # Seats change only through the lobby, and every such change is announced by a lobby
         # notice (in this process or relayed from another): it makes the remembered seat list
         # of the table stale. A move that overlaps a lobby notice remembers nothing.
@@ -791,9 +795,10 @@ class TableService:
         known = self._fresh.get(table_id)
         if known is not None and known.version >= fresh.version:
             return
-        if len(self._fresh) > 2000:
-            self._fresh.clear()
         self._fresh[table_id] = fresh
+        self._fresh.move_to_end(table_id)
+        while len(self._fresh) > FRESH_TABLES:
+            self._fresh.popitem(last=False)
 
     # ------------------------------------------------------------------ audit
     def replay_matches(self, table_id: str) -> bool:

@@ -253,3 +253,22 @@ def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
     out, fresh = other._submit(tid, 0, frames[0]["legal_moves"][0], 1, "here")
     assert fresh and out["version"] == 2
     assert svc.replay_matches(tid)
+
+
+def test_the_table_that_moved_least_recently_is_forgotten_first(
+    client: TestClient, two_services: Any, ann: Player, bob: Player, monkeypatch: Any
+) -> None:
+    import app.tables.service as service
+
+    monkeypatch.setattr(service, "FRESH_TABLES", 2)
+    svc, _ = two_services
+    tables = [started_table(client, ann, bob) for _ in range(3)]
+    for tid in tables[:2]:
+        svc._submit(tid, 0, legal_at(client, ann, tid)[1][0], 0, "first")
+    svc._submit(tables[0], 0, legal_at(client, ann, tables[0])[1][0], 1, "second")
+    svc._submit(tables[2], 0, legal_at(client, ann, tables[2])[1][0], 0, "first")
+    assert list(svc._fresh) == [tables[0], tables[2]]
+    # The forgotten table moves on from the database.
+    out, fresh = svc._submit(tables[1], 0, legal_at(client, ann, tables[1])[1][0], 1, "second")
+    assert fresh and out["version"] == 2
+    assert all(svc.replay_matches(tid) for tid in tables)
