@@ -781,9 +781,8 @@ class TableService:
             # the table here, and the next move made here, start from it.
             last = records[-1]
             entry = LogRow(last.version, last.seat, last.move, last.events, last.created_at)
-            self._remember(
-                viewer.table_id, Fresh(t.version, state, t.status, entry, out["seats"]), epoch
-            )
+            seats = [dict(x) for x in out["seats"]]
+            self._remember(viewer.table_id, Fresh(t.version, state, t.status, entry, seats), epoch)
         return out
 
     def _remember(self, table_id: str, fresh: Fresh, epoch: int) -> None:
