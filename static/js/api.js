@@ -55,3 +55,4 @@ export async function api(method, path, body) {
 
 export const get = (p) => api("GET", p);
 export const post = (p, b = {}) => api("POST", p, b);
+export const del = (p) => api("DELETE", p);

@@ -1,9 +1,9 @@
 // Entry point: routing, the profile, landing, lobby, solo and records screens.
 import { t, setLang, initialLang, languages } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
-import { api, get, post, ApiError } from "/js/api.js";
+import { api, get, post, del, ApiError } from "/js/api.js";
 import { GameScreen } from "/js/game.js";
-import { showError, setTurnBadge, SEAT_SYMBOLS } from "/js/ui.js";
+import { showError, setTurnBadge, SEAT_SYMBOLS, BOT_GLYPH, botLevelLabel, botLevelSelect } from "/js/ui.js";
 
 const main = () => document.getElementById("main");
 let screen = null; // the live screen object (has stop())
@@ -196,7 +196,7 @@ async function landing() {
     const ul = h("ul.table-list");
     for (const tb of list) {
       const status = tb.status === "finished" ? t("landing.finished") : tb.status === "lobby" || tb.status === "open" ? t("landing.lobby") : t("landing.running");
-      const names = (tb.seats || []).map((s) => (s && (s.name || s.profile_name)) || "—").join(", ");
+      const names = (tb.seats || []).map((s) => seatName(s) || "—").join(", ");
       ul.append(h("li", h("span.status-" + (tb.status || "running"), status), " ", h("span", names), " ",
         link(`/t/${encodeURIComponent(tb.id)}`, tb.status === "finished" ? t("landing.view_result") : t("landing.continue"), { class: "button small" })));
     }
@@ -232,7 +232,7 @@ export function inviteUrl(id, code) {
 export function seatName(seat) {
   if (!seat) return null;
   if (seat.name) return seat.name;
-  if (seat.bot_level !== undefined && seat.bot_level !== null) return t("lobby.bot_named", { level: seat.bot_level });
+  if (seat.bot_level !== undefined && seat.bot_level !== null) return t("lobby.bot_named", { level: botLevelLabel(seat.bot_level) });
   return seat.profile_name || (seat.profile && seat.profile.name) || (seat.bot ? t("lobby.bot") : null);
 }
 
@@ -302,6 +302,8 @@ class Lobby {
     this.backoff = 500;
     this.timer = null;
     this.stopped = false;
+    this.botChoice = {}; // seat -> the level picked for "Add a bot" (kept across re-renders)
+    this.busy = false;
   }
   stop() {
     this.stopped = true;
@@ -397,17 +399,20 @@ class Lobby {
     const nSeats = tb.seat_count || tb.seats_count || seats.length;
     const isTaken = (s) => !!(s && (s.taken || seatName(s)));
     const taken = seats.filter(isTaken).length;
+    const hosting = mine !== null && isHost(tb);
     const seatList = h("ol.seat-list");
     for (let i = 0; i < nSeats; i++) {
-      const s = seats[i];
+      const s = seats.find((x) => x && x.seat === i) || seats[i];
       const name = isTaken(s) ? seatName(s) || t("lobby.bot") : null;
+      const bot = s && s.bot_level ? s.bot_level : null;
       seatList.append(
-        h("li", { class: name ? "taken" : "open", "data-testid": "lobby-seat" },
+        h("li", { class: (name ? "taken" : "open") + (bot ? " bot" : ""), "data-testid": "lobby-seat", "data-seat": i, "data-bot-level": bot },
           h("span.seat-token", { class: "seat" + i, "aria-hidden": "true" }, SEAT_SYMBOLS[i]),
           " ",
-          name ? h("strong", name) : h("span.muted", t("lobby.open_seat")),
+          name ? h("strong", bot ? h("span.bot-glyph", { "aria-hidden": "true" }, BOT_GLYPH, " ") : null, name) : h("span.muted", t("lobby.open_seat")),
           mine === i ? h("span.tag", t("lobby.you")) : null,
-          (s && s.host) || (s && s.host === undefined && i === 0) ? h("span.tag", t("lobby.host")) : null
+          (s && s.host) || (s && s.host === undefined && i === 0) ? h("span.tag", t("lobby.host")) : null,
+          hosting ? this.botTools(i, name, bot) : null
         )
       );
     }
@@ -455,6 +460,52 @@ class Lobby {
         )
       )
     );
+  }
+  // The host's controls on a seat: "Add a bot" (with its level) on an open seat; on a bot's seat,
+  // its level and "Remove".
+  botTools(seat, name, bot) {
+    const path = `/api/tables/${encodeURIComponent(this.id)}/seats/${seat}/bot`;
+    if (bot) {
+      const level = botLevelSelect(bot, {
+        "data-testid": "bot-level-change",
+        "data-seat": seat,
+        disabled: this.busy,
+        onchange: (e) => this.seatCall(() => post(path, { level: e.target.value })),
+      });
+      const remove = h("button.small", { type: "button", "data-testid": "remove-bot", "data-seat": seat, disabled: this.busy, onclick: () => this.seatCall(() => del(path)) }, "✕ ", t("bot.remove"));
+      return h("span.seat-tools", level, remove);
+    }
+    if (name) return null;
+    const level = botLevelSelect(this.botChoice[seat] || "greedy", {
+      "data-testid": "bot-level",
+      "data-seat": seat,
+      disabled: this.busy,
+      onchange: (e) => (this.botChoice[seat] = e.target.value),
+    });
+    const add = h("button.small", {
+      type: "button",
+      "data-testid": "add-bot",
+      "data-seat": seat,
+      disabled: this.busy,
+      onclick: () => this.seatCall(() => post(path, { level: level.value })),
+    }, BOT_GLYPH, " ", t("bot.add"));
+    return h("span.seat-tools", level, add);
+  }
+  async seatCall(call) {
+    if (this.busy) return;
+    this.busy = true;
+    this.render();
+    let tb = null;
+    try {
+      tb = await call();
+    } catch (e) {
+      showError(e);
+    } finally {
+      this.busy = false;
+    }
+    if (this.stopped) return;
+    if (tb && tb.seats) this.table = tb;
+    this.render();
   }
   joinBox(full) {
     if (full) return h("p", t("lobby.full"));

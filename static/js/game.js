@@ -2,7 +2,7 @@
 import { t } from "/js/i18n.js";
 import { h, s, clear } from "/js/dom.js";
 import { get, post, ApiError } from "/js/api.js";
-import { showError, toast, setTurnBadge, chip, costChips, costText, SEAT_SYMBOLS, SYMBOL } from "/js/ui.js";
+import { showError, toast, setTurnBadge, chip, costChips, costText, SEAT_SYMBOLS, SYMBOL, BOT_GLYPH, botTag, botLevelLabel, botLevelSelect } from "/js/ui.js";
 import { ADVISOR_INFO, LOCATION_SYMBOL, COUNTRYSIDE, RESOURCES, GOODS } from "/js/components.js";
 import { describeMove, describeEvent, choiceKey, groupOf, GROUP_ORDER, involves, destination, stableKey } from "/js/moves.js";
 
@@ -34,6 +34,12 @@ export class GameScreen {
     this.wasMyTurn = false;
     this.sound = localStorage.getItem("emara.sound") === "1";
     this.rematch = null;
+    // Who holds each seat: {seat, name, bot_level} from the game frames, plus host/you from the
+    // lobby frames the socket sends after every seat change (a bot taking or leaving a seat).
+    this.seats = new Map();
+    this.setSeats(table && table.seats);
+    this.seatAction = null; // the open confirm step: {seat, kind: "leave" | "hand", level}
+    this.seatBusy = false;
     this.onVisible = () => document.visibilityState === "visible" && this.resync();
     this.onOnline = () => {
       this.reconnectNow();
@@ -79,7 +85,30 @@ export class GameScreen {
   async refreshTable() {
     try {
       this.table = await get(`/api/tables/${enc(this.id)}${this.inviteQuery()}`);
+      this.setSeats(this.table && this.table.seats);
+      this.render();
     } catch {}
+  }
+
+  setSeats(list) {
+    if (!Array.isArray(list)) return;
+    list.forEach((x, i) => {
+      if (!x) return;
+      const seat = typeof x.seat === "number" ? x.seat : i;
+      this.seats.set(seat, { ...(this.seats.get(seat) || {}), ...x, seat });
+    });
+  }
+
+  // A lobby answer or frame: the table with its seats as they are now.
+  takeTable(tb) {
+    if (!tb) return;
+    this.table = tb;
+    this.setSeats(tb.seats);
+    if (this.seatAction) {
+      const a = this.seatAction;
+      if (this.botLevelOf(a.seat)) this.seatAction = null;
+    }
+    this.render();
   }
 
   resync() {
@@ -178,7 +207,7 @@ export class GameScreen {
       this.resync();
       return;
     }
-    if (type === "lobby" && f.table) this.table = f.table;
+    if (type === "lobby" && f.table) this.takeTable(f.table);
     else if (type === "table" || type === "seats") this.refreshTable();
   }
 
@@ -198,6 +227,7 @@ export class GameScreen {
     if (typeof version === "number" && version < this.version) return;
     if (typeof version === "number" && version === this.version && this.view) return;
     if (g.view) this.view = g.view;
+    if (Array.isArray(g.seats)) this.setSeats(g.seats);
     if (g.legal_moves) this.legal = g.legal_moves;
     else if (g.view) this.legal = [];
     if (Array.isArray(g.log)) this.log = g.log;
@@ -217,14 +247,40 @@ export class GameScreen {
   }
 
   nameOf(seat) {
-    const seats = (this.table && this.table.seats) || [];
-    const sObj = seats.find((x, i) => x && (x.seat === seat || (x.seat === undefined && i === seat)));
-    const n = this.helpers.seatName(sObj);
+    const n = this.helpers.seatName(this.seats.get(seat));
     return n || t("landing.seat_n", { n: seat + 1 });
   }
 
+  // The level of the bot playing the seat, or null when a person plays it.
+  botLevelOf(seat) {
+    const x = this.seats.get(seat);
+    return x && x.bot_level ? x.bot_level : null;
+  }
+
+  // Whether a person holds the seat (a bot seated in the lobby has no name of its own).
+  hasPlayer(seat) {
+    const x = this.seats.get(seat);
+    return !!(x && x.name);
+  }
+
+  botPlaysMe() {
+    return this.mySeat !== null && !!this.botLevelOf(this.mySeat);
+  }
+
+  isHost() {
+    return !!(this.table && this.table.host === true);
+  }
+
+  // Name plus, for a seat a bot plays, the bot marker and level (in words).
+  nameWithBot(seat) {
+    const level = this.botLevelOf(seat);
+    return [h("strong", this.nameOf(seat)), level ? botTag(level, { compact: !this.hasPlayer(seat) }) : null];
+  }
+
   who(seat) {
-    return `${SEAT_SYMBOLS[seat] || ""} ${this.nameOf(seat)}`;
+    const level = this.botLevelOf(seat);
+    const bot = level && this.hasPlayer(seat) ? ` (${BOT_GLYPH} ${t("bot.tag", { level: t("bot.word." + level) })})` : "";
+    return `${SEAT_SYMBOLS[seat] || ""} ${this.nameOf(seat)}${bot}`;
   }
 
   // ---------- moves ----------
@@ -333,7 +389,7 @@ export class GameScreen {
   }
 
   turnSignal() {
-    const mine = this.isMyTurn() && this.legal.length > 0;
+    const mine = this.isMyTurn() && this.legal.length > 0 && !this.botPlaysMe();
     document.title = mine ? t("table.title_turn") : t("table.title");
     setTurnBadge(mine);
     if (mine && !this.wasMyTurn) {
@@ -354,7 +410,10 @@ export class GameScreen {
       turnText = t("end.title");
       cls = "over";
     }
-    else if (this.isMyTurn()) {
+    else if (this.isMyTurn() && this.botPlaysMe()) {
+      turnText = t("bot.plays_your_turn", { level: botLevelLabel(this.botLevelOf(this.mySeat)) });
+      cls = "bot";
+    } else if (this.isMyTurn()) {
       turnText = v.me && v.me.decision ? t("table.your_decision") : t("table.your_turn");
       cls = "mine";
     } else if (v.turn && v.phase === "turns") turnText = t("table.turn_of", { name: this.who(v.turn.seat), n: v.turn.number });
@@ -375,7 +434,7 @@ export class GameScreen {
             this.mark(h("strong", t("event." + ev.id)), "event", ev.id), " — ",
             h("span", t("eventtext." + ev.id)))
         : h("div.event-card", h("span.muted", v.event_top ? `${t("table.event_next")}: ${t("event." + v.event_top.id)}` : "")),
-      h("div.turn", { class: cls, "data-testid": "turn-indicator", role: "status", "aria-live": "polite" }, cls === "mine" ? "★ " : cls === "over" ? "♛ " : "… ", turnText),
+      h("div.turn", { class: cls, "data-testid": "turn-indicator", role: "status", "aria-live": "polite" }, cls === "mine" ? "★ " : cls === "over" ? "♛ " : cls === "bot" ? BOT_GLYPH + " " : "… ", turnText),
       h("div.tools", sound, notify, h("span", { id: "conn", class: "conn " + this.wsState }, t(this.wsState === "live" ? "table.connected" : "table.reconnecting")))
     );
   }
@@ -552,7 +611,7 @@ export class GameScreen {
   renderScoreTrack() {
     const v = this.view;
     const ps = v.players_state || [];
-    const rows = ps.map((p) => ({ seat: p.seat, name: this.nameOf(p.seat), cp: p.cp, bp: p.bp }));
+    const rows = ps.map((p) => ({ seat: p.seat, name: this.nameOf(p.seat), bot: this.botLevelOf(p.seat), cp: p.cp, bp: p.bp }));
     if (v.victoria) rows.push({ seat: "v", name: t("table.victoria"), cp: v.victoria.cp, bp: null });
     const maxVal = Math.max(60, ...rows.map((r) => Math.max(r.cp || 0, r.bp || 0))) + 10;
     const W = 400, L = 70, rowH = 30;
@@ -565,7 +624,11 @@ export class GameScreen {
     }
     rows.forEach((r, i) => {
       const y = 16 + i * rowH;
-      svg.append(s("text", { x: 4, y: y + 4, class: "track-name" }, `${r.seat === "v" ? "♕" : SEAT_SYMBOLS[r.seat]} ${r.name.slice(0, 9)}`));
+      // a bot of its own goes by its level's word here, the name being "Bot · …"
+      const short = r.bot && !this.hasPlayer(r.seat) ? t("bot.word." + r.bot) : r.name;
+      const label = r.bot ? `${SEAT_SYMBOLS[r.seat]} ${BOT_GLYPH} ${short.slice(0, 7)}` : `${r.seat === "v" ? "♕" : SEAT_SYMBOLS[r.seat]} ${r.name.slice(0, 9)}`;
+      svg.append(s("text", { x: 4, y: y + 4, class: "track-name" + (r.bot ? " bot" : "") }, label,
+        r.bot ? s("title", {}, `${r.name} — ${t("bot.played_by", { level: botLevelLabel(r.bot) })}`) : null));
       svg.append(s("line", { x1: L, x2: W - 12, y1: y, y2: y, class: "track-line" }));
       const lowerIsCp = r.bp === null || r.cp <= r.bp;
       const cls = r.seat === "v" ? "seatv" : "seat" + r.seat;
@@ -589,7 +652,7 @@ export class GameScreen {
     const legend = h("ul.track-legend", rows.map((r) =>
       this.mark(h("li",
         r.seat === "v" ? "♕ " : h("span.seat-token", { class: "seat" + r.seat }, SEAT_SYMBOLS[r.seat]), " ",
-        h("strong", r.name), " ",
+        r.seat === "v" ? h("strong", r.name) : this.nameWithBot(r.seat), " ",
         chip("cp", r.cp), r.bp !== null ? chip("bp", r.bp) : null,
         r.bp !== null ? h("span.score", " = ", h("strong", String(Math.min(r.cp, r.bp))), " ★", r.cp <= r.bp ? t("table.cp") : t("table.bp")) : null
       ), `track.${r.seat}`, [r.cp, r.bp])
@@ -620,10 +683,10 @@ export class GameScreen {
         ? h("div.owned", p.favor_tokens.map((f) => h("span.pill.favor", "✉ ", t("loc." + f.location), ": ", costText(f.reward))))
         : null;
       box.append(
-        h("article.player", { class: "seat" + seat + (acting ? " acting" : "") + (seat === this.mySeat ? " me" : ""), "data-testid": "player-board", "data-seat": seat },
+        h("article.player", { class: "seat" + seat + (acting ? " acting" : "") + (seat === this.mySeat ? " me" : "") + (this.botLevelOf(seat) ? " bot" : ""), "data-testid": "player-board", "data-seat": seat, "data-bot-level": this.botLevelOf(seat) },
           h("header",
             h("span.seat-token", { class: "seat" + seat }, SEAT_SYMBOLS[seat]), " ",
-            h("strong", this.nameOf(seat)), seat === this.mySeat ? h("span.tag", t("table.you")) : null,
+            this.nameWithBot(seat), seat === this.mySeat ? h("span.tag", t("table.you")) : null,
             v.statue === seat ? h("span.tag.statue", t("table.statue")) : null,
             acting ? h("span.tag.acting", "▶") : null,
             h("span.spacer"),
@@ -635,7 +698,8 @@ export class GameScreen {
           h("div.meta",
             this.mark(h("span", "⚒ ", t("table.craftsmen_left", { n: p.craftsmen_left })), k("craftsmen"), p.craftsmen_left), " · ",
             h("span.muted", t("table.cards", { hand: p.hand_size, deck: p.deck_size }))),
-          titles, advisors, favors
+          titles, advisors, favors,
+          this.seatTools(seat)
         )
       );
     }
@@ -652,10 +716,12 @@ export class GameScreen {
     clear(box);
     const v = this.view;
     const me = v.me;
+    const botLevel = this.botPlaysMe() ? this.botLevelOf(this.mySeat) : null;
     // hand with play_card choices
     if (me) {
       const hand = h("div.hand", { "data-testid": "hand" });
-      const playable = this.legal.filter((m) => m.kind === "play_card");
+      // while a bot plays the seat, its moves are the bot's: the hand is shown, not played
+      const playable = botLevel ? [] : this.legal.filter((m) => m.kind === "play_card");
       for (const c of me.hand || []) {
         const slots = playable.filter((m) => m.card === c);
         hand.append(
@@ -675,6 +741,17 @@ export class GameScreen {
     // the rest of the legal moves, grouped
     const actions = h("div.actions", { "data-testid": "actions" });
     actions.append(h("h2", t("table.actions")));
+    if (botLevel) {
+      actions.append(
+        h("div.bot-note", { "data-testid": "bot-playing" },
+          h("p", h("span.bot-glyph", { "aria-hidden": "true" }, BOT_GLYPH, " "), t("bot.plays_your_seat", { level: botLevelLabel(botLevel) })),
+          v.phase === "finished" || this.status === "finished"
+            ? null
+            : h("button.primary", { type: "button", "data-testid": "reclaim-seat", disabled: this.seatBusy, onclick: () => this.reclaim() }, "↩ ", t("bot.reclaim")))
+      );
+      box.append(actions);
+      return;
+    }
     if (this.picker) {
       actions.append(
         h("div.picker", { role: "dialog", "aria-label": t("table.choose_payment"), "data-testid": "pay-picker" },
@@ -736,6 +813,74 @@ export class GameScreen {
     box.append(actions);
   }
 
+  // ---------- bots ----------
+
+  // Under a player's board: "Leave — a bot plays on" on one's own seat; for the host, "Let a bot
+  // play" on another player's seat. Both open a confirm step with the bot's level.
+  seatTools(seat) {
+    const v = this.view;
+    if (v.phase === "finished" || this.status === "finished" || v.victoria || this.mySeat === null) return null;
+    if (this.botLevelOf(seat)) return null;
+    const own = seat === this.mySeat;
+    if (!own && !(this.isHost() && this.hasPlayer(seat))) return null;
+    const kind = own ? "leave" : "hand";
+    const a = this.seatAction;
+    if (!a || a.seat !== seat) {
+      return h("div.seat-tools",
+        own
+          ? h("button.small", { type: "button", "data-testid": "leave-seat", "data-seat": seat, disabled: this.seatBusy, onclick: () => this.openSeatAction(seat, kind) }, "⇥ ", t("bot.leave"))
+          : h("button.small", { type: "button", "data-testid": "hand-to-bot", "data-seat": seat, disabled: this.seatBusy, onclick: () => this.openSeatAction(seat, kind) }, BOT_GLYPH, " ", t("bot.hand_over")));
+    }
+    const idle = Number((this.table && this.table.options && this.table.options.idle_seconds) ?? 120);
+    const select = botLevelSelect(a.level, { "data-testid": "bot-level", "data-seat": seat, disabled: this.seatBusy, onchange: (e) => (a.level = e.target.value) });
+    return h("div.seat-tools.seat-confirm", { role: "group", "aria-label": own ? t("bot.leave") : t("bot.hand_over"), "data-testid": "seat-confirm", "data-seat": seat },
+      h("p", own ? t("bot.leave_confirm") : t("bot.hand_confirm", { name: this.nameOf(seat), seconds: idle })),
+      h("label", t("bot.level_choice"), " ", select),
+      h("div.row",
+        h("button.primary.small", {
+          type: "button",
+          "data-testid": own ? "leave-confirm" : "hand-confirm",
+          "data-seat": seat,
+          disabled: this.seatBusy,
+          onclick: () => this.seatToBot(seat, select.value),
+        }, own ? t("bot.leave") : t("bot.hand_over")),
+        h("button.link", { type: "button", "data-testid": "seat-cancel", onclick: () => { this.seatAction = null; this.render(); } }, t("table.cancel"))));
+  }
+
+  openSeatAction(seat, kind) {
+    this.seatAction = { seat, kind, level: "greedy" };
+    this.render();
+    const confirm = this.root.querySelector(`[data-testid=seat-confirm] select`);
+    if (confirm) confirm.focus();
+  }
+
+  async seatCall(path, body) {
+    if (this.seatBusy) return;
+    this.seatBusy = true;
+    this.render();
+    try {
+      const tb = await post(path, body);
+      this.seatAction = null;
+      this.seatBusy = false;
+      this.takeTable(tb);
+    } catch (e) {
+      showError(e);
+    } finally {
+      if (this.seatBusy) {
+        this.seatBusy = false;
+        this.render();
+      }
+    }
+  }
+
+  seatToBot(seat, level) {
+    return this.seatCall(`/api/tables/${enc(this.id)}/seats/${seat}/bot`, { level });
+  }
+
+  reclaim() {
+    return this.seatCall(`/api/tables/${enc(this.id)}/seats/${this.mySeat}/reclaim`, {});
+  }
+
   // What the latest move did, in words, so nobody misses the other side's turn.
   renderLastMove() {
     const entry = this.log.length ? this.log[this.log.length - 1] : null;
@@ -786,7 +931,7 @@ export class GameScreen {
         const cpLower = p.cp <= p.bp;
         return h("tr", { class: p.rank === 1 ? "winner" : "" },
           h("td", p.rank === 1 ? "♛ 1" : String(p.rank)),
-          h("td", h("span.seat-token", { class: "seat" + p.seat }, SEAT_SYMBOLS[p.seat]), " ", this.nameOf(p.seat)),
+          h("td", h("span.seat-token", { class: "seat" + p.seat }, SEAT_SYMBOLS[p.seat]), " ", this.nameOf(p.seat), this.botLevelOf(p.seat) ? botTag(this.botLevelOf(p.seat), { compact: !this.hasPlayer(p.seat) }) : null),
           h("td", String(p.leftover ? p.leftover.points : 0)),
           h("td", p.leftover ? `+${p.leftover.to_cp} / +${p.leftover.to_bp}` : "—"),
           h("td", { class: cpLower ? "lower" : "" }, String(p.cp), cpLower ? " ★" : ""),

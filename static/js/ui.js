@@ -64,3 +64,26 @@ export function setTurnBadge(on) {
   const link = document.getElementById("favicon");
   if (link) link.href = on ? "/favicon-turn.svg" : "/favicon.svg";
 }
+
+// Bots: three levels, each shown in words with the level's own name ("Medium (greedy)").
+export const BOT_LEVELS = ["random", "greedy", "strong"];
+export const BOT_GLYPH = "⚙";
+
+export function botLevelLabel(level) {
+  return t("bot.level", { word: t("bot.word." + level), level });
+}
+
+// The marker of a seat a bot plays: glyph and words, never colour alone. `compact` shows the
+// glyph only (for a bot whose name already says it is a bot and its level).
+export function botTag(level, opts = {}) {
+  const label = botLevelLabel(level);
+  return h("span.tag.bot", { "data-testid": "bot-marker", "data-level": level, title: t("bot.played_by", { level: label }) },
+    h("span.bot-glyph", { "aria-hidden": "true" }, BOT_GLYPH),
+    opts.compact ? h("span.sr", " " + t("bot.played_by", { level: label })) : " " + t("bot.tag", { level: label })
+  );
+}
+
+export function botLevelSelect(value, attrs = {}) {
+  return h("select.bot-level", { "aria-label": t("bot.level_choice"), ...attrs },
+    BOT_LEVELS.map((l) => h("option", { value: l, selected: l === value }, botLevelLabel(l))));
+}
