@@ -73,6 +73,13 @@ class IllegalMove(AppError):
     code = "illegal_move"
 
 
+class BotPlaysSeat(AppError):
+    """A person's move for a seat handed to a bot: the bot plays it until the person reclaims it."""
+
+    status = 409
+    code = "bot_plays_seat"
+
+
 class StaleVersion(AppError):
     status = 409
     code = "stale_version"

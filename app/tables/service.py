@@ -26,6 +26,7 @@ from app.db.models import GameTable, MoveRecord, Profile, Seat, utcnow
 from app.db.session import Database
 from app.errors import (
     BadRecoveryCode,
+    BotPlaysSeat,
     Forbidden,
     IllegalMove,
     Malformed,
@@ -529,7 +530,13 @@ class TableService:
             raise Malformed("move must be an object")
         async with self._lock(viewer.table_id):
             out, _fresh = await to_thread.run_sync(
-                self._submit, viewer.table_id, viewer.seat, move, expected_version, move_id
+                self._submit,
+                viewer.table_id,
+                viewer.seat,
+                move,
+                expected_version,
+                move_id,
+                viewer.profile_id is not None,
             )
         if on_commit is not None:
             await on_commit(out)
@@ -538,7 +545,13 @@ class TableService:
         return out
 
     def _submit(
-        self, table_id: str, seat: int, move: dict[str, Any], expected: int, move_id: str
+        self,
+        table_id: str,
+        seat: int,
+        move: dict[str, Any],
+        expected: int,
+        move_id: str,
+        person: bool = False,
     ) -> tuple[dict[str, Any], bool]:
         """One Core transaction: (read the snapshot) → judge → conditional update → log insert.
 
@@ -546,7 +559,8 @@ class TableService:
         ``expected`` itself: a table's state at a version never changes (the conditional update
         lets exactly one move follow each version), so the remembered state is the truth as long
         as the update below still finds the table at ``expected``. A ``move_id`` seen before is
-        caught by the log's unique key, which rolls the whole transaction back.
+        caught by the log's unique key, which rolls the whole transaction back. A ``person``
+        (not a server-side bot) cannot move for a seat that has been handed to a bot.
         """
         epoch = self._lobby_epoch
         try:
@@ -555,6 +569,14 @@ class TableService:
                 state = self._state_at(conn, remembered, table_id, expected, move_id, seat)
                 if isinstance(state, dict):
                     return state, False
+                if remembered is not None and remembered.state is state:
+                    seats = remembered.seats
+                else:
+                    seats = self._seat_list(conn, table_id)
+                if person and any(x["seat"] == seat and x["bot_level"] for x in seats):
+                    raise BotPlaysSeat(
+                        "a bot plays this seat: take it back first", version=expected
+                    )
                 try:
                     tr = rules.apply_move(state, seat, move)
                 except rules.IllegalMoveError as exc:
@@ -603,10 +625,6 @@ class TableService:
                         "created_at": now,
                     },
                 )
-                if remembered is not None and remembered.state is state:
-                    seats = remembered.seats
-                else:
-                    seats = self._seat_list(conn, table_id)
         except _Prior as found:
             return found.result, False
         except IntegrityError:

@@ -487,6 +487,7 @@ export default {
   "err.seat_active": "Ten hráč ještě hraje. Bot může převzít místo, když ho hráč opustí, nebo když hráč na svém tahu netáhne po dobu nečinnosti stolu.",
   "err.seat_taken": "Na tom místě sedí hráč.",
   "err.not_a_bot": "Na tom místě nehraje žádný bot.",
+  "err.bot_plays_seat": "Za toto místo hraje bot: nejdřív si ho vezmi zpět.",
   "err.generic": "Server hlásí: {message}",
   "err.dismiss": "Zavřít",
   "err.page_not_found": "Tato stránka neexistuje.",

@@ -486,6 +486,7 @@ export default {
   "err.seat_active": "Dieser Spieler spielt noch. Ein Bot kann einen Platz übernehmen, wenn sein Spieler ihn verlässt oder am Zug die Ruhezeit des Tisches lang nicht gezogen hat.",
   "err.seat_taken": "Auf diesem Platz sitzt ein Spieler.",
   "err.not_a_bot": "Auf diesem Platz spielt kein Bot.",
+  "err.bot_plays_seat": "Auf diesem Platz spielt ein Bot: nimm ihn zuerst zurück.",
   "err.generic": "Der Server meldet: {message}",
   "err.dismiss": "Schließen",
   "err.page_not_found": "Diese Seite gibt es nicht.",

@@ -487,6 +487,7 @@ export default {
   "err.seat_active": "That player is still playing. A bot can take over a seat when its player leaves it, or once they have not moved for the table's idle time on their turn.",
   "err.seat_taken": "A player sits in that seat.",
   "err.not_a_bot": "No bot plays that seat.",
+  "err.bot_plays_seat": "A bot is playing this seat: take it back first.",
   "err.malformed": "The request was not understood.",
   "err.rate_limited": "Too fast — please wait a moment.",
   "err.generic": "The server said: {message}",

@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
 from app import rules
+from app.db.models import MoveRecord
 from tests.conftest import Player, SecretCanary, pick_move
 
 
@@ -218,6 +220,19 @@ def test_a_seat_handed_to_a_bot_and_taken_back(
     assert r.status_code == 200 and r.json()["seats"][1]["bot_level"] == "random"
     _settle(client, app)
     assert _game(client, tid, ann)["view"]["to_act"] == [0]
+
+    # While the bot plays his seat, Bob's own moves are refused (before the rules look at them:
+    # it is Ann's turn) and change nothing.
+    bobs = _game(client, tid, bob)
+    r = client.post(
+        f"/api/tables/{tid}/moves",
+        json={"move": {"kind": "end_turn"}, "expected_version": bobs["version"], "move_id": "b1"},
+        headers=bob.headers,
+    )
+    assert r.status_code == 409 and r.json()["error"]["code"] == "bot_plays_seat", r.text
+    assert _game(client, tid, ann)["version"] == bobs["version"]
+    with app.state.service.db.session() as s:
+        assert s.scalar(select(MoveRecord.id).where(MoveRecord.move_id == "b1")) is None
 
 
 def test_bots_whose_turn_it_is_wake_up_after_a_restart(
