@@ -80,6 +80,13 @@ class BotPlaysSeat(AppError):
     code = "bot_plays_seat"
 
 
+class NoBotSeat(AppError):
+    """A server-side bot's move for a seat its player has taken back."""
+
+    status = 409
+    code = "not_a_bot"
+
+
 class StaleVersion(AppError):
     status = 409
     code = "stale_version"

@@ -39,6 +39,7 @@ from app.db.models import GameTable, Seat, utcnow
 from app.errors import (
     AppError,
     IllegalMove,
+    NoBotSeat,
     NotFound,
     NotHost,
     NotYourSeat,
@@ -46,11 +47,15 @@ from app.errors import (
     WrongStatus,
 )
 from app.realtime.hub import Notice
-from app.tables.service import TableService, Viewer
+from app.tables.service import TableService
 
 log = logging.getLogger("emara.bots")
 
 DEFAULT_IDLE_SECONDS = 120
+# A bot runner that could not look at a table (or whose moves kept being refused) looks again
+# after this pause, doubled on each failure in a row up to the maximum.
+RETRY_FIRST_SECONDS = 0.5
+RETRY_MAX_SECONDS = 60.0
 
 
 class SeatTaken(AppError):
@@ -225,6 +230,9 @@ class BotRunner:
         self.again: set[str] = set()
         self.timers: dict[tuple[str, int], TurnTimer] = {}
         self.max_failures = 5
+        # Tables whose look failed, with how many times in a row (see ``_later``).
+        self.retries: dict[str, int] = {}
+        self.stopped = False
         # Tables known to hold no bot seat: their moves need no look. Seats change only through
         # the lobby (every change publishes a lobby notice, also from other processes), so a
         # lobby notice forgets what was known of that table.
@@ -253,6 +261,8 @@ class BotRunner:
 
     def kick(self, table_id: str) -> None:
         """Look at the table soon; a bot to act there will move."""
+        if self.stopped:
+            return
         task = self.tasks.get(table_id)
         if task is not None and not task.done():
             self.again.add(table_id)
@@ -269,12 +279,6 @@ class BotRunner:
         for table_id in await to_thread.run_sync(self._bot_tables):
             self.kick(table_id)
 
-    def _still_bot(self, table_id: str, seat: int, version: int) -> bool:
-        with self.svc.db.session() as s:
-            t = s.get(GameTable, table_id)
-            row = s.scalar(select(Seat).where(Seat.table_id == table_id, Seat.seat == seat))
-            return bool(t and t.version == version and row and row.bot_level is not None)
-
     def _bot_tables(self) -> list[str]:
         with self.svc.db.session() as s:
             q = (
@@ -286,6 +290,7 @@ class BotRunner:
             return list(s.scalars(q))
 
     async def stop(self) -> None:
+        self.stopped = True
         for task in self.tasks.values():
             task.cancel()
         for task in self.tasks.values():
@@ -298,8 +303,13 @@ class BotRunner:
             self.again.discard(table_id)
             try:
                 job = await to_thread.run_sync(self._job, table_id)
+            except AppError as exc:  # the database is away: look again later
+                log.warning("bot runner: cannot load table %s (%s)", table_id, exc.code)
+                self._later(table_id)
+                return
             except Exception:
                 log.exception("bot runner: cannot load table %s", table_id)
+                self._later(table_id)
                 return
             if job == "botless":
                 self._mark_botless(table_id)
@@ -321,22 +331,39 @@ class BotRunner:
                     "bot at table %s seat %s failed; it plays any legal move", table_id, seat
                 )
                 move = legal[secrets.randbelow(len(legal))]
-            if not await to_thread.run_sync(self._still_bot, table_id, seat, version):
-                continue  # reclaimed (or moved on) while the bot was thinking
             try:
+                # The seat is checked again in the move's own transaction: a bot never moves for
+                # a seat taken back while it was thinking.
                 await self.svc.submit_move(
-                    Viewer(table_id, seat, None), move, version, f"bot:{seat}:{version}"
+                    self.svc.seat_viewer(table_id, seat), move, version, f"bot:{seat}:{version}"
                 )
                 failures = 0
-            except (StaleVersion, IllegalMove, WrongStatus) as exc:
-                # Someone moved first, or the seat was reclaimed: look again.
+                self.retries.pop(table_id, None)
+            except (StaleVersion, IllegalMove, WrongStatus, NoBotSeat) as exc:
+                # Someone moved first, or the seat was taken back: look again.
                 failures += 1
                 log.info("bot move at %s v%s not taken: %s", table_id, version, exc.code)
                 if failures >= self.max_failures:
+                    self._later(table_id)
                     return
+            except AppError as exc:  # the database is away: look again later
+                log.warning("bot runner: move at table %s failed (%s)", table_id, exc.code)
+                self._later(table_id)
+                return
             except Exception:
                 log.exception("bot runner: move failed at table %s", table_id)
+                self._later(table_id)
                 return
+
+    def _later(self, table_id: str) -> None:
+        """Look at the table again after a pause (doubling, up to a minute, while it keeps
+        failing): a failure never leaves a table waiting on its bot for good."""
+        if self.stopped:
+            return
+        n = self.retries.get(table_id, 0)
+        self.retries[table_id] = n + 1
+        delay = min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2**n)
+        asyncio.get_running_loop().call_later(delay, self.kick, table_id)
 
     def _job(
         self, table_id: str

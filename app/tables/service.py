@@ -30,6 +30,7 @@ from app.errors import (
     Forbidden,
     IllegalMove,
     Malformed,
+    NoBotSeat,
     NotFound,
     NotHost,
     NotYourSeat,
@@ -112,6 +113,7 @@ class Viewer:
     table_id: str
     seat: int | None
     profile_id: str | None
+    bot: bool = False  # a server-side bot playing the seat (see ``seat_viewer``)
 
 
 def _new_id() -> str:
@@ -445,7 +447,7 @@ class TableService:
     @staticmethod
     def seat_viewer(table_id: str, seat: int) -> Viewer:
         """A server-side actor (a bot) holding ``seat``: pass it to ``submit_move``."""
-        return Viewer(table_id, seat, None)
+        return Viewer(table_id, seat, None, bot=True)
 
     async def game(self, viewer: Viewer) -> dict[str, Any]:
         return await to_thread.run_sync(self._game, viewer)
@@ -536,7 +538,7 @@ class TableService:
                 move,
                 expected_version,
                 move_id,
-                viewer.profile_id is not None,
+                viewer.bot,
             )
         if on_commit is not None:
             await on_commit(out)
@@ -551,7 +553,7 @@ class TableService:
         move: dict[str, Any],
         expected: int,
         move_id: str,
-        person: bool = False,
+        bot: bool = False,
     ) -> tuple[dict[str, Any], bool]:
         """One Core transaction: (read the snapshot) → judge → conditional update → log insert.
 
@@ -559,8 +561,8 @@ class TableService:
         ``expected`` itself: a table's state at a version never changes (the conditional update
         lets exactly one move follow each version), so the remembered state is the truth as long
         as the update below still finds the table at ``expected``. A ``move_id`` seen before is
-        caught by the log's unique key, which rolls the whole transaction back. A ``person``
-        (not a server-side bot) cannot move for a seat that has been handed to a bot.
+        caught by the log's unique key, which rolls the whole transaction back. A person cannot
+        move for a seat that has been handed to a bot, nor a ``bot`` for a seat no bot holds.
         """
         epoch = self._lobby_epoch
         try:
@@ -573,10 +575,14 @@ class TableService:
                     seats = remembered.seats
                 else:
                     seats = self._seat_list(conn, table_id)
-                if person and any(x["seat"] == seat and x["bot_level"] for x in seats):
+                bot_seat = any(x["seat"] == seat and x["bot_level"] for x in seats)
+                if bot_seat and not bot:
                     raise BotPlaysSeat(
                         "a bot plays this seat: take it back first", version=expected
                     )
+                if bot and not bot_seat:
+                    # The bot thought while its seat was taken back.
+                    raise NoBotSeat("no bot plays this seat any more", version=expected)
                 try:
                     tr = rules.apply_move(state, seat, move)
                 except rules.IllegalMoveError as exc:

@@ -281,3 +281,57 @@ def test_a_table_without_bots_is_looked_at_once(
         _settle(client, app)
     assert looks.count(tid) == 1  # the first move showed no bot seat; later moves cost nothing
     assert tid in runner.botless
+
+
+def test_a_runner_that_could_not_look_at_a_table_looks_again(
+    client: TestClient, app: Any, ann: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure of the runner (the database away for a moment) never leaves a table waiting on
+    its bot for good."""
+    import time
+
+    import app.api.bots as bots_api
+
+    monkeypatch.setattr(bots_api, "RETRY_FIRST_SECONDS", 0.01)
+    runner = app.state.bots
+    runner.budget = 0.01
+    real, calls = runner._job, []
+
+    def flaky(table_id: str) -> Any:
+        calls.append(table_id)
+        if len(calls) == 1:
+            raise bots_api.AppError("the database is unavailable, try again")
+        return real(table_id)
+
+    monkeypatch.setattr(runner, "_job", flaky)
+    t = _table(client, ann, 2, start_player=1)
+    tid = t["id"]
+    assert _bot(client, tid, 1, ann).status_code == 200
+    assert client.post(f"/api/tables/{tid}/start", headers=ann.headers).status_code == 200
+    for _ in range(500):  # bounded: the retry comes after 10 ms
+        _settle(client, app)
+        if _game(client, tid, ann)["version"] > 0:
+            break
+        time.sleep(0.01)
+    assert len(calls) >= 2
+    assert _game(client, tid, ann)["version"] > 0, "the bot never moved after the failure"
+
+
+def test_a_bot_move_for_a_seat_taken_back_is_refused(
+    client: TestClient, app: Any, ann: Player, bob: Player
+) -> None:
+    """The seat is checked in the move's own transaction: whatever the bot was thinking, once its
+    player has the seat back, the bot's move is refused and changes nothing."""
+    from app.errors import NoBotSeat
+
+    t = _table(client, ann, 2, start_player=0)
+    tid = t["id"]
+    _join(client, t, bob)
+    assert client.post(f"/api/tables/{tid}/start", headers=ann.headers).status_code == 200
+    g = _game(client, tid, ann)
+    svc = app.state.service
+    with pytest.raises(NoBotSeat):
+        svc._submit(tid, 0, g["legal_moves"][0], g["version"], "bot:0:0", bot=True)
+    assert _game(client, tid, ann)["version"] == g["version"]
+    out, fresh = svc._submit(tid, 0, g["legal_moves"][0], g["version"], "ann:0")
+    assert fresh and out["version"] == g["version"] + 1
