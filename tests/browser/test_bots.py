@@ -71,12 +71,38 @@ def play_until(
         seen = [version(pg) for pg in pages]
         # The page that lags catches up first; if none lags, only a bot's move changes anything.
         pg, v = min(zip(pages, seen, strict=True), key=lambda x: x[1])
-        pg.wait_for_function(
-            f"v => Number(document.body.dataset.version) !== v || {CAN_CLICK_JS}",
-            arg=v,
-            timeout=WAIT,
-        )
+        try:
+            pg.wait_for_function(
+                f"v => Number(document.body.dataset.version) !== v || {CAN_CLICK_JS}",
+                arg=v,
+                timeout=WAIT,
+            )
+        except Exception as exc:  # say what every page and the server saw
+            raise AssertionError(f"stuck before {what}: {situation(pages)}") from exc
     raise AssertionError(f"not reached after {limit} steps: {what}")
+
+
+def situation(pages: list[Any]) -> str:
+    """Each page's version, acting seats, bot seats and clickable choices, and the server's."""
+    out = []
+    for pg in pages:
+        boards = pg.evaluate(
+            "() => [...document.querySelectorAll('[data-testid=player-board]')].map(e =>"
+            " [e.dataset.seat, e.dataset.botLevel || '', e.classList.contains('acting')])"
+        )
+        out.append(
+            f"page v{version(pg)} boards(seat, bot, acting)={boards} "
+            f"choices={pg.locator(CHOICES).count()}"
+        )
+    page = pages[0]
+    table_id = page.url.split("/t/", 1)[1].split("?", 1)[0]
+    res = page.context.request.get(page.url.split("/t/", 1)[0] + f"/api/tables/{table_id}/game")
+    if res.ok:
+        g = res.json()
+        out.append(
+            f"server v{g['version']} to_act={g['view'].get('to_act')} seats={g.get('seats')}"
+        )
+    return "; ".join(out)
 
 
 def test_bots_take_seats_and_players_leave_and_reclaim(
