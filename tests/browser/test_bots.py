@@ -29,6 +29,7 @@ from tests.browser.test_play import (
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WAIT = 30000  # ms: generous, for a loaded machine
+SHORT_WAIT = 500  # ms: one look of a longer wait
 BOARD = "[data-testid=player-board][data-seat='{}']"
 
 # The seats the page shows as to act, and whether one of them is played by a bot.
@@ -63,6 +64,8 @@ def play_until(
     """`humans` click their legal moves (never while a bot is also to act, so no click races a
     bot's move) until `done()`; when nobody can click, wait for one of `pages` to change (a bot's
     move, or a frame that page had not received yet)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     for _ in range(limit):
         if done():
             return
@@ -71,14 +74,22 @@ def play_until(
         seen = [version(pg) for pg in pages]
         # The page that lags catches up first; if none lags, only a bot's move changes anything.
         pg, v = min(zip(pages, seen, strict=True), key=lambda x: x[1])
-        try:
-            pg.wait_for_function(
-                f"v => Number(document.body.dataset.version) !== v || {CAN_CLICK_JS}",
-                arg=v,
-                timeout=WAIT,
-            )
-        except Exception as exc:  # say what every page and the server saw
-            raise AssertionError(f"stuck before {what}: {situation(pages)}") from exc
+        # Watch that page in short waits, and between them look again at the goal and at the
+        # people: the change may show on another page (the guest's, when the host lags in
+        # nothing).
+        for _wait in range(WAIT // SHORT_WAIT):
+            try:
+                pg.wait_for_function(
+                    f"v => Number(document.body.dataset.version) !== v || {CAN_CLICK_JS}",
+                    arg=v,
+                    timeout=SHORT_WAIT,
+                )
+                break
+            except PlaywrightTimeout:
+                if done() or any(can_click(p.page) for p in humans):
+                    break
+        else:  # say what every page and the server saw
+            raise AssertionError(f"stuck before {what}: {situation(pages)}")
     raise AssertionError(f"not reached after {limit} steps: {what}")
 
 
