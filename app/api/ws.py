@@ -80,8 +80,10 @@ class Connection:
         self.synced = False  # a hello has been answered
         self.version: int | None = None  # last game version sent to this socket
         self.bucket = Bucket(settings.ws_rate_per_second, settings.ws_rate_burst)
+        self.last_sent = time.monotonic()
 
     async def send(self, frame: dict[str, Any]) -> None:
+        self.last_sent = time.monotonic()
         await self.ws.send_text(orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode())
 
     # ---------------------------------------------------------------- lifecycle
@@ -121,6 +123,7 @@ class Connection:
         )
         self.svc.hub.subscribe(self.table_id, self.outbox)
         writer = asyncio.create_task(self._writer())
+        heartbeat = asyncio.create_task(self._heartbeat())
         try:
             if first is not None and first.get("type") == "hello":
                 await self._handle(first)
@@ -129,9 +132,10 @@ class Connection:
             pass
         finally:
             self.svc.hub.unsubscribe(self.table_id, self.outbox)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
+            for task in (heartbeat, writer):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
     async def _profile_of(self, token: str | None) -> str | None:
         pid = self.svc.signer.profile_id(token)
@@ -233,17 +237,24 @@ class Connection:
             await self._reply(error_frame("unknown_frame", f"unknown frame type {kind!r}"))
 
     # ---------------------------------------------------------------- outbound
+    async def _heartbeat(self) -> None:
+        """A ping whenever the socket has been silent for the heartbeat interval (a timer of its
+        own, so that the writer waits on its queue alone)."""
+        every = self.settings.ws_heartbeat_seconds
+        while True:
+            idle = time.monotonic() - self.last_sent
+            if idle >= every:
+                await self.outbox.put(_PING)
+                idle = 0.0
+            await asyncio.sleep(every - idle)
+
     async def _writer(self) -> None:
         while True:
+            item = await self.outbox.get()
             try:
-                item = await asyncio.wait_for(
-                    self.outbox.get(), timeout=self.settings.ws_heartbeat_seconds
-                )
-            except TimeoutError:
-                await self.send({"type": "ping", "t": int(time.time())})
-                continue
-            try:
-                if isinstance(item, dict):
+                if item is _PING:
+                    await self.send({"type": "ping", "t": int(time.time())})
+                elif isinstance(item, dict):
                     await self.send(item)
                 elif isinstance(item, tuple) and item[0] == "hello":
                     await self._on_hello(item[1])
@@ -290,6 +301,7 @@ class Connection:
 
 
 MOVE_KEYS = ("move", "expected_version", "move_id")
+_PING = object()  # the heartbeat's item in a connection's outbox
 
 
 @router.websocket("/ws/tables/{table_id}")
