@@ -303,13 +303,8 @@ class BotRunner:
             self.again.discard(table_id)
             try:
                 job = await to_thread.run_sync(self._job, table_id)
-            except AppError as exc:  # the database is away: look again later
-                log.warning("bot runner: cannot load table %s (%s)", table_id, exc.code)
-                self._later(table_id)
-                return
-            except Exception:
-                log.exception("bot runner: cannot load table %s", table_id)
-                self._later(table_id)
+            except Exception as exc:
+                self._failed(table_id, "cannot load the table", exc)
                 return
             if job == "botless":
                 self._mark_botless(table_id)
@@ -346,14 +341,18 @@ class BotRunner:
                 if failures >= self.max_failures:
                     self._later(table_id)
                     return
-            except AppError as exc:  # the database is away: look again later
-                log.warning("bot runner: move at table %s failed (%s)", table_id, exc.code)
-                self._later(table_id)
+            except Exception as exc:
+                self._failed(table_id, "the move failed", exc)
                 return
-            except Exception:
-                log.exception("bot runner: move failed at table %s", table_id)
-                self._later(table_id)
-                return
+
+    def _failed(self, table_id: str, what: str, exc: Exception) -> None:
+        """Say so (a typed error, the database away, in a line; anything else with its trace)
+        and look at the table again later."""
+        if isinstance(exc, AppError):
+            log.warning("bot runner at table %s: %s (%s)", table_id, what, exc.code)
+        else:
+            log.error("bot runner at table %s: %s", table_id, what, exc_info=exc)
+        self._later(table_id)
 
     def _later(self, table_id: str) -> None:
         """Look at the table again after a pause (doubling, up to a minute, while it keeps

@@ -569,8 +569,6 @@ class TableService:
             with self.db.begin() as conn:
                 remembered = self._fresh.get(table_id)
                 state = self._state_at(conn, remembered, table_id, expected, move_id, seat)
-                if isinstance(state, dict):
-                    return state, False
                 if remembered is not None and remembered.state is state:
                     seats = remembered.seats
                 else:
@@ -663,21 +661,14 @@ class TableService:
         move_id: str,
         seat: int,
     ) -> Any:
-        """The table's state at version ``expected``; or the earlier result of this very move
-        (a dict) when ``move_id`` was applied already; else a typed error."""
+        """The table's state at version ``expected``; else what ``_refuse`` says."""
         if fresh is not None and fresh.version == expected and fresh.status == "playing":
             return fresh.state
         row = conn.execute(_SNAPSHOT, {"p_id": table_id}).first()
         if row is None:
             raise NotFound("no such table")
         if row.status != "playing" or row.state is None or row.version != expected:
-            # The retry of a move that landed (perhaps the one that ended the game).
-            prior = self._prior(conn, table_id, move_id, seat)
-            if prior is not None:
-                return prior
-            if row.status != "playing" or row.state is None:
-                raise WrongStatus("the game is not in play", status=row.status, version=row.version)
-            raise StaleVersion("the table has moved on", version=row.version)
+            self._refuse(conn, row, table_id, move_id, seat)
         return rules.decode_state(row.state)
 
     def _raise_if_moved_on(
@@ -689,15 +680,19 @@ class TableService:
         seat: int,
         always: bool = False,
     ) -> None:
-        """When the table is no longer at ``expected``: the earlier result of this move_id (as
-        ``_Prior``), or the typed error that says where the table is now."""
+        """When the table is no longer at ``expected`` (or ``always``): what ``_refuse`` says."""
         row = conn.execute(
             select(_TABLE.c.status, _TABLE.c.version).where(_TABLE.c.id == table_id)
         ).first()
         if row is None:
             raise NotFound("no such table")
-        if row.version == expected and row.status == "playing" and not always:
-            return
+        if always or row.version != expected or row.status != "playing":
+            self._refuse(conn, row, table_id, move_id, seat)
+
+    def _refuse(self, conn: Connection, row: Any, table_id: str, move_id: str, seat: int) -> None:
+        """The table (``row``: its status and version) is not where the move expected it: the
+        earlier result of this very move_id, as ``_Prior`` (the retry of a move that landed,
+        perhaps the one that ended the game), or the typed error that says where the table is."""
         prior = self._prior(conn, table_id, move_id, seat)
         if prior is not None:
             raise _Prior(prior)
