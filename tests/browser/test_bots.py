@@ -18,9 +18,8 @@ import pytest
 
 from tests.browser.test_play import (
     CHOICES,
-    VIEWPORT,
-    ConsoleWatch,
     Player,
+    host_and_guest,
     version,
     wait_version_above,
     wait_version_at_least,
@@ -119,16 +118,8 @@ def situation(pages: list[Any]) -> str:
 def test_bots_take_seats_and_players_leave_and_reclaim(
     server: Any, browser: Any, artifacts: Path
 ) -> None:
-    watch = ConsoleWatch()
     rng = random.Random(5)
-    host_ctx = browser.new_context(viewport=VIEWPORT)
-    guest_ctx = browser.new_context(viewport=VIEWPORT)
-    try:
-        host = host_ctx.new_page()
-        guest = guest_ctx.new_page()
-        watch.attach(host, "host")
-        watch.attach(guest, "guest")
-
+    with host_and_guest(browser) as (host, guest, watch):
         # The host opens a table for three; the host moves first.
         host.goto(server.url("/"))
         host.get_by_test_id("name-input").fill("Hana")
@@ -261,6 +252,3 @@ def test_bots_take_seats_and_players_leave_and_reclaim(
         assert host.locator(BOARD.format(2) + ":not([data-bot-level])").count() == 1
         # (the browser reports the refused request itself, and nothing else)
         assert all("409" in e for e in watch.errors), "\n".join(watch.errors)
-    finally:
-        host_ctx.close()
-        guest_ctx.close()

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +63,24 @@ def wait_version_at_least(page: Any, v: int, timeout: float = 15000) -> None:
     page.wait_for_function(
         "v => Number(document.body.dataset.version) >= v", arg=v, timeout=timeout
     )
+
+
+@contextmanager
+def host_and_guest(browser: Any) -> Iterator[tuple[Any, Any, ConsoleWatch]]:
+    """Two people (a browser context each) with a page each, both watched for console errors;
+    the contexts are closed afterwards."""
+    watch = ConsoleWatch()
+    host_ctx = browser.new_context(viewport=VIEWPORT)
+    guest_ctx = browser.new_context(viewport=VIEWPORT)
+    try:
+        host = host_ctx.new_page()
+        guest = guest_ctx.new_page()
+        watch.attach(host, "host")
+        watch.attach(guest, "guest")
+        yield host, guest, watch
+    finally:
+        host_ctx.close()
+        guest_ctx.close()
 
 
 class Player:
@@ -143,16 +163,8 @@ class Player:
 
 
 def test_two_players_play_a_whole_game(server: Any, browser: Any, artifacts: Path) -> None:
-    watch = ConsoleWatch()
     rng = random.Random(7)
-    host_ctx = browser.new_context(viewport=VIEWPORT)
-    guest_ctx = browser.new_context(viewport=VIEWPORT)
-    try:
-        host = host_ctx.new_page()
-        guest = guest_ctx.new_page()
-        watch.attach(host, "host")
-        watch.attach(guest, "guest")
-
+    with host_and_guest(browser) as (host, guest, watch):
         # Landing: a name, then a table for two.
         host.goto(server.url("/"))
         host.get_by_test_id("name-input").fill("Alice")
@@ -188,7 +200,7 @@ def test_two_players_play_a_whole_game(server: Any, browser: Any, artifacts: Pat
         table_url = host.url
 
         # A second tab on the host's seat.
-        twin = host_ctx.new_page()
+        twin = host.context.new_page()
         watch.attach(twin, "host-tab-2")
         twin.goto(table_url)
         twin.get_by_test_id("game").wait_for(timeout=15000)
@@ -262,9 +274,6 @@ def test_two_players_play_a_whole_game(server: Any, browser: Any, artifacts: Pat
         assert new_link.input_value() != invite and "invite=" in new_link.input_value()
 
         assert watch.errors == [], "console errors:\n" + "\n".join(watch.errors)
-    finally:
-        host_ctx.close()
-        guest_ctx.close()
 
 
 def test_server_errors_are_shown_in_words(server: Any, browser: Any) -> None:
