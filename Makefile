@@ -5,19 +5,35 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test lint bench bench-load migrate install install-dev clean
+.PHONY: run test lint bench bench-load migrate install install-dev lock clean
+
+# Installs come from the locks in requirements/ (every package, pinned); `make lock` rewrites
+# them from pyproject.toml. app.lock: what the server runs; dev.lock: that plus tests and tools.
+APP_LOCK := requirements/app.lock
+DEV_LOCK := requirements/dev.lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e .
+$(VENV)/.installed: $(APP_LOCK) pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -r $(APP_LOCK)
+	$(BIN)/python -m pip install -q --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[dev]'
+$(VENV)/.installed-dev: $(DEV_LOCK) pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -r $(DEV_LOCK)
+	$(BIN)/python -m pip install -q --no-deps -e .
 	touch $(VENV)/.installed $@
+
+# Resolve pyproject.toml's pins and everything they pull in, into the two lock files.
+LOCKER := .lockenv/bin/pip-compile --quiet --strip-extras --no-emit-index-url \
+	--no-emit-find-links --no-emit-trusted-host --allow-unsafe
+lock:
+	$(PYTHON) -m venv .lockenv
+	.lockenv/bin/python -m pip install -q pip-tools==7.6.2
+	$(LOCKER) --output-file $(APP_LOCK) pyproject.toml
+	$(LOCKER) --extra dev --constraint $(APP_LOCK) --output-file $(DEV_LOCK) pyproject.toml
 
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
@@ -45,4 +61,4 @@ bench-load: install-dev
 	$(BIN)/python bench/load.py --tables 10 --seconds 10
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache emara.db test-artifacts
+	rm -rf $(VENV) .lockenv .pytest_cache .mypy_cache .ruff_cache emara.db test-artifacts
