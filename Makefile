@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test lint bench bench-load migrate install install-dev lock clean
+.PHONY: run test lint bench bench-load migrate install install-dev lock docs clean
 
 # Installs come from the locks in requirements/ (every package, pinned); `make lock` rewrites
 # them from pyproject.toml. app.lock: what the server runs; dev.lock: that plus tests and tools.
@@ -59,6 +59,10 @@ bench: install-dev
 
 bench-load: install-dev
 	$(BIN)/python bench/load.py --tables 10 --seconds 10
+
+# The generated contracts in docs/ (a test fails when they are stale).
+docs: install
+	$(BIN)/python -m app.openapi > docs/openapi.json
 
 clean:
 	rm -rf $(VENV) .lockenv .pytest_cache .mypy_cache .ruff_cache emara.db test-artifacts

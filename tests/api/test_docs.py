@@ -41,3 +41,10 @@ def test_every_socket_frame_type_is_in_protocol_md() -> None:
     assert {"welcome", "lobby", "accepted", "error"} <= types
     missing = sorted(t for t in types if f'"type": "{t}"' not in text)
     assert missing == []
+
+
+def test_committed_openapi_document_is_current() -> None:
+    from app.openapi import render
+
+    committed = (PROTOCOL.parent / "openapi.json").read_text(encoding="utf-8")
+    assert committed == render(), "docs/openapi.json is stale: python -m app.openapi > it"
