@@ -37,6 +37,7 @@ from .state import (
     seats_from,
     shuffle,
 )
+from .undo import note_move, take_back
 
 # Moves that may end a turn, a round or the set-up touch every player; all others change only
 # the acting seat's player record (besides the shared board), so the others can be shared.
@@ -178,10 +179,18 @@ def apply_move(state: GameState, seat: int, move: Move | Mapping[str, Any]) -> T
         raise IllegalMoveError("game_over", "the game is over")
     if not isinstance(seat, int) or seat not in seats_to_act(src):
         raise IllegalMoveError("not_your_turn", f"seat {seat} may not move now")
+    if mv.kind == "undo":
+        back, count = take_back(src, seat, mv, _replay_one)
+        return Transition(back, [{"type": "moves_taken_back", "seat": seat, "count": count}])
     st = copy_for_seat(src, None if mv.kind in _ROUND_KINDS else seat)
     events: Ev = []
     _dispatch(st, seat, mv, events)
+    note_move(src, st, seat, encode_move(mv), events)
     return Transition(GameState(st), events)
+
+
+def _replay_one(state: GameState, seat: int, move: Mapping[str, Any]) -> GameState:
+    return apply_move(state, seat, move).state
 
 
 def _dispatch(st: St, seat: int, mv: Move, events: Ev) -> None:
@@ -198,7 +207,9 @@ def _dispatch(st: St, seat: int, mv: Move, events: Ev) -> None:
     if kind in VISIT_KINDS:
         apply_visit_move(st, seat, mv, events)
         return
-    close_visit(st, seat, events)
+    if kind != "use_advisor":
+        # an advisor ability is not an action: it leaves an open visit open (rules §3, RULING)
+        close_visit(st, seat, events)
     p = player(st, seat)
     if kind == "play_card":
         if turn["card"] is not None:
