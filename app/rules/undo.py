@@ -8,13 +8,15 @@ leaves a decision pending: the moves before it can no longer be taken back, so a
 draw or learn differently.
 
 Bookkeeping: the state tree holds, under ``"undo"`` and only while the current turn has a point to
-go back to, ``{"base": b, "anchor": tree | None, "moves": [wire moves]}``. ``b`` is the number of
-the turn's moves that are sealed; ``anchor`` is the state tree (without ``"undo"``) right after the
-last sealing point, and ``moves`` the turn's moves since then. Every move of a turn is free of
-randomness once sealed points are excluded, so replaying ``moves[:k]`` from the anchor gives back
-exactly the state after ``b + k`` moves of the turn, bookkeeping included. The anchor shares its
-subtrees with earlier states, which are never changed. Views never show the bookkeeping: they
-carry ``turn.undo`` (see ``undo_points``) for the seat whose turn it is.
+go back to, ``{"base": b, "back": delta | None, "moves": [wire moves]}``. ``b`` is the number of
+the turn's moves that are sealed; the *anchor* is the state tree (without ``"undo"``) right after
+the last sealing point, and ``moves`` the turn's moves since then. ``back`` stores the anchor as
+its difference from the current state (``{"keys": {key: anchor value}, "ps": {"<seat>": anchor
+record}, "drop": [keys the anchor lacks]}``), about a quarter of a whole tree. Every move of a
+turn is free of randomness once sealed points are excluded, so replaying ``moves[:k]`` from the
+anchor gives back exactly the state after ``b + k`` moves of the turn, bookkeeping included. The
+stored values are shared with earlier states, which are never changed. Views never show the
+bookkeeping: they carry ``turn.undo`` (see ``undo_points``) for the seat whose turn it is.
 """
 
 from __future__ import annotations
@@ -57,17 +59,51 @@ def undo_allowed(st: St) -> bool:
 
 
 def _window(st: St) -> tuple[int, St | None, list[dict[str, Any]]]:
+    """The sealed move count, the anchor (rebuilt from ``st`` and its delta) and the moves."""
     bk = st.get(UNDO_KEY)
     if bk is None:
         return 0, None, []
-    return bk["base"], bk["anchor"], bk["moves"]
+    back = bk["back"]
+    return bk["base"], None if back is None else _anchor(st, back), bk["moves"]
 
 
-def _bookkeeping(base: int, anchor: St | None, moves: list[dict[str, Any]]) -> St | None:
-    """The bookkeeping for a window; ``None`` (no key) when the turn has made no move yet."""
+def _anchor(st: St, back: St) -> St:
+    tree = {k: v for k, v in st.items() if k != UNDO_KEY and k not in back["drop"]}
+    tree.update(back["keys"])
+    if back["ps"]:
+        ps = list(tree["ps"])
+        for seat, record in back["ps"].items():
+            ps[int(seat)] = record
+        tree["ps"] = ps
+    return tree
+
+
+_MISSING = object()
+
+
+def _delta(anchor: St, st: St) -> St:
+    """What turns ``st`` (without its bookkeeping) back into ``anchor``."""
+    keys: St = {}
+    for k, v in anchor.items():
+        if k != "ps":
+            now = st.get(k, _MISSING)
+            if now is not v and now != v:
+                keys[k] = v
+    ps: St = {}
+    now_ps = st["ps"]
+    for i, p in enumerate(anchor["ps"]):
+        if now_ps[i] is not p and now_ps[i] != p:
+            ps[str(i)] = p
+    drop = [k for k in st if k not in anchor and k != UNDO_KEY]
+    return {"keys": keys, "ps": ps, "drop": drop}
+
+
+def _bookkeeping(base: int, anchor: St | None, st: St, moves: list[dict[str, Any]]) -> St | None:
+    """The bookkeeping of ``st`` for a window; ``None`` (no key) before the turn's first move."""
     if base == 0 and not moves:
         return None
-    return {"base": base, "anchor": anchor, "moves": moves}
+    back = None if anchor is None else _delta(anchor, st)
+    return {"base": base, "back": back, "moves": moves}
 
 
 def _in_own_turn(st: St, seat: int) -> bool:
@@ -80,7 +116,7 @@ def note_move(
 ) -> None:
     """Update the bookkeeping of ``st``, the state after ``seat`` made ``move`` from ``src``."""
     st.pop(UNDO_KEY, None)
-    if not _in_own_turn(st, seat) or not _in_own_turn(src, seat):
+    if not undo_allowed(st) or not _in_own_turn(st, seat) or not _in_own_turn(src, seat):
         return
     if (st["round"], st["turn_index"]) != (src["round"], src["turn_index"]):
         return
@@ -91,11 +127,11 @@ def note_move(
         or any(ev["type"] in REVEALING_EVENTS or "private" in ev for ev in events)
     )
     if sealed:
-        bk = _bookkeeping(base + len(moves) + 1, None, [])
+        bk = _bookkeeping(base + len(moves) + 1, None, st, [])
     else:
         if anchor is None:
             anchor = {k: v for k, v in src.items() if k != UNDO_KEY}
-        bk = _bookkeeping(base, anchor, [*moves, dict(move)])
+        bk = _bookkeeping(base, anchor, st, [*moves, dict(move)])
     if bk is not None:
         st[UNDO_KEY] = bk
 
@@ -104,8 +140,11 @@ def points(st: St, seat: int | None) -> list[UndoPoint]:
     """The points ``seat`` may go back to now, nearest first (empty for other seats)."""
     if seat is None or not undo_allowed(st) or not _in_own_turn(st, seat):
         return []
-    base, _anchor, moves = _window(st)
-    n = len(moves)
+    bk = st.get(UNDO_KEY)
+    if bk is None:
+        return []
+    base: int = bk["base"]
+    n = len(bk["moves"])
     return [{"to": base + k, "moves": n - k} for k in range(n - 1, -1, -1)]
 
 
@@ -143,7 +182,7 @@ def take_back(src: St, seat: int, move: Move, apply: Apply) -> tuple[GameState, 
             f"{base} at the earliest",
         )
     tree: St = dict(anchor)
-    bk = _bookkeeping(base, None, [])
+    bk = _bookkeeping(base, None, tree, [])
     if bk is not None:
         tree[UNDO_KEY] = bk
     state = GameState(tree)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -84,7 +85,10 @@ def test_undo_is_never_a_legal_move_and_shows_in_the_turn_view() -> None:
     ]
     assert view_for(s3, 1)["turn"]["undo"] == []  # type: ignore[index]
     assert view_for(s3, None)["turn"]["undo"] == []  # type: ignore[index]
-    assert "anchor" not in str(view_for(s3, 0))
+    assert "undo" in s3.tree  # the bookkeeping exists in the state, never in a view
+    for seat in (None, 0, 1):
+        text = json.dumps(view_for(s3, seat))
+        assert '"back"' not in text and '"base"' not in text and '"drop"' not in text
 
 
 def test_undo_across_a_donation_is_refused() -> None:

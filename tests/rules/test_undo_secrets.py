@@ -27,7 +27,7 @@ from app.rules import (
 )
 
 SEED = 982_451_653  # distinctive digits: any appearance in a view is a leak
-BANNED_KEYS = {"seed", "rng", "draws", "anchor", "deck", "boxed_advisors"}
+BANNED_KEYS = {"seed", "rng", "draws", "back", "drop", "deck", "boxed_advisors"}
 BANNED_LISTS = {"deck", "pile", "discard", "b_stack", "event_deck", "hands"}
 
 
@@ -139,6 +139,6 @@ def test_the_canary_would_catch_a_leak() -> None:
     with pytest.raises(AssertionError):
         check(0, {"note": other_hand}, forbidden)
     with pytest.raises(AssertionError):
-        check(0, {"undo": {"anchor": {}}}, forbidden)
+        check(0, {"undo": {"back": {}}}, forbidden)
     with pytest.raises(AssertionError):
         check(0, {"x": SEED}, forbidden)
