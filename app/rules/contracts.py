@@ -6,7 +6,7 @@ docs/view.md and docs/events.md; these types are their checked form.
 
 from __future__ import annotations
 
-from typing import Any, Required, TypedDict
+from typing import Required, TypedDict
 
 from .undo import UndoPoint
 
@@ -244,9 +244,3 @@ EngineEvent = TypedDict(
     },
     total=False,
 )
-
-
-def as_events(raw: list[dict[str, Any]]) -> list[EngineEvent]:
-    """The engine's internal event dicts under their contract type (no copy, no check)."""
-    out: list[EngineEvent] = raw  # type: ignore[assignment]
-    return out
