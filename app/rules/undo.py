@@ -176,10 +176,10 @@ def take_back(src: St, seat: int, move: Move, apply: Apply) -> tuple[GameState, 
             "undo_bad_target", f"'to' must be a point of this turn before now (0..{step - 1})"
         )
     if to < base or anchor is None:
+        earliest = f"go back to {base} at the earliest" if moves else "no move can go back now"
         raise IllegalMoveError(
             "undo_across_secret",
-            f"something was drawn or revealed after move {base} of this turn; go back to "
-            f"{base} at the earliest",
+            f"something was drawn or revealed after move {base} of this turn: {earliest}",
         )
     tree: St = dict(anchor)
     bk = _bookkeeping(base, None, tree, [])
