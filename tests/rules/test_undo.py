@@ -233,3 +233,11 @@ def test_undo_event_is_public() -> None:
     evs = events(s3, 0, {"kind": "undo", "to": 0})
     assert events_for(evs, 1) == [{"type": "moves_taken_back", "seat": 0, "count": 3}]
     assert events_for(evs, None) == evs
+
+
+def test_the_undo_option_must_be_a_boolean() -> None:
+    from app.rules import BadOptionsError
+
+    with pytest.raises(BadOptionsError):
+        new_game(1, {"players": 2, "undo": "yes"})
+    assert new_game(1, {"players": 2}).tree["options"]["undo"] is True
