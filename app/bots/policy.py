@@ -46,6 +46,9 @@ def choose_move(
     """
     if level not in LEVELS:
         raise BotError("bad_level", f"unknown bot level {level!r}; choose one of {list(LEVELS)}")
+    # Bots never take moves back: `legal_moves` never lists `undo`; should a caller pass one
+    # anyway, it is not a candidate.
+    legal = [m for m in legal if m.get("kind") != "undo"]
     if not legal:
         raise BotError("no_legal_move", "the seat has no legal move")
     me = view.get("me")

@@ -164,7 +164,8 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Any:
         "turn": turn,
         "decision": None,
         "event": (view.get("event") or {}).get("id"),
-        "options": dict(opts),
+        # a sampled position never takes moves back: bots and their playouts do not undo
+        "options": {**opts, "undo": False},
         "rondels": {k: list(v) for k, v in view["rondels"].items()},
         "councilors": [dict(c) for c in view["councilors"]],
         "markers": markers,

@@ -1,7 +1,8 @@
 """Crown of Emara rules engine: pure, deterministic, standard library only.
 
 Public API: ``new_game``, ``to_act``, ``legal_moves``, ``apply_move``, ``outcome``, ``view_for``,
-``events_for``, ``replay``, ``encode_move``/``decode_move``, ``encode_state``/``decode_state``.
+``events_for``, ``replay``, ``encode_move``/``decode_move``, ``encode_state``/``decode_state``,
+``undo_points`` (the points of the current turn a seat may take moves back to; the ``undo`` move).
 """
 
 from __future__ import annotations
@@ -10,20 +11,26 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .codec import decode_state, encode_state, state_blob
+from .contracts import EngineEvent, Outcome, View
 from .moves import IllegalMoveError, Move, Transition, decode_move, encode_move
 from .scoring import compute_outcome
 from .setup import BadOptionsError, GameOptions, new_game
 from .state import GameState
 from .turn import apply_move, legal_moves, to_act
+from .undo import UndoPoint, undo_points
 from .view import events_for, view_for
 
 __all__ = [
     "BadOptionsError",
+    "EngineEvent",
     "GameOptions",
     "GameState",
     "IllegalMoveError",
     "Move",
+    "Outcome",
     "Transition",
+    "UndoPoint",
+    "View",
     "apply_move",
     "decode_move",
     "decode_state",
@@ -36,11 +43,12 @@ __all__ = [
     "replay",
     "state_blob",
     "to_act",
+    "undo_points",
     "view_for",
 ]
 
 
-def outcome(state: GameState) -> dict[str, Any] | None:
+def outcome(state: GameState) -> Outcome | None:
     """Final scores and ranks once the game is finished, else ``None``."""
     if state.phase != "finished":
         return None

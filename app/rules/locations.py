@@ -129,16 +129,7 @@ def legal_visit_moves(st: St, seat: int) -> list[dict[str, Any]]:
     done: list[str] = visit["done"]
     if loc in data.COUNTRYSIDE:
         if "harvest" not in done:
-            res = data.COUNTRYSIDE[loc]
-            n = own_craftsmen_at(p, loc)
-            grain = p["res"]["grain"] + (1 if res == "grain" else 0)
-            for bread in range(n + 1):
-                grain_avail = grain + ((n - bread) if res == "grain" else 0)
-                if bread > grain_avail:
-                    break
-                out.append(
-                    {"kind": "harvest", "extra": ["resource"] * (n - bread) + ["bread"] * bread}
-                )
+            out.extend(_legal_harvests(p, loc))
     elif loc == "castle":
         if "castle_gift" not in done:
             for r in data.RESOURCES:
@@ -178,6 +169,32 @@ def legal_visit_moves(st: St, seat: int) -> list[dict[str, Any]]:
             if data.FAVOR_TOKENS[token]["location"] == loc and token not in fresh:
                 out.append({"kind": "cash_favor", "token": token})
     out.append({"kind": "end_visit"})
+    return out
+
+
+def _legal_harvests(p: St, loc: str) -> list[dict[str, Any]]:
+    """Every harvest: per own craftsman 1 more resource or 1 bread for 1 grain (or 1 gold).
+
+    The bread's grain is paid after the harvest, so grain harvested here may pay for it. A
+    harvest paying grain only is listed without ``pay`` (the default); one using gold names it.
+    """
+    res = data.COUNTRYSIDE[loc]
+    n = own_craftsmen_at(p, loc)
+    out: list[dict[str, Any]] = []
+    for bread in range(n + 1):
+        extra = ["resource"] * (n - bread) + ["bread"] * bread
+        if bread == 0:
+            out.append({"kind": "harvest", "extra": extra})
+            continue
+        after = {"res": dict(p["res"]), "goods": p["goods"]}
+        after["res"][res] += 1 + n - bread
+        default = {"grain": bread}
+        pays = pays_for(after, default)
+        if default in pays:
+            out.append({"kind": "harvest", "extra": extra})
+        for pay in pays:
+            if pay != default:
+                out.append({"kind": "harvest", "extra": extra, "pay": pay})
     return out
 
 
@@ -289,10 +306,13 @@ def _harvest(st: St, seat: int, loc: str, move: Move, events: Ev) -> None:
     n_res = 1 + extra.count("resource")
     n_bread = extra.count("bread")
     gain_items(st, seat, {res: n_res}, "harvest", events)
+    # each bread costs 1 grain, or 1 gold in its place (rules §3: gold is a wildcard)
+    if "pay" in move.args:
+        pay = check_pay(p, move.args["pay"], {"grain": n_bread})
+    else:
+        pay = {"grain": n_bread}
     if n_bread:
-        if p["res"]["grain"] < n_bread:
-            raise IllegalMoveError("cannot_afford", "not enough grain for bread")
-        spend_items(st, seat, {"grain": n_bread}, "harvest", events)
+        spend_items(st, seat, pay, "harvest", events)
         gain_items(st, seat, {"bread": n_bread}, "harvest", events)
     events.append(
         {"type": "harvested", "seat": seat, "location": loc, "resource": n_res, "bread": n_bread}

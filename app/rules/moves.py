@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .data import PAY_KEYS
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 
 class IllegalMoveError(Exception):
@@ -48,6 +51,7 @@ _FIELD_TYPES: dict[str, str] = {
     "take": "str",
     "give": "str",
     "from": "str",
+    "to": "int",
 }
 
 # kind -> (required fields, optional fields)
@@ -63,7 +67,7 @@ KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "hire_advisor": (frozenset({"advisor", "pay"}), frozenset()),
     "use_advisor": (frozenset({"advisor"}), frozenset({"bread", "pay", "take", "give"})),
     "end_turn": (frozenset(), frozenset()),
-    "harvest": (frozenset({"extra"}), frozenset()),
+    "harvest": (frozenset({"extra"}), frozenset({"pay"})),
     "castle_gift": (frozenset({"resource", "pay"}), frozenset()),
     "castle_book": (frozenset(), frozenset()),
     "cathedral_donation": (frozenset({"resource", "pay"}), frozenset()),
@@ -79,6 +83,7 @@ KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "decline": (frozenset(), frozenset()),
     "choose_resource": (frozenset({"resource"}), frozenset()),
     "place_councilor": (frozenset({"location"}), frozenset({"from"})),
+    "undo": (frozenset({"to"}), frozenset()),
 }
 
 VISIT_KINDS: frozenset[str] = frozenset(
@@ -168,5 +173,5 @@ def encode_move(move: Move) -> dict[str, Any]:
 class Transition:
     """The result of ``apply_move``: the new state and the events that happened."""
 
-    state: Any
+    state: GameState
     events: list[dict[str, Any]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import data
+from .contracts import Outcome, OutcomePlayer
 from .state import St
 
 TIEBREAKS: tuple[str, ...] = ("higher_track", "title", "title_cp")
@@ -78,7 +79,7 @@ def rank_players(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return entries
 
 
-def compute_outcome(st: St) -> dict[str, Any]:
+def compute_outcome(st: St) -> Outcome:
     entries: list[dict[str, Any]] = []
     for seat, p in enumerate(st["ps"]):
         t = final_tracks(p)
@@ -93,7 +94,7 @@ def compute_outcome(st: St) -> dict[str, Any]:
             }
         )
     rank_players(entries)
-    players = [
+    players: list[OutcomePlayer] = [
         {
             "seat": e["seat"],
             "cp": e["cp"],
@@ -105,7 +106,7 @@ def compute_outcome(st: St) -> dict[str, Any]:
         }
         for e in entries
     ]
-    out: dict[str, Any] = {"players": players, "victoria": None, "won": None}
+    out: Outcome = {"players": players, "victoria": None, "won": None}
     if st["players"] == 1:
         vcp: int = st["victoria"]["cp"]
         out["victoria"] = {"cp": vcp, "score": vcp}

@@ -26,6 +26,7 @@ class GameOptions:
     building_start: int | None = None
     random_locations: bool = False
     full_selection: bool = False
+    undo: bool = True
 
 
 def normalise_options(options: Mapping[str, Any] | GameOptions | None) -> GameOptions:
@@ -37,7 +38,14 @@ def normalise_options(options: Mapping[str, Any] | GameOptions | None) -> GameOp
         raw = dict(options)
     else:
         raise BadOptionsError("options must be a mapping or GameOptions")
-    known = {"players", "start_player", "building_start", "random_locations", "full_selection"}
+    known = {
+        "players",
+        "start_player",
+        "building_start",
+        "random_locations",
+        "full_selection",
+        "undo",
+    }
     unknown = set(raw) - known
     if unknown:
         raise BadOptionsError(f"unknown options: {sorted(unknown)}")
@@ -55,8 +63,8 @@ def normalise_options(options: Mapping[str, Any] | GameOptions | None) -> GameOp
         isinstance(bstart, bool) or not isinstance(bstart, int) or not 0 <= bstart <= 200
     ):
         raise BadOptionsError("building_start must be an integer 0..200 or null")
-    for flag in ("random_locations", "full_selection"):
-        if not isinstance(raw.get(flag, False), bool):
+    for flag in ("random_locations", "full_selection", "undo"):
+        if not isinstance(raw.get(flag, flag == "undo"), bool):
             raise BadOptionsError(f"{flag} must be a boolean")
     return GameOptions(
         players=players,
@@ -64,6 +72,7 @@ def normalise_options(options: Mapping[str, Any] | GameOptions | None) -> GameOp
         building_start=bstart,
         random_locations=bool(raw.get("random_locations", False)),
         full_selection=bool(raw.get("full_selection", False)),
+        undo=bool(raw.get("undo", True)),
     )
 
 
@@ -103,7 +112,8 @@ def new_game(seed: int, options: Mapping[str, Any] | GameOptions | None = None) 
 
     ``options`` keys: ``players`` (1-4), ``start_player`` (a seat, or ``None``: drawn from the
     seed), ``building_start`` (``None``: the value on the top event card), ``random_locations``
-    and ``full_selection`` (booleans).
+    and ``full_selection`` (booleans), ``undo`` (boolean, default true: a player may take back
+    moves of their own turn, see ``undo.py``).
 
     Random locations: the start player's councilors go to the countryside and town locations
     named by the top event card. When both lie on the same rondel, the start player moves one
@@ -160,6 +170,7 @@ def new_game(seed: int, options: Mapping[str, Any] | GameOptions | None = None) 
         "random_locations": opts.random_locations,
         "full_selection": opts.full_selection,
         "start_player": start,
+        "undo": opts.undo,
     }
     st["ps"] = []
     for _seat in range(n):

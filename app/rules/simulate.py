@@ -1,15 +1,20 @@
 """Play one game with a simple greedy player and print a readable log and the final scores.
 
     python -m app.rules.simulate --players 3 --seed 7 [--random-locations] [--full-selection]
+        [--undo-rate 0.1]
 
 The greedy player looks one move ahead and takes the move that most improves its own final
 score estimate (ties: the first such move in ``legal_moves`` order), so a game from the same
 seed and options is always the same game. It is a test and demonstration aid, not an opponent.
+With ``--undo-rate r`` the player, before each move where it may take moves back, does so with
+probability ``r`` (to a random point of its turn, at most twice a turn; decided by a generator
+seeded from the game seed, so the same command plays the same game), then plays on greedily.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 from typing import Any
 
 from .moves import VISIT_KINDS as _VISIT_KINDS
@@ -17,6 +22,9 @@ from .moves import Move, encode_move
 from .scoring import final_tracks
 from .state import GameState
 from .turn import apply_move, legal_moves, to_act
+from .undo import undo_points
+
+UNDOS_PER_TURN = 2
 
 # Soft preferences between moves whose score estimates are equal.
 _KIND_BONUS: dict[str, float] = {
@@ -90,9 +98,11 @@ def _best_visit_gain(state: GameState, seat: int) -> float:
 
 
 def play_greedy(
-    seed: int, options: dict[str, Any]
+    seed: int, options: dict[str, Any], undo_rate: float = 0.0
 ) -> tuple[GameState, list[dict[str, Any]], list[dict[str, Any]]]:
     """Play a whole game; return the final state, the move record and every event."""
+    chance = random.Random(f"simulate-undo/{seed}")
+    undos = 0
     from .setup import new_game
 
     state = new_game(seed, options)
@@ -115,11 +125,17 @@ def play_greedy(
         turn = state.tree["turn"]
         key = (state.round, state.tree["turn_index"]) if turn is not None else None
         if key != last_turn:
-            per_turn, last_turn = 0, key
-        move = greedy_move(state, seat, per_turn)
+            per_turn, last_turn, undos = 0, key, 0
+        points = undo_points(state, seat) if undo_rate > 0 else []
+        wire: dict[str, Any]
+        if points and undos < UNDOS_PER_TURN and chance.random() < undo_rate:
+            undos += 1
+            wire = {"kind": "undo", "to": chance.choice(points)["to"]}
+        else:
+            wire = encode_move(greedy_move(state, seat, per_turn))
         per_turn += 1
-        tr = apply_move(state, seat, move)
-        record.append({"seat": seat, "move": encode_move(move)})
+        tr = apply_move(state, seat, wire)
+        record.append({"seat": seat, "move": wire})
         log.extend(tr.events)
         state = tr.state
 
@@ -152,6 +168,8 @@ def describe(ev: dict[str, Any]) -> str | None:
         "victoria_delivered": f"Victoria delivers stone and bread: +{ev.get('cp')} CP",
         "victoria_title_taken": f"Victoria becomes {ev.get('title')}: +{ev.get('cp')} CP",
         "statue_passed": f"The statue passes to seat {ev.get('seat')}",
+        "moves_taken_back": f"{who} takes back {ev.get('count')} "
+        f"move{'' if ev.get('count') == 1 else 's'}",
     }
     return words.get(t)
 
@@ -162,13 +180,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--random-locations", action="store_true")
     parser.add_argument("--full-selection", action="store_true")
+    parser.add_argument(
+        "--undo-rate",
+        type=float,
+        default=0.0,
+        help="chance (0..1) of taking moves back before a move, where possible",
+    )
     args = parser.parse_args(argv)
+    if not 0.0 <= args.undo_rate <= 1.0:
+        parser.error("--undo-rate must be between 0 and 1")
     options = {
         "players": args.players,
         "random_locations": args.random_locations,
         "full_selection": args.full_selection,
     }
-    state, record, log = play_greedy(args.seed, options)
+    state, record, log = play_greedy(args.seed, options, args.undo_rate)
     for ev in log:
         line = describe(ev)
         if line:

@@ -112,7 +112,8 @@ def copy_for_seat(tree: St, seat: int | None) -> St:
 
     With ``seat=None`` every player record is copied. Otherwise the other seats' records are
     shared with ``tree`` (moves of one seat that cannot end a turn change no other record).
-    The rondels and options never change after set-up and are always shared. The copy is
+    The rondels and options never change after set-up and are always shared, and so is the
+    undo bookkeeping (``undo.note_move`` replaces it, never changes it). The copy is
     written out per key of the state tree; keys it does not know are deep-copied.
     """
     out: St = {}
@@ -124,7 +125,7 @@ def copy_for_seat(tree: St, seat: int | None) -> St:
                 new_ps = list(value)
                 new_ps[seat] = _copy_player(value[seat])
                 out[key] = new_ps
-        elif key in ("rondels", "options"):
+        elif key in ("rondels", "options", "undo"):
             out[key] = value
         elif key in _PLAIN_LISTS:
             out[key] = list(value)

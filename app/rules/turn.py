@@ -16,13 +16,14 @@ from .advisors import (
     raise_title,
     use_advisor,
 )
+from .cards import card_action, legal_card_actions, move_councilor
 from .events import (
     apply_event_option,
     has_end_of_round_choice,
     legal_event_options,
     reveal_event,
 )
-from .locations import apply_visit_move, close_visit, keep_favor, legal_visit_moves, open_visit
+from .locations import apply_visit_move, close_visit, keep_favor, legal_visit_moves
 from .moves import VISIT_KINDS, IllegalMoveError, Move, Transition, decode_move, encode_move
 from .scoring import compute_outcome
 from .solo import victoria_step
@@ -32,11 +33,11 @@ from .state import (
     St,
     copy_for_seat,
     gain_items,
-    pays_for,
     player,
     seats_from,
     shuffle,
 )
+from .undo import note_move, take_back
 
 # Moves that may end a turn, a round or the set-up touch every player; all others change only
 # the acting seat's player record (besides the shared board), so the others can be shared.
@@ -47,15 +48,6 @@ _ROUND_KINDS = frozenset(
 DECISION_KINDS = frozenset(
     {"keep_favor", "event_option", "decline", "choose_resource", "place_councilor"}
 )
-TAKE_CARDS: dict[str, str] = {
-    "take_wood": "wood",
-    "take_stone": "stone",
-    "take_cloth": "cloth",
-    "take_grain": "grain",
-    "take_ring": "ring",
-}
-
-
 # ---------------------------------------------------------------------------------------------
 # Who acts.
 
@@ -112,7 +104,7 @@ def legal_dicts(st: St, seat: int) -> list[dict[str, Any]]:
         return out
     out = legal_visit_moves(st, seat)
     if not turn["card_action_done"]:
-        out.extend(_legal_card_actions(st, seat, turn["card"]))
+        out.extend(legal_card_actions(st, seat, turn["card"]))
     if not turn["moved"]:
         for key in st["councilors"][seat]:
             out.append({"kind": "move", "councilor": key})
@@ -131,38 +123,6 @@ def legal_dicts(st: St, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def _legal_card_actions(st: St, seat: int, card: str) -> list[dict[str, Any]]:
-    p = player(st, seat)
-    if card in TAKE_CARDS:
-        return [{"kind": "card_action"}]
-    out: list[dict[str, Any]] = []
-    if card == "gold":
-        for n in sorted(data.EFFECTS["gold_card"], key=int):
-            for pay in pays_for(p, {"n": int(n)}, any_resources=True, allow_gold=False):
-                out.append({"kind": "card_action", "pay": pay})
-        return out
-    if card == "move1":
-        return [{"kind": "card_action", "councilor": key} for key in st["councilors"][seat]]
-    if card == "town_action":
-        return [{"kind": "card_action", "location": loc} for loc in data.TOWN]
-    if card == "hire_discount":
-        d: int = data.EFFECTS["hire_discount"]
-        for loc, hut, pay in legal_hire_craftsman(st, seat, d):
-            out.append(
-                {
-                    "kind": "card_action",
-                    "hire": "craftsman",
-                    "location": loc,
-                    "hut": hut,
-                    "pay": pay,
-                }
-            )
-        for adv, pay in legal_hire_advisor(st, seat, d):
-            out.append({"kind": "card_action", "hire": "advisor", "advisor": adv, "pay": pay})
-        return out
-    return []
-
-
 def legal_moves(state: GameState, seat: int) -> list[Move]:
     return [Move(m.pop("kind"), m) for m in legal_dicts(state.tree, seat)]
 
@@ -178,10 +138,18 @@ def apply_move(state: GameState, seat: int, move: Move | Mapping[str, Any]) -> T
         raise IllegalMoveError("game_over", "the game is over")
     if not isinstance(seat, int) or seat not in seats_to_act(src):
         raise IllegalMoveError("not_your_turn", f"seat {seat} may not move now")
+    if mv.kind == "undo":
+        back, count = take_back(src, seat, mv, _replay_one)
+        return Transition(back, [{"type": "moves_taken_back", "seat": seat, "count": count}])
     st = copy_for_seat(src, None if mv.kind in _ROUND_KINDS else seat)
     events: Ev = []
     _dispatch(st, seat, mv, events)
+    note_move(src, st, seat, encode_move(mv), events)
     return Transition(GameState(st), events)
+
+
+def _replay_one(state: GameState, seat: int, move: Mapping[str, Any]) -> GameState:
+    return apply_move(state, seat, move).state
 
 
 def _dispatch(st: St, seat: int, mv: Move, events: Ev) -> None:
@@ -198,7 +166,9 @@ def _dispatch(st: St, seat: int, mv: Move, events: Ev) -> None:
     if kind in VISIT_KINDS:
         apply_visit_move(st, seat, mv, events)
         return
-    close_visit(st, seat, events)
+    if kind != "use_advisor":
+        # an advisor ability is not an action: it leaves an open visit open (rules §3, RULING)
+        close_visit(st, seat, events)
     p = player(st, seat)
     if kind == "play_card":
         if turn["card"] is not None:
@@ -221,12 +191,12 @@ def _dispatch(st: St, seat: int, mv: Move, events: Ev) -> None:
         if turn["card_action_done"]:
             raise IllegalMoveError("action_used", "the card action was already taken")
         turn["card_action_done"] = True
-        _card_action(st, seat, turn["card"], mv, events)
+        card_action(st, seat, turn["card"], mv, events)
     elif kind == "move":
         if turn["moved"]:
             raise IllegalMoveError("already_moved", "the movement action was already taken")
         turn["moved"] = True
-        _move_councilor(st, seat, mv.args["councilor"], turn["slot"], "move", events)
+        move_councilor(st, seat, mv.args["councilor"], turn["slot"], "move", events)
     elif kind == "raise_title":
         _use_bonus(turn, "raise_title")
         raise_title(st, seat, events)
@@ -250,74 +220,6 @@ def _use_bonus(turn: St, name: str) -> None:
     if turn["bonus_used"][name]:
         raise IllegalMoveError("bonus_used", f"{name} was already used this turn")
     turn["bonus_used"][name] = True
-
-
-def _card_action(st: St, seat: int, card: str, mv: Move, events: Ev) -> None:
-    args = mv.args
-    allowed: dict[str, set[str]] = {
-        "gold": {"pay"},
-        "move1": {"councilor"},
-        "town_action": {"location"},
-    }
-    if card == "hire_discount":
-        hire = args.get("hire")
-        want = (
-            {"hire", "location", "hut", "pay"}
-            if hire == "craftsman"
-            else {"hire", "advisor", "pay"}
-        )
-        if hire not in ("craftsman", "advisor") or set(args) != want:
-            raise IllegalMoveError("malformed_move", "hire_discount needs hire and its fields")
-    elif set(args) != allowed.get(card, set()):
-        raise IllegalMoveError("malformed_move", f"the {card} card action has other fields")
-    events.append({"type": "card_action_taken", "seat": seat, "card": card})
-    if card in TAKE_CARDS:
-        gain_items(st, seat, {TAKE_CARDS[card]: 1}, card, events)
-    elif card == "gold":
-        from .state import check_pay, spend_items
-
-        pay = args["pay"]
-        n = sum(pay.values())
-        gold = data.EFFECTS["gold_card"].get(str(n))
-        if gold is None:
-            raise IllegalMoveError("bad_payment", "pay 1 or 3 resources")
-        pay = check_pay(player(st, seat), pay, {"n": n}, any_resources=True, allow_gold=False)
-        spend_items(st, seat, pay, card, events)
-        gain_items(st, seat, {"gold": int(gold)}, card, events)
-    elif card == "move1":
-        _move_councilor(st, seat, args["councilor"], 1, "move1", events)
-    elif card == "town_action":
-        loc = args["location"]
-        if loc not in data.TOWN:
-            raise IllegalMoveError("bad_location", "town_action names a town location")
-        open_visit(st, seat, loc, "town_action", events)
-    elif card == "hire_discount":
-        d: int = data.EFFECTS["hire_discount"]
-        if args["hire"] == "craftsman":
-            hire_craftsman(st, seat, args, d, "hire_discount", events)
-        else:
-            hire_advisor(st, seat, args, d, "hire_discount", events)
-
-
-def _move_councilor(st: St, seat: int, key: Any, steps: int, via: str, events: Ev) -> None:
-    councilors = st["councilors"][seat]
-    if key not in councilors:
-        raise IllegalMoveError("bad_councilor", f"councilor must be one of {sorted(councilors)}")
-    rondel: list[str] = st["rondels"][key]
-    here = councilors[key]
-    there = rondel[(rondel.index(here) + steps) % len(rondel)]
-    councilors[key] = there
-    events.append(
-        {
-            "type": "councilor_moved",
-            "seat": seat,
-            "councilor": key,
-            "from": here,
-            "to": there,
-            "steps": steps,
-        }
-    )
-    open_visit(st, seat, there, via, events)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -2,23 +2,34 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from . import data
+from .contracts import (
+    DecisionView,
+    EngineEvent,
+    EventCardView,
+    MarkerView,
+    PlayerView,
+    TokenView,
+    TurnView,
+    View,
+)
 from .locations import marker_value, token_view
 from .scoring import compute_outcome
 from .state import GameState, St
+from .undo import points
 
 VIEW_SCHEMA = 1
 
 
-def _event_view(event: str | None) -> dict[str, Any] | None:
+def _event_view(event: str | None) -> EventCardView | None:
     if event is None:
         return None
     return {"id": event, "timing": data.EVENT_TIMING[event]}
 
 
-def _marker_view(st: St, marker: str, resource: str | None = None) -> dict[str, Any]:
+def _marker_view(st: St, marker: str, resource: str | None = None) -> MarkerView:
     seq = st["markers"][marker] if resource is None else st["markers"][marker][resource]
     return {
         "value": marker_value(st, marker, resource),
@@ -27,11 +38,12 @@ def _marker_view(st: St, marker: str, resource: str | None = None) -> dict[str, 
     }
 
 
-def _turn_view(st: St) -> dict[str, Any] | None:
+def _turn_view(st: St, seat: int | None) -> TurnView | None:
     turn = st["turn"]
     if st["phase"] != "turns" or turn is None:
         return None
     visit = turn["visit"]
+    bonus = turn["bonus_used"]
     return {
         "seat": turn["seat"],
         "number": turn["number"],
@@ -39,7 +51,11 @@ def _turn_view(st: St) -> dict[str, Any] | None:
         "slot": turn["slot"],
         "card_action_done": turn["card_action_done"],
         "moved": turn["moved"],
-        "bonus_used": dict(turn["bonus_used"]),
+        "bonus_used": {
+            "raise_title": bonus["raise_title"],
+            "hire_craftsman": bonus["hire_craftsman"],
+            "hire_advisor": bonus["hire_advisor"],
+        },
         "advisors_used": list(turn["advisors_used"]),
         "visit": None
         if visit is None
@@ -49,10 +65,15 @@ def _turn_view(st: St) -> dict[str, Any] | None:
             "done": list(visit["done"]),
             "fresh": list(visit["fresh"]),
         },
+        "undo": points(st, seat),
     }
 
 
-def _player_view(st: St, seat: int) -> dict[str, Any]:
+def _tokens(ids: list[int]) -> list[TokenView]:
+    return [cast(TokenView, token_view(t)) for t in ids]
+
+
+def _player_view(st: St, seat: int) -> PlayerView:
     p = st["ps"][seat]
     return {
         "seat": seat,
@@ -65,7 +86,7 @@ def _player_view(st: St, seat: int) -> dict[str, Any]:
         "craftsmen": [{"location": loc, "hut": hut} for loc, hut in p["craftsmen"]],
         "advisors": list(p["advisors"]),
         "titles": [{"id": t, "cp": cp} for t, cp in p["titles"]],
-        "favor_tokens": [token_view(t) for t in p["favor"]],
+        "favor_tokens": _tokens(p["favor"]),
         "slots": {str(i + 1): c for i, c in enumerate(p["slots"])},
         "hand_size": len(p["hand"]),
         "deck_size": len(p["deck"]),
@@ -73,7 +94,7 @@ def _player_view(st: St, seat: int) -> dict[str, Any]:
     }
 
 
-def _decision_for(st: St, seat: int) -> dict[str, Any] | None:
+def _decision_for(st: St, seat: int) -> DecisionView | None:
     dec = st["decision"]
     if dec is None:
         return None
@@ -83,7 +104,7 @@ def _decision_for(st: St, seat: int) -> dict[str, Any] | None:
     if dec["seat"] != seat:
         return None
     if kind == "keep_favor":
-        return {"kind": kind, "tokens": [token_view(t) for t in dec["tokens"]]}
+        return {"kind": kind, "tokens": _tokens(dec["tokens"])}
     if kind == "event_option":
         return {"kind": kind, "event": dec["event"]}
     return {"kind": kind}
@@ -95,7 +116,7 @@ def _to_act(st: St) -> list[int]:
     return seats_to_act(st)
 
 
-def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
+def view_for(state: GameState, seat: int | None) -> View:
     st = state.tree
     n: int = st["players"]
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
@@ -109,7 +130,7 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
     if b_top is not None:
         costs[b_top] = dict(data.ADVISOR_COST[b_top])
     finished = st["phase"] == "finished"
-    view: dict[str, Any] = {
+    view: View = {
         "schema": VIEW_SCHEMA,
         "players": n,
         "options": {
@@ -117,12 +138,13 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
             "random_locations": st["options"]["random_locations"],
             "full_selection": st["options"]["full_selection"],
             "start_player": st["options"]["start_player"],
+            "undo": bool(st["options"].get("undo", True)),
         },
         "phase": st["phase"],
         "round": st["round"],
         "statue": st["statue"],
         "to_act": _to_act(st),
-        "turn": _turn_view(st),
+        "turn": _turn_view(st, seat),
         "event": _event_view(st["event"]),
         "event_top": _event_view(st["event_deck"][0] if st["event_deck"] else None),
         "events_left": len(st["event_deck"]),
@@ -182,7 +204,7 @@ _PUBLIC_FORM: dict[str, tuple[str, ...]] = {
 }
 
 
-def events_for(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+def events_for(events: list[dict[str, Any]], seat: int | None) -> list[EngineEvent]:
     """The events one seat (or a spectator, ``None``) may see, in order."""
     out: list[dict[str, Any]] = []
     for ev in events:
@@ -195,4 +217,4 @@ def events_for(events: list[dict[str, Any]], seat: int | None) -> list[dict[str,
         keys = _PUBLIC_FORM.get(ev["type"])
         if keys is not None:
             out.append({k: ev[k] for k in keys if k in ev})
-    return out
+    return cast(list[EngineEvent], out)

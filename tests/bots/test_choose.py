@@ -52,6 +52,16 @@ def test_rejects_bad_input() -> None:
     assert err.value.code == "not_a_seat_view"
 
 
+def _no_undo(view: Any) -> Any:
+    """The view without what concerns taking moves back: a sampled position has no history to
+    go back to and never allows it (bots do not undo)."""
+    out = dict(view)
+    out["options"] = {k: v for k, v in view["options"].items() if k != "undo"}
+    if view["turn"] is not None:
+        out["turn"] = {k: v for k, v in view["turn"].items() if k != "undo"}
+    return out
+
+
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_sampled_state_shows_the_same_view(players: int) -> None:
     """The hidden parts a bot samples agree with everything its view shows."""
@@ -63,7 +73,8 @@ def test_sampled_state_shows_the_same_view(players: int) -> None:
         view = rules.view_for(state, seat)
         for k in range(3):
             sampled = determinize(view, random.Random(k))
-            assert rules.view_for(sampled, seat) == view
+            assert _no_undo(rules.view_for(sampled, seat)) == _no_undo(view)
+            assert rules.undo_points(sampled, seat) == []
             # Never a move the real game would refuse (a just-drawn favor token may be held back).
             real = _legal(state, seat)
             assert all(m in real for m in _legal(sampled, seat))
@@ -143,10 +154,33 @@ def test_sampled_state_keeps_only_the_fresh_token_back() -> None:
     assert older in real and kept not in real
     for k in range(3):
         sampled = determinize(view, random.Random(k))
-        assert rules.view_for(sampled, 0) == view
+        assert _no_undo(rules.view_for(sampled, 0)) == _no_undo(view)
         got = sorted((m["token"] for m in _legal(sampled, 0) if m["kind"] == "cash_favor"), key=int)
         assert got == real
 
 
 def encode_pile(state: Any) -> list[int]:
     return list(rules.encode_state(state)["favor"]["pile"])
+
+
+def test_bots_never_take_moves_back() -> None:
+    """Mid-turn, with undo points in its view, no level picks an undo, even one passed in."""
+    state = rules.new_game(3, {"players": 2, "start_player": 0})
+    seat = 0
+    state = rules.apply_move(state, seat, _legal(state, seat)[0]).state
+    view = rules.view_for(state, seat)
+    assert view["turn"] is not None and view["turn"]["undo"]
+    undo = {"kind": "undo", "to": view["turn"]["undo"][-1]["to"]}
+    legal = _legal(state, seat)
+    assert undo not in legal
+    for level in LEVELS:
+        for k in range(5):
+            picked = choose_move(view, [undo, *legal], level, k, 0.02)
+            assert picked in legal
+    with pytest.raises(BotError) as err:
+        choose_move(view, [undo], "greedy", 1, 0.01)
+    assert err.value.code == "no_legal_move"
+    sampled = determinize(view, random.Random(1))
+    with pytest.raises(rules.IllegalMoveError) as refused:
+        rules.apply_move(sampled, seat, undo)
+    assert refused.value.code == "undo_not_allowed"

@@ -25,3 +25,27 @@ def test_greedy_play_is_deterministic() -> None:
     a = play_greedy(5, {"players": 3, "full_selection": True})
     b = play_greedy(5, {"players": 3, "full_selection": True})
     assert a[0] == b[0] and a[1] == b[1]
+
+
+def test_simulate_with_undo_rate_narrates_undos(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--players", "2", "--seed", "3", "--undo-rate", "0.1"])
+    out = capsys.readouterr().out
+    assert "Seat 0 takes back 1 move" in out or "Seat 1 takes back 1 move" in out
+    assert "Final scores after" in out
+
+
+def test_undo_rate_games_replay_and_default_has_no_undo() -> None:
+    from app.rules import replay
+
+    options = {"players": 3}
+    state, record, log = play_greedy(8, options, 0.2)
+    undos = [e for e in record if e["move"]["kind"] == "undo"]
+    assert undos and len(undos) == sum(1 for e in log if e["type"] == "moves_taken_back")
+    assert replay(8, options, record) == state
+    _state, plain, _log = play_greedy(8, options)
+    assert all(e["move"]["kind"] != "undo" for e in plain)
+
+
+def test_undo_rate_must_be_a_probability() -> None:
+    with pytest.raises(SystemExit):
+        main(["--undo-rate", "1.5"])

@@ -61,6 +61,7 @@ TURN_KEYS = {
     "bonus_used",
     "advisors_used",
     "visit",
+    "undo",
 }
 
 
@@ -76,6 +77,7 @@ def test_view_shape() -> None:
         "random_locations",
         "full_selection",
         "start_player",
+        "undo",
     }
     assert set(v["markers"]) == {"gift", "donation", "stone", "bread"}
     assert set(v["advisors"]) == {"display", "b_top", "b_left", "costs"}
