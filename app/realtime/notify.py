@@ -259,14 +259,14 @@ class HubRelay:
         self._sender: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        if self not in self.hub.relays:
-            self.hub.relays.append(self)
+        if self not in self.hub.background:
+            self.hub.background.append(self)
         await self.notifier.start()
         self._sender = asyncio.create_task(self._send_loop(), name="emara-notify-sender")
 
     async def stop(self) -> None:
-        if self in self.hub.relays:
-            self.hub.relays.remove(self)
+        if self in self.hub.background:
+            self.hub.background.remove(self)
         if self._sender is not None:
             # Flush what is queued (bounded), then stop.
             with contextlib.suppress(TimeoutError):
@@ -278,6 +278,10 @@ class HubRelay:
         await self.notifier.stop()
 
     async def send(self, notice: Any) -> None:
+        self.offer(notice)
+
+    def offer(self, notice: Any) -> None:
+        """The hub hands a local notice over: queued for the sender task, never waited on."""
         try:
             self._queue.put_nowait(notice)
         except asyncio.QueueFull:  # other processes resync on their own later hints
@@ -326,7 +330,7 @@ class HubRelay:
     def _on_resync(self) -> None:
         from app.realtime.hub import Notice
 
-        for table_id in list(getattr(self.hub, "_listeners", {})):
+        for table_id in self.hub.tables():
             self.hub.deliver(Notice(table_id, "lobby"))
             self.hub.deliver(Notice(table_id, "game", None))
 

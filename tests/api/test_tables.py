@@ -63,7 +63,10 @@ def test_table_is_invisible_without_seat_or_invite(
     assert r.status_code == 200
     lobby = r.json()
     assert lobby["my_seat"] is None and lobby["invite_code"] is None
-    assert client.get("/api/tables/nope", headers=ann.headers).status_code == 404
+    # An id of the right shape that names no table is not found; a misshapen one is malformed.
+    assert client.get("/api/tables/nope-nope-no", headers=ann.headers).status_code == 404
+    r = client.get("/api/tables/nope", headers=ann.headers)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "malformed"
     r = client.post(
         f"/api/tables/{t['id']}/join", json={"invite_code": "wrong"}, headers=bob.headers
     )
