@@ -333,7 +333,9 @@ class Play:
         out["moves"] = [log_entry(fresh.entry, viewer.seat)]
         return out
 
-    def catch_up_sync(self, viewer: Viewer, since: int | None, force: bool) -> dict[str, Any] | None:
+    def catch_up_sync(
+        self, viewer: Viewer, since: int | None, force: bool
+    ) -> dict[str, Any] | None:
         frame = self.fresh_update(viewer, since, force)
         if frame is not None:
             return frame

@@ -28,9 +28,7 @@ NEW_KEY = "uq_move_table_seat_move_id"
 
 def upgrade() -> None:
     with op.batch_alter_table("game_table") as batch:
-        batch.add_column(
-            sa.Column("seats_version", sa.Integer, nullable=False, server_default="0")
-        )
+        batch.add_column(sa.Column("seats_version", sa.Integer, nullable=False, server_default="0"))
     with op.batch_alter_table("move") as batch:
         batch.drop_constraint(OLD_KEY, type_="unique")
         batch.create_unique_constraint(NEW_KEY, ["table_id", "seat", "move_id"])

@@ -135,7 +135,9 @@ def test_a_remembered_state_never_outruns_the_database(
     svc.play.submit_sync(tid, 0, moves[0], 0, "first")  # svc now remembers version 1
     _, moves = legal_at(client, ann, tid)
     assert moves, "seat 0 still has to act after its first move"
-    other.play.submit_sync(tid, 0, moves[0], 1, "second")  # the table is at 2; svc still remembers 1
+    other.play.submit_sync(
+        tid, 0, moves[0], 1, "second"
+    )  # the table is at 2; svc still remembers 1
     with pytest.raises(StaleVersion) as stale:
         svc.play.submit_sync(tid, 0, moves[-1], 1, "late")
     assert stale.value.extra["version"] == 2
@@ -266,6 +268,8 @@ def test_the_table_that_moved_least_recently_is_forgotten_first(
     svc.play.submit_sync(tables[2], 0, legal_at(client, ann, tables[2])[1][0], 0, "first")
     assert list(svc.cache.fresh) == [tables[0], tables[2]]
     # The forgotten table moves on from the database.
-    out, fresh = svc.play.submit_sync(tables[1], 0, legal_at(client, ann, tables[1])[1][0], 1, "second")
+    out, fresh = svc.play.submit_sync(
+        tables[1], 0, legal_at(client, ann, tables[1])[1][0], 1, "second"
+    )
     assert fresh and out["version"] == 2
     assert all(svc.replay_matches(tid) for tid in tables)
