@@ -14,11 +14,16 @@ from app.tables.status import TableStatus
 class LogLine(Protocol):
     """Anything with the move log's fields: an ORM row, a Core row, a ``LogRow``."""
 
-    version: int
-    seat: int
-    move: Any
-    events: Any
-    created_at: datetime
+    @property
+    def version(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def move(self) -> Any: ...
+    @property
+    def events(self) -> Any: ...
+    @property
+    def created_at(self) -> datetime: ...
 
 
 def iso(moment: datetime | None) -> str | None:

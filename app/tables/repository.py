@@ -13,7 +13,6 @@ from typing import Any
 
 from sqlalchemy import (
     Connection,
-    Row,
     Table,
     bindparam,
     delete,
@@ -68,12 +67,12 @@ GAME_SEATS = (
 
 
 # ------------------------------------------------------------------------------ hot path
-def snapshot(conn: Connection, table_id: str) -> Row[Any] | None:
+def snapshot(conn: Connection, table_id: str) -> Any:
     """status, version, state, seats_version of a table."""
     return conn.execute(SNAPSHOT, {"p_id": table_id}).first()
 
 
-def head(conn: Connection, table_id: str) -> Row[Any] | None:
+def head(conn: Connection, table_id: str) -> Any:
     """status, version, seats_version of a table."""
     return conn.execute(HEAD, {"p_id": table_id}).first()
 
@@ -94,7 +93,7 @@ def log_move(conn: Connection, row: dict[str, Any]) -> None:
     conn.execute(LOG, row)
 
 
-def prior(conn: Connection, table_id: str, seat: int, move_id: str) -> Row[Any] | None:
+def prior(conn: Connection, table_id: str, seat: int, move_id: str) -> Any:
     """version and raw events of this seat's move ``move_id``, if it was played."""
     return conn.execute(PRIOR, {"p_id": table_id, "p_seat": seat, "p_move_id": move_id}).first()
 
@@ -104,7 +103,7 @@ def version_of(conn: Connection, table_id: str) -> int | None:
     return v
 
 
-def log_between(conn: Connection, table_id: str, since: int, upto: int) -> Sequence[Row[Any]]:
+def log_between(conn: Connection, table_id: str, since: int, upto: int) -> Sequence[Any]:
     """The log lines after version ``since`` up to ``upto``, in order."""
     return conn.execute(
         select(MOVE.c.version, MOVE.c.seat, MOVE.c.move, MOVE.c.events, MOVE.c.created_at)
@@ -214,7 +213,7 @@ def bot_seats(s: Session, table_id: str) -> dict[int, str]:
             Seat.table_id == table_id, Seat.bot_level.is_not(None)
         )
     )
-    return {seat: level for seat, level in rows}
+    return {seat: level for seat, level in rows if level is not None}
 
 
 def tables_with_bots(s: Session) -> list[str]:
