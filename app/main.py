@@ -57,7 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     runner = BotRunner(service)
 
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
-    relay = relay_for(hub, settings.effective_database_url)
+    relay = relay_for(hub, settings.effective_database_url, settings.notify_channel)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

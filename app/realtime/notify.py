@@ -251,10 +251,14 @@ class HubRelay:
     listeners gets a "look again" notice, since hints sent meanwhile were lost.
     """
 
-    def __init__(self, hub: Any, database_url: str, *, max_batch: int = 64) -> None:
+    def __init__(
+        self, hub: Any, database_url: str, *, max_batch: int = 64, channel: str = CHANNEL
+    ) -> None:
         self.hub = hub
         self.max_batch = max_batch
-        self.notifier = PgNotifier(database_url, self._on_hint, on_resync=self._on_resync)
+        self.notifier = PgNotifier(
+            database_url, self._on_hint, on_resync=self._on_resync, channel=channel
+        )
         self._queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=10_000)
         self._sender: asyncio.Task[None] | None = None
 
@@ -335,6 +339,8 @@ class HubRelay:
             self.hub.deliver(Notice(table_id, "game", None))
 
 
-def relay_for(hub: Any, database_url: str) -> HubRelay | None:
+def relay_for(hub: Any, database_url: str, channel: str = CHANNEL) -> HubRelay | None:
     """A relay when the database is Postgres (several processes may share it), else None."""
-    return HubRelay(hub, database_url) if is_postgres_url(database_url) else None
+    if not is_postgres_url(database_url):
+        return None
+    return HubRelay(hub, database_url, channel=channel)
