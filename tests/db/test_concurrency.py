@@ -273,3 +273,91 @@ def test_the_table_that_moved_least_recently_is_forgotten_first(
     )
     assert fresh and out["version"] == 2
     assert all(svc.replay_matches(tid) for tid in tables)
+
+
+def test_concurrent_creations_respect_the_table_limit_exactly(
+    client: TestClient, app: Any, ann: Player
+) -> None:
+    """The per-profile creation limit is counted in the inserting transaction, after taking the
+    profile's lock: 60 creations at once against a limit of 30 make exactly 30 tables."""
+    from app.errors import RateLimited
+
+    svc = app.state.service
+    svc.table_create_limit = (30, 600.0)
+    results = race([lambda: svc.lobbies.create_sync(ann.id, 2, {}) for _ in range(60)])
+    made = [r for r in results if isinstance(r, str)]
+    refused = [r for r in results if isinstance(r, RateLimited)]
+    assert len(made) == 30, [r for r in results if not isinstance(r, str | RateLimited)]
+    assert len(refused) == 30
+    with svc.db.session() as s:
+        n = s.scalar(
+            select(func.count()).select_from(GameTable).where(GameTable.host_profile_id == ann.id)
+        )
+    assert n == 30
+
+
+def test_a_seat_changed_elsewhere_is_judged_from_the_database(
+    client: TestClient, app: Any, two_services: Any, ann: Player, bob: Player
+) -> None:
+    """A process that remembers the table (seats included) moves with the seats the database
+    holds: a seat handed to a bot through another process binds its very next move, and taking
+    it back lets the next move through, without any notice reaching the process."""
+    from app.errors import BotPlaysSeat
+
+    svc, other = two_services
+    tid = started_table(client, ann, bob)
+    version, moves = legal_at(client, ann, tid)
+    while moves:  # Ann's turn, played through the other process: it remembers the table
+        other.play.submit_sync(tid, 0, moves[0], version, f"a{version}")
+        version, moves = legal_at(client, ann, tid)
+    # Ann hands her seat to a bot (it is Bob's turn: the bot waits).
+    r = client.post(f"/api/tables/{tid}/seats/0/bot", json={"level": "random"}, headers=ann.headers)
+    assert r.status_code == 200, r.text
+    client.portal.call(app.state.bots.idle)
+    assert tid in other.cache.fresh and other.cache.fresh[tid].version == version
+    with pytest.raises(BotPlaysSeat):
+        other.play.submit_sync(tid, 0, {"kind": "end_turn"}, version, "ann-late")
+    # The other process reads the table again (a socket's catch-up), bot seat included.
+    from app.tables.service import Viewer
+
+    other.play.catch_up_sync(Viewer(tid, 1, None), version - 1, False)
+    assert other.cache.fresh[tid].seats_version == seats_version(other, tid)
+    r = client.post(f"/api/tables/{tid}/seats/0/reclaim", headers=ann.headers)
+    assert r.status_code == 200, r.text
+    # The other process still remembers the seats it read; the database has moved on: the
+    # move's conditional update refuses that memory and the move is judged again.
+    assert other.cache.fresh[tid].seats_version < seats_version(other, tid)
+    _, moves = legal_at(client, bob, tid)
+    out, fresh = other.play.submit_sync(tid, 1, moves[0], version, "bob")
+    assert fresh and out["version"] == version + 1
+    assert other.cache.fresh[tid].seats_version == seats_version(other, tid)
+    assert svc.replay_matches(tid)
+
+
+def seats_version(svc: TableService, tid: str) -> int:
+    with svc.db.session() as s:
+        t = s.get(GameTable, tid)
+        assert t is not None
+        return t.seats_version
+
+
+def test_a_move_id_is_unique_per_seat(
+    client: TestClient, two_services: Any, ann: Player, bob: Player
+) -> None:
+    """One seat cannot spend another seat's (predictable) move_id: the same id played by the
+    other seat is a move of its own; a retry by the same seat is the first result again."""
+    svc, _ = two_services
+    tid = started_table(client, ann, bob)
+    version, moves = legal_at(client, ann, tid)
+    while moves:
+        out, fresh = svc.play.submit_sync(tid, 0, moves[0], version, f"m{version}")
+        assert fresh
+        version, moves = legal_at(client, ann, tid)
+    _, moves = legal_at(client, bob, tid)
+    out, fresh = svc.play.submit_sync(tid, 1, moves[0], version, "m0")  # Ann's first move's id
+    assert fresh and not out["duplicate"] and out["version"] == version + 1
+    again, fresh = svc.play.submit_sync(tid, 1, moves[0], version, "m0")
+    assert not fresh and again["duplicate"] and again["version"] == version + 1
+    first, fresh = svc.play.submit_sync(tid, 0, {"kind": "end_turn"}, 0, "m0")
+    assert not fresh and first["duplicate"] and first["version"] == 1
+    assert log_length(svc, tid) == version + 1
