@@ -14,6 +14,7 @@ import contextlib
 import logging
 import secrets
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, Literal
 
 from anyio import to_thread
@@ -36,14 +37,23 @@ RETRY_MAX_SECONDS = 60.0
 
 # (seat, level, version, the seat's view, its legal moves)
 Job = tuple[int, str, int, dict[str, Any], list[dict[str, Any]]]
+# Runs a callback after a delay in seconds (the event loop's timer; tests hand in their own).
+Schedule = Callable[[float, Callable[[], None]], None]
+
+
+def loop_timer(delay: float, callback: Callable[[], None]) -> None:
+    asyncio.get_running_loop().call_later(delay, callback)
 
 
 class BotRunner:
     """Plays the bot seats of every table of this process; one asyncio task per table."""
 
-    def __init__(self, svc: TableService, budget: float = DEFAULT_BUDGET) -> None:
+    def __init__(
+        self, svc: TableService, budget: float = DEFAULT_BUDGET, schedule: Schedule = loop_timer
+    ) -> None:
         self.svc = svc
         self.budget = budget
+        self.schedule = schedule
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.again: set[str] = set()
         self.timers: dict[tuple[str, int], TurnTimer] = {}
@@ -192,7 +202,7 @@ class BotRunner:
         n = self.retries.get(table_id, 0)
         self.retries[table_id] = n + 1
         delay = min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2**n)
-        asyncio.get_running_loop().call_later(delay, self.kick, table_id)
+        self.schedule(delay, lambda: self.kick(table_id))
 
     def _job(self, table_id: str) -> Job | Literal["botless"] | None:
         """The bot seat to act now, its level, the version, its own view and its legal moves.

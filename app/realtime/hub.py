@@ -42,13 +42,15 @@ class Background(Protocol):
 
 class NoticeQueue:
     """A background subscriber: notices queue here and one task hands them to ``handler`` in
-    order. A full queue drops the notice (with a warning): notices are hints."""
+    order. A full queue drops the notice (with a warning): notices are hints. Each ``start``
+    makes a new queue on the running loop (an app may be started again, on another loop)."""
 
     def __init__(
         self, name: str, handler: Callable[[Notice], Awaitable[None]], maxsize: int = 10_000
     ) -> None:
         self.name = name
         self.handler = handler
+        self.maxsize = maxsize
         self.queue: asyncio.Queue[Notice] = asyncio.Queue(maxsize=maxsize)
         self._task: asyncio.Task[None] | None = None
 
@@ -60,6 +62,7 @@ class NoticeQueue:
 
     def start(self) -> None:
         if self._task is None:
+            self.queue = asyncio.Queue(maxsize=self.maxsize)
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self.name)
 
     async def stop(self) -> None:

@@ -266,6 +266,7 @@ class HubRelay:
         if self not in self.hub.background:
             self.hub.background.append(self)
         await self.notifier.start()
+        self._queue = asyncio.Queue(maxsize=10_000)  # on this loop (an app may start again)
         self._sender = asyncio.create_task(self._send_loop(), name="emara-notify-sender")
 
     async def stop(self) -> None:

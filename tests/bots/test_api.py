@@ -294,14 +294,15 @@ def test_a_runner_that_could_not_look_at_a_table_looks_again(
     client: TestClient, app: Any, ann: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A failure of the runner (the database away for a moment) never leaves a table waiting on
-    its bot for good."""
-    import time
-
+    its bot for good: it looks again after a pause (the runner's timer, held by the test)."""
     import app.bots.runner as bots_api
 
-    monkeypatch.setattr(bots_api, "RETRY_FIRST_SECONDS", 0.01)
     runner = app.state.bots
     runner.budget = 0.01
+    timers: list[tuple[float, Any]] = []
+    monkeypatch.setattr(
+        runner, "schedule", lambda delay, callback: timers.append((delay, callback))
+    )
     real, calls = runner._job, []
 
     def flaky(table_id: str) -> Any:
@@ -310,16 +311,21 @@ def test_a_runner_that_could_not_look_at_a_table_looks_again(
             raise bots_api.AppError("the database is unavailable, try again")
         return real(table_id)
 
-    monkeypatch.setattr(runner, "_job", flaky)
     t = _table(client, ann, 2, start_player=1)
     tid = t["id"]
     assert _bot(client, tid, 1, ann).status_code == 200
+    _settle(client, app)
+    monkeypatch.setattr(runner, "_job", flaky)
     assert client.post(f"/api/tables/{tid}/start", headers=ann.headers).status_code == 200
-    for _ in range(500):  # bounded: the retry comes after 10 ms
-        _settle(client, app)
-        if _game(client, tid, ann)["version"] > 0:
-            break
-        time.sleep(0.01)
+    _settle(client, app)
+    assert len(calls) == 1 and _game(client, tid, ann)["version"] == 0
+    assert [delay for delay, _ in timers] == [bots_api.RETRY_FIRST_SECONDS]
+
+    async def time_passes() -> None:
+        timers.pop()[1]()
+        await runner.idle()
+
+    client.portal.call(time_passes)
     assert len(calls) >= 2
     assert _game(client, tid, ann)["version"] > 0, "the bot never moved after the failure"
 
