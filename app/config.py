@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     ws_rate_per_second: float = 20.0
     ws_rate_burst: int = 40
     ws_heartbeat_seconds: float = 20.0
+    # The Postgres LISTEN/NOTIFY channel the server instances of one deployment share (a
+    # deployment that must not hear another on the same database picks its own).
+    notify_channel: str = "emara_tables"
     # Where the browser client lives.
     static_dir: Path = Path(__file__).resolve().parent.parent / "static"
 

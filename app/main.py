@@ -1,4 +1,8 @@
-"""The application: settings → database → service → routers, plus the browser client."""
+"""The application: settings → database → services → routers, plus the browser client.
+
+One lifespan starts and stops every background part: the relay to other instances, the bot
+runner (each a subscriber of the hub with its own queue and task).
+"""
 
 from __future__ import annotations
 
@@ -14,14 +18,21 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from sqlalchemy import text
 
 from app import redact
-from app.api import bots, profiles, solo, tables, ws
+from app.api import profiles, ws
 from app.api.limits import BodyLimit
 from app.auth import TokenSigner
+from app.bots import endpoints as bot_endpoints
+from app.bots.runner import BotRunner
+from app.bots.service import BotSeats
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import NotFound, Unavailable, install_handlers
 from app.realtime.hub import Hub
 from app.realtime.notify import relay_for
+from app.solo import endpoints as solo_endpoints
+from app.solo.service import SoloService
+from app.tables import endpoints as table_endpoints
+from app.tables.schemas import HealthOut
 from app.tables.service import TableService
 
 PLACEHOLDER = "<!doctype html><title>Emara</title><p>The browser client is not built yet.</p>"
@@ -39,8 +50,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settings.table_create_window_seconds,
     )
 
+    # A solo game's result is recorded in the transaction of the move that ends it.
+    solo = SoloService(db, service)
+    service.play.finish_hooks.append(solo.record_in)
+    bot_seats = BotSeats(db, hub, service.locks)
+    runner = BotRunner(service)
+
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
-    relay = relay_for(hub, settings.effective_database_url)
+    relay = relay_for(hub, settings.effective_database_url, settings.notify_channel)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -51,10 +68,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.freeze()
         if relay is not None:
             await relay.start()
-        yield
-        if relay is not None:
-            await relay.stop()
-        db.dispose()
+        await runner.start()
+        try:
+            yield
+        finally:
+            await runner.stop()
+            if relay is not None:
+                await relay.stop()
+            db.dispose()
 
     app = FastAPI(
         title="Emara",
@@ -66,15 +87,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.db = db
     app.state.hub = hub
     app.state.service = service
+    app.state.solo = solo
+    app.state.bot_seats = bot_seats
+    app.state.bots = runner
     install_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(profiles.router)
-    app.include_router(tables.router)
+    app.include_router(table_endpoints.router)
+    app.include_router(bot_endpoints.router)
+    app.include_router(solo_endpoints.router)
     app.include_router(ws.router)
-    solo.install(app)
-    bots.install(app)
 
-    @app.get("/api/health", tags=["health"])
+    @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:
         def ping() -> None:
             with db.engine.connect() as c:

@@ -1,10 +1,14 @@
-"""Request bodies (pydantic): anything else is a 422 ``malformed``."""
+"""Request bodies shared by the profile endpoints and the socket (pydantic): anything else is a
+422 ``malformed``. The table and bot bodies live with their features (``app/tables/schemas``,
+``app/bots/schemas``); ``MoveIn`` is re-exported here for the socket."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from app.tables.schemas import JoinIn, MoveIn, TableIn, TableOptions
+
+__all__ = ["JoinIn", "MoveIn", "ProfileIn", "RecoverIn", "Strict", "TableIn", "TableOptions"]
 
 
 class Strict(BaseModel):
@@ -25,35 +29,3 @@ class ProfileIn(Strict):
 
 class RecoverIn(Strict):
     code: str = Field(min_length=4, max_length=64)
-
-
-class TableOptions(Strict):
-    building_start: int | None = Field(default=None, ge=0, le=200)
-    random_locations: bool = False
-    full_selection: bool = False
-    start_player: Literal["random"] | int = "random"
-    spectators: bool = True
-    # Seconds a player may stay idle on their turn before the host can hand the seat to a bot.
-    idle_seconds: int = Field(default=120, ge=0, le=7 * 86400)
-
-
-class TableIn(Strict):
-    seats: int = Field(ge=1, le=4)
-    options: TableOptions = Field(default_factory=TableOptions)
-
-    @model_validator(mode="after")
-    def _start_player_seated(self) -> TableIn:
-        sp = self.options.start_player
-        if isinstance(sp, int) and not 0 <= sp < self.seats:
-            raise ValueError("start_player must be 'random' or a seat number below seats")
-        return self
-
-
-class JoinIn(Strict):
-    invite_code: str = Field(min_length=1, max_length=64)
-
-
-class MoveIn(Strict):
-    move: dict[str, Any]
-    expected_version: int = Field(ge=0)
-    move_id: str = Field(min_length=1, max_length=64)

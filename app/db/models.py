@@ -9,12 +9,15 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     DateTime,
+    Enum,
     ForeignKey,
     Integer,
     String,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from app.tables.status import TableStatus
 
 
 def utcnow() -> datetime:
@@ -43,12 +46,26 @@ class GameTable(Base):
     seat_count: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     # lobby -> playing -> finished (or closed: everybody left before the start)
-    status: Mapped[str] = mapped_column(String(16), default="lobby", index=True)
+    # Stored as its value in a VARCHAR(16) (no database enum type); read back as TableStatus.
+    status: Mapped[TableStatus] = mapped_column(
+        Enum(
+            TableStatus,
+            native_enum=False,
+            length=16,
+            values_callable=lambda e: [m.value for m in e],
+        ),
+        default=TableStatus.LOBBY,
+        index=True,
+    )
     seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     # The options exactly as handed to the engine (start player resolved): replay needs them.
     engine_options: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    # Bumped in the transaction of every seat change (join, leave, a bot put, removed, handed a
+    # seat or reclaimed): a move's conditional update checks it, so the seats a move was judged
+    # with are the table's seats on every instance (migration 0300).
+    seats_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -72,7 +89,8 @@ class MoveRecord(Base):
     __tablename__ = "move"
     __table_args__ = (
         UniqueConstraint("table_id", "version", name="uq_move_table_version"),
-        UniqueConstraint("table_id", "move_id", name="uq_move_table_move_id"),
+        # A move_id is unique per seat: one seat cannot spend another seat's id (migration 0300).
+        UniqueConstraint("table_id", "seat", "move_id", name="uq_move_table_seat_move_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)

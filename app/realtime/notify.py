@@ -251,22 +251,27 @@ class HubRelay:
     listeners gets a "look again" notice, since hints sent meanwhile were lost.
     """
 
-    def __init__(self, hub: Any, database_url: str, *, max_batch: int = 64) -> None:
+    def __init__(
+        self, hub: Any, database_url: str, *, max_batch: int = 64, channel: str = CHANNEL
+    ) -> None:
         self.hub = hub
         self.max_batch = max_batch
-        self.notifier = PgNotifier(database_url, self._on_hint, on_resync=self._on_resync)
+        self.notifier = PgNotifier(
+            database_url, self._on_hint, on_resync=self._on_resync, channel=channel
+        )
         self._queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=10_000)
         self._sender: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        if self not in self.hub.relays:
-            self.hub.relays.append(self)
+        if self not in self.hub.background:
+            self.hub.background.append(self)
         await self.notifier.start()
+        self._queue = asyncio.Queue(maxsize=10_000)  # on this loop (an app may start again)
         self._sender = asyncio.create_task(self._send_loop(), name="emara-notify-sender")
 
     async def stop(self) -> None:
-        if self in self.hub.relays:
-            self.hub.relays.remove(self)
+        if self in self.hub.background:
+            self.hub.background.remove(self)
         if self._sender is not None:
             # Flush what is queued (bounded), then stop.
             with contextlib.suppress(TimeoutError):
@@ -278,6 +283,10 @@ class HubRelay:
         await self.notifier.stop()
 
     async def send(self, notice: Any) -> None:
+        self.offer(notice)
+
+    def offer(self, notice: Any) -> None:
+        """The hub hands a local notice over: queued for the sender task, never waited on."""
         try:
             self._queue.put_nowait(notice)
         except asyncio.QueueFull:  # other processes resync on their own later hints
@@ -326,11 +335,13 @@ class HubRelay:
     def _on_resync(self) -> None:
         from app.realtime.hub import Notice
 
-        for table_id in list(getattr(self.hub, "_listeners", {})):
+        for table_id in self.hub.tables():
             self.hub.deliver(Notice(table_id, "lobby"))
             self.hub.deliver(Notice(table_id, "game", None))
 
 
-def relay_for(hub: Any, database_url: str) -> HubRelay | None:
+def relay_for(hub: Any, database_url: str, channel: str = CHANNEL) -> HubRelay | None:
     """A relay when the database is Postgres (several processes may share it), else None."""
-    return HubRelay(hub, database_url) if is_postgres_url(database_url) else None
+    if not is_postgres_url(database_url):
+        return None
+    return HubRelay(hub, database_url, channel=channel)

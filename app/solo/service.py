@@ -2,22 +2,22 @@
 
 A solo table is an ordinary one-seat table of the table service (created and started at once);
 this module adds a ``solo_game`` row that knows its mode and building start value, and fills in
-the result when the game is over. Recording happens after the commit of the move that ends the
-game (the service publishes a notice to the hub after every commit; :class:`SoloRecorder` listens
-there) and again, lazily, whenever a record sheet is read — so a result is never lost, and the
-guarded ``UPDATE … WHERE finished_at IS NULL`` makes it happen exactly once. A one-seat table
-opened another way (the table form, a rematch) is adopted when it ends, as a high-score game.
+the result when the game is over. Recording happens inside the transaction of the move that ends
+the game (``record_in``, a finish hook of the move path): the result commits with the last move or
+not at all. Reading a record sheet also records, lazily, any finished game not recorded yet (one
+finished before this code, or whose recording failed), and the guarded ``UPDATE … WHERE
+finished_at IS NULL`` makes it happen exactly once. A one-seat table opened another way (the table
+form, a rematch) is adopted when it ends, as a high-score game.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from datetime import datetime
 from typing import Any, cast
 
 from anyio import to_thread
-from sqlalchemy import CursorResult, delete, func, select, update
+from sqlalchemy import Connection, CursorResult, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -25,12 +25,13 @@ from app import rules
 from app.db.models import GameTable, MoveRecord, Seat
 from app.db.session import Database
 from app.errors import AppError
-from app.realtime.hub import Notice
 from app.rules import data as rules_data
 from app.solo.campaign import CampaignRules, Mode, SoloResult, record_sheet
 from app.solo.models import SoloGame
+from app.tables import repository as tables_repo
 from app.tables.locks import KeyedLocks
 from app.tables.service import TableService
+from app.tables.status import TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +133,7 @@ class SoloService:
                     SoloGame.profile_id == profile_id,
                     SoloGame.mode == "campaign",
                     SoloGame.finished_at.is_(None),
-                    GameTable.status == "playing",
+                    GameTable.status == TableStatus.PLAYING,
                 )
                 .order_by(SoloGame.created_at)
                 .limit(1)
@@ -171,17 +172,20 @@ class SoloService:
     def _discard(self, table_id: str) -> None:
         """Delete a solo table that was created but lost the race to register (no move yet)."""
         with self.db.session() as s:
-            if s.scalar(select(func.count()).where(MoveRecord.table_id == table_id)):
-                return  # played already (it never is: nobody else knows it yet): keep it
-            s.execute(delete(Seat).where(Seat.table_id == table_id))
-            s.execute(delete(GameTable).where(GameTable.id == table_id))
+            # Kept if played already (it never is: nobody else knows it yet).
+            tables_repo.delete_unplayed(s, table_id)
 
     # ------------------------------------------------------------------ record
-    def seat_count(self, table_id: str) -> int | None:
-        """The table's number of seats (None: no such table)."""
-        with self.db.session() as s:
-            n: int | None = s.scalar(select(GameTable.seat_count).where(GameTable.id == table_id))
-            return n
+    def record_in(self, conn: Connection, table_id: str) -> None:
+        """A finish hook of the move path: record the solo result inside the transaction of the
+        move that ended the game. In a savepoint of its own: a failure here is logged and leaves
+        the move committed (the next sheet read records the result)."""
+        try:
+            with Session(bind=conn, join_transaction_mode="create_savepoint") as s:
+                self._record(s, table_id)
+                s.commit()
+        except Exception:
+            log.exception("recording the solo result of table %s failed", table_id)
 
     async def record(self, table_id: str) -> bool:
         """Record the result of a finished solo table; True only for the call that recorded it."""
@@ -199,7 +203,7 @@ class SoloService:
         head = s.execute(
             select(GameTable.seat_count, GameTable.status).where(GameTable.id == table_id)
         ).first()
-        if head is None or head.seat_count != 1 or head.status != "finished":
+        if head is None or head.seat_count != 1 or head.status != TableStatus.FINISHED:
             return False
         t = s.get(GameTable, table_id)
         if t is None or t.state is None or t.seat_count != 1:
@@ -264,7 +268,7 @@ class SoloService:
             .where(
                 Seat.profile_id == profile_id,
                 GameTable.seat_count == 1,
-                GameTable.status == "finished",
+                GameTable.status == TableStatus.FINISHED,
                 SoloGame.finished_at.is_(None),
             )
         ).all()
@@ -295,7 +299,7 @@ class SoloService:
                 .where(
                     SoloGame.profile_id == profile_id,
                     SoloGame.finished_at.is_(None),
-                    GameTable.status == "playing",
+                    GameTable.status == TableStatus.PLAYING,
                 )
                 .order_by(SoloGame.created_at.desc())
             ).all()
@@ -309,27 +313,3 @@ class SoloService:
                 for r in open_rows
             ]
             return out
-
-
-class SoloRecorder:
-    """Hears the hub's after-commit notices; records a solo game the moment its last move lands."""
-
-    def __init__(self, solo: SoloService, remember: int = 10_000) -> None:
-        self.solo = solo
-        # Tables with more than one seat: a table's seat count never changes, so their moves
-        # need no look at all once they have been seen (bounded, oldest forgotten first).
-        self.not_solo: OrderedDict[str, None] = OrderedDict()
-        self.remember = remember
-
-    async def send(self, notice: Notice) -> None:
-        if notice.kind != "game" or notice.table_id in self.not_solo:
-            return
-        try:
-            if await to_thread.run_sync(self.solo.seat_count, notice.table_id) not in (None, 1):
-                self.not_solo[notice.table_id] = None
-                while len(self.not_solo) > self.remember:
-                    self.not_solo.popitem(last=False)
-                return
-            await self.solo.record(notice.table_id)
-        except Exception:  # never let record keeping break a committed move
-            log.exception("recording the solo result of table %s failed", notice.table_id)

@@ -68,5 +68,5 @@ def test_locks_do_not_pile_up_with_tables(
         assert r.status_code == 200, r.text
     client.portal.call(app.state.bots.idle)  # type: ignore[union-attr]
     gc.collect()
-    assert len(svc._locks) == 0
+    assert len(svc.locks) == 0
     assert len(app.state.solo._locks) == 0

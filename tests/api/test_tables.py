@@ -63,7 +63,10 @@ def test_table_is_invisible_without_seat_or_invite(
     assert r.status_code == 200
     lobby = r.json()
     assert lobby["my_seat"] is None and lobby["invite_code"] is None
-    assert client.get("/api/tables/nope", headers=ann.headers).status_code == 404
+    # An id of the right shape that names no table is not found; a misshapen one is malformed.
+    assert client.get("/api/tables/nope-nope-no", headers=ann.headers).status_code == 404
+    r = client.get("/api/tables/nope", headers=ann.headers)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "malformed"
     r = client.post(
         f"/api/tables/{t['id']}/join", json={"invite_code": "wrong"}, headers=bob.headers
     )
@@ -169,3 +172,46 @@ def test_client_routes_and_openapi(client: TestClient) -> None:
     ):
         assert p in paths, p
     assert client.get("/docs").status_code == 200
+
+
+def test_bodies_and_paths_are_parsed_strictly(
+    client: TestClient, app: Any, ann: Player, bob: Player
+) -> None:
+    """No coercion: a boolean or a string where a number belongs is malformed, and so is a seat
+    written with a sign or leading zeros, or a table id of the wrong shape. Nothing changes."""
+
+    def malformed(r: Any) -> None:
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["code"] == "malformed"
+
+    for seats in (True, "2", 2.0):
+        malformed(client.post("/api/tables", json={"seats": seats}, headers=ann.headers))
+    for options in ({"spectators": "yes"}, {"idle_seconds": "120"}, {"start_player": "1"}):
+        body = {"seats": 2, "options": options}
+        malformed(client.post("/api/tables", json=body, headers=ann.headers))
+    assert client.get("/api/tables", headers=ann.headers).json()["tables"] == []
+
+    t = create(client, ann, seats=3)
+    tid = t["id"]
+    malformed(client.post(f"/api/tables/{tid}/join", json={"invite_code": 5}, headers=bob.headers))
+    for seat in ("+2", "0002", "-1", "2.0", "x"):
+        r = client.post(
+            f"/api/tables/{tid}/seats/{seat}/bot", json={"level": "random"}, headers=ann.headers
+        )
+        malformed(r)
+    for bad_id in ("short", tid + "x", tid[:-1] + "!"):
+        malformed(client.get(f"/api/tables/{bad_id}", headers=ann.headers))
+    lobby = client.get(f"/api/tables/{tid}", headers=ann.headers).json()
+    assert [s["taken"] for s in lobby["seats"]] == [True, False, False]
+    r = client.post(f"/api/tables/{tid}/seats/2/bot", json={"level": "random"}, headers=ann.headers)
+    assert r.status_code == 200, r.text
+
+    t = create(client, ann, seats=2, start_player=0)
+    join = {"invite_code": t["invite_code"]}
+    assert client.post(f"/api/tables/{t['id']}/join", json=join, headers=bob.headers).is_success
+    assert client.post(f"/api/tables/{t['id']}/start", headers=ann.headers).status_code == 200
+    g = client.get(f"/api/tables/{t['id']}/game", headers=ann.headers).json()
+    for version in ("0", True, 0.0):
+        body = {"move": g["legal_moves"][0], "expected_version": version, "move_id": "x1"}
+        malformed(client.post(f"/api/tables/{t['id']}/moves", json=body, headers=ann.headers))
+    assert client.get(f"/api/tables/{t['id']}/game", headers=ann.headers).json()["version"] == 0

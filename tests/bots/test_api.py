@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app import rules
-from app.db.models import MoveRecord
+from app.db.models import MoveRecord, utcnow
+from app.tables.clock import ManualClock
 from tests.conftest import Player, SecretCanary, pick_move
 
 
@@ -74,7 +75,7 @@ def _keys(node: Any) -> set[str]:
 @pytest.fixture
 def recorded(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, list[Any], str]]:
     """Every input the runner hands to a bot: (view, legal moves, level)."""
-    import app.api.bots as bots_api
+    import app.bots.runner as bots_api
 
     calls: list[tuple[Any, list[Any], str]] = []
     real = bots_api.choose_move
@@ -165,7 +166,7 @@ def test_a_seat_handed_to_a_bot_and_taken_back(
     client: TestClient, app: Any, ann: Player, bob: Player, eve: Player
 ) -> None:
     app.state.bots.budget = 0.01
-    t = _table(client, ann, 2, start_player=0, idle_seconds=0)
+    t = _table(client, ann, 2, start_player=0, idle_seconds=60)
     tid = t["id"]
     _join(client, t, bob)
     assert client.post(f"/api/tables/{tid}/start", headers=ann.headers).status_code == 200
@@ -183,7 +184,13 @@ def test_a_seat_handed_to_a_bot_and_taken_back(
     before = _game(client, tid, bob)
     assert before["view"]["to_act"] == [1]  # nobody plays for Bob yet
 
-    # Bob is idle on his turn (the table allows 0 s): the host hands his seat to a bot.
+    # Bob's turn: the host waits for the table's idle time (60 s), read from the server's clock.
+    clock = ManualClock(utcnow())
+    app.state.bot_seats.clock = clock
+    clock.advance(59)
+    assert _bot(client, tid, 1, ann).json()["error"]["code"] == "seat_active"
+    # Bob is idle on his turn: the host hands his seat to a bot.
+    clock.advance(1)
     r = _bot(client, tid, 1, ann, "greedy")
     assert r.status_code == 200, r.text
     assert r.json()["seats"][1]["bot_level"] == "greedy"
@@ -287,14 +294,15 @@ def test_a_runner_that_could_not_look_at_a_table_looks_again(
     client: TestClient, app: Any, ann: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A failure of the runner (the database away for a moment) never leaves a table waiting on
-    its bot for good."""
-    import time
+    its bot for good: it looks again after a pause (the runner's timer, held by the test)."""
+    import app.bots.runner as bots_api
 
-    import app.api.bots as bots_api
-
-    monkeypatch.setattr(bots_api, "RETRY_FIRST_SECONDS", 0.01)
     runner = app.state.bots
     runner.budget = 0.01
+    timers: list[tuple[float, Any]] = []
+    monkeypatch.setattr(
+        runner, "schedule", lambda delay, callback: timers.append((delay, callback))
+    )
     real, calls = runner._job, []
 
     def flaky(table_id: str) -> Any:
@@ -303,16 +311,21 @@ def test_a_runner_that_could_not_look_at_a_table_looks_again(
             raise bots_api.AppError("the database is unavailable, try again")
         return real(table_id)
 
-    monkeypatch.setattr(runner, "_job", flaky)
     t = _table(client, ann, 2, start_player=1)
     tid = t["id"]
     assert _bot(client, tid, 1, ann).status_code == 200
+    _settle(client, app)
+    monkeypatch.setattr(runner, "_job", flaky)
     assert client.post(f"/api/tables/{tid}/start", headers=ann.headers).status_code == 200
-    for _ in range(500):  # bounded: the retry comes after 10 ms
-        _settle(client, app)
-        if _game(client, tid, ann)["version"] > 0:
-            break
-        time.sleep(0.01)
+    _settle(client, app)
+    assert len(calls) == 1 and _game(client, tid, ann)["version"] == 0
+    assert [delay for delay, _ in timers] == [bots_api.RETRY_FIRST_SECONDS]
+
+    async def time_passes() -> None:
+        timers.pop()[1]()
+        await runner.idle()
+
+    client.portal.call(time_passes)
     assert len(calls) >= 2
     assert _game(client, tid, ann)["version"] > 0, "the bot never moved after the failure"
 
@@ -331,7 +344,57 @@ def test_a_bot_move_for_a_seat_taken_back_is_refused(
     g = _game(client, tid, ann)
     svc = app.state.service
     with pytest.raises(NoBotSeat):
-        svc._submit(tid, 0, g["legal_moves"][0], g["version"], "bot:0:0", bot=True)
+        svc.play.submit_sync(tid, 0, g["legal_moves"][0], g["version"], "bot:0:0", bot=True)
     assert _game(client, tid, ann)["version"] == g["version"]
-    out, fresh = svc._submit(tid, 0, g["legal_moves"][0], g["version"], "ann:0")
+    out, fresh = svc.play.submit_sync(tid, 0, g["legal_moves"][0], g["version"], "ann:0")
     assert fresh and out["version"] == g["version"] + 1
+
+
+def test_the_idle_time_has_a_floor_and_a_default(
+    client: TestClient, app: Any, ann: Player, bob: Player
+) -> None:
+    """A table cannot ask for less than a minute of idle time; without one it is two minutes."""
+    r = client.post(
+        "/api/tables", json={"seats": 2, "options": {"idle_seconds": 59}}, headers=ann.headers
+    )
+    assert r.status_code == 422 and r.json()["error"]["code"] == "malformed"
+    t = _table(client, ann, 2, start_player=1)
+    assert t["options"]["idle_seconds"] == 120
+    tid = t["id"]
+    _join(client, t, bob)
+    assert client.post(f"/api/tables/{tid}/start", headers=ann.headers).status_code == 200
+    clock = ManualClock(utcnow())
+    app.state.bot_seats.clock = clock
+    clock.advance(119)
+    assert _bot(client, tid, 1, ann).json()["error"]["code"] == "seat_active"
+    clock.advance(1)
+    assert _bot(client, tid, 1, ann).status_code == 200
+    _settle(client, app)
+
+
+def test_a_table_stored_with_less_idle_time_gets_the_floor(
+    client: TestClient, app: Any, ann: Player, bob: Player
+) -> None:
+    """A table written before the floor (idle_seconds 0 in its options) waits a minute all the
+    same."""
+    from sqlalchemy import update
+
+    from app.db.models import GameTable
+
+    t = _table(client, ann, 2, start_player=1)
+    tid = t["id"]
+    _join(client, t, bob)
+    with app.state.service.db.session() as s:
+        s.execute(
+            update(GameTable)
+            .where(GameTable.id == tid)
+            .values(options={**t["options"], "idle_seconds": 0})
+        )
+    assert client.post(f"/api/tables/{tid}/start", headers=ann.headers).status_code == 200
+    clock = ManualClock(utcnow())
+    app.state.bot_seats.clock = clock
+    clock.advance(59)
+    assert _bot(client, tid, 1, ann).json()["error"]["code"] == "seat_active"
+    clock.advance(1)
+    assert _bot(client, tid, 1, ann).status_code == 200
+    _settle(client, app)

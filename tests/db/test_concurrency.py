@@ -18,6 +18,7 @@ from app.db.models import GameTable, MoveRecord
 from app.db.session import Database
 from app.errors import StaleVersion
 from app.realtime.hub import Hub
+from app.tables import repository as repo
 from app.tables.service import TableService
 from tests.conftest import Player
 
@@ -79,8 +80,8 @@ def test_two_writers_on_one_version_never_fork(
         a, b = moves[0], moves[-1]
         results = race(
             [
-                lambda a=a, v=version: svc._submit(tid, 0, a, v, f"a{v}"),
-                lambda b=b, v=version: other._submit(tid, 0, b, v, f"b{v}"),
+                lambda a=a, v=version: svc.play.submit_sync(tid, 0, a, v, f"a{v}"),
+                lambda b=b, v=version: other.play.submit_sync(tid, 0, b, v, f"b{v}"),
             ]
         )
         wins = [r for r in results if isinstance(r, tuple)]
@@ -105,8 +106,8 @@ def test_the_same_move_id_twice_at_once_applies_once(
     move = client.get(f"/api/tables/{tid}/game", headers=ann.headers).json()["legal_moves"][0]
     results = race(
         [
-            lambda: svc._submit(tid, 0, move, 0, "only-once"),
-            lambda: other._submit(tid, 0, move, 0, "only-once"),
+            lambda: svc.play.submit_sync(tid, 0, move, 0, "only-once"),
+            lambda: other.play.submit_sync(tid, 0, move, 0, "only-once"),
         ]
     )
     assert all(isinstance(r, tuple) for r in results), results
@@ -131,22 +132,24 @@ def test_a_remembered_state_never_outruns_the_database(
     svc, other = two_services
     tid = started_table(client, ann, bob)
     _, moves = legal_at(client, ann, tid)
-    svc._submit(tid, 0, moves[0], 0, "first")  # svc now remembers version 1
+    svc.play.submit_sync(tid, 0, moves[0], 0, "first")  # svc now remembers version 1
     _, moves = legal_at(client, ann, tid)
     assert moves, "seat 0 still has to act after its first move"
-    other._submit(tid, 0, moves[0], 1, "second")  # the table is at 2; svc still remembers 1
+    other.play.submit_sync(
+        tid, 0, moves[0], 1, "second"
+    )  # the table is at 2; svc still remembers 1
     with pytest.raises(StaleVersion) as stale:
-        svc._submit(tid, 0, moves[-1], 1, "late")
+        svc.play.submit_sync(tid, 0, moves[-1], 1, "late")
     assert stale.value.extra["version"] == 2
     # An illegal move judged on the remembered state is reported as stale, not as illegal.
     with pytest.raises(StaleVersion):
-        svc._submit(tid, 0, {"kind": "no_such_move"}, 1, "late-illegal")
+        svc.play.submit_sync(tid, 0, {"kind": "no_such_move"}, 1, "late-illegal")
     version, moves = legal_at(client, ann, tid)
     assert version == 2
     seat = 0 if moves else 1
     mover = ann if moves else bob
     _, moves = legal_at(client, mover, tid)
-    out, fresh = svc._submit(tid, seat, moves[0], 2, "third")
+    out, fresh = svc.play.submit_sync(tid, seat, moves[0], 2, "third")
     assert fresh and out["version"] == 3
     assert log_length(svc, tid) == 3
     assert svc.replay_matches(tid)
@@ -160,10 +163,10 @@ def test_a_move_id_sent_again_at_the_next_version_is_the_same_move(
     svc, _ = two_services
     tid = started_table(client, ann, bob)
     _, moves = legal_at(client, ann, tid)
-    first, fresh = svc._submit(tid, 0, moves[0], 0, "once")
+    first, fresh = svc.play.submit_sync(tid, 0, moves[0], 0, "once")
     assert fresh and first["version"] == 1
     _, moves = legal_at(client, ann, tid)
-    again, fresh = svc._submit(tid, 0, moves[0], 1, "once")
+    again, fresh = svc.play.submit_sync(tid, 0, moves[0], 1, "once")
     assert not fresh and again["duplicate"] and again["version"] == 1
     assert log_length(svc, tid) == 1
     with svc.db.session() as s:
@@ -172,7 +175,7 @@ def test_a_move_id_sent_again_at_the_next_version_is_the_same_move(
 
 
 def test_a_lobby_notice_makes_the_process_forget_the_table(
-    client: TestClient, two_services: Any, ann: Player, bob: Player
+    client: TestClient, two_services: Any, ann: Player, bob: Player, monkeypatch: Any
 ) -> None:
     """Seats change only through the lobby: its notice (local, or relayed from another process)
     drops what the process remembered of the table, seats included."""
@@ -181,26 +184,24 @@ def test_a_lobby_notice_makes_the_process_forget_the_table(
     svc, _ = two_services
     tid = started_table(client, ann, bob)
     _, moves = legal_at(client, ann, tid)
-    svc._submit(tid, 0, moves[0], 0, "m1")
-    assert tid in svc._fresh
+    svc.play.submit_sync(tid, 0, moves[0], 0, "m1")
+    assert tid in svc.cache.fresh
     svc.hub.deliver(Notice(tid, "lobby"))
-    assert tid not in svc._fresh
+    assert tid not in svc.cache.fresh
     # A move that overlaps a lobby notice remembers nothing of the table either.
     _, moves = legal_at(client, ann, tid)
-    real = svc._seat_list
+    real = repo.game_seats
 
     def seats_then_notice(conn: Any, table_id: str) -> Any:
         out = real(conn, table_id)
         svc.hub.deliver(Notice(table_id, "lobby"))
         return out
 
-    svc._seat_list = seats_then_notice  # type: ignore[method-assign]
-    try:
-        out, fresh = svc._submit(tid, 0, moves[0], 1, "m2")
-    finally:
-        svc._seat_list = real  # type: ignore[method-assign]
+    monkeypatch.setattr(repo, "game_seats", seats_then_notice)
+    out, fresh = svc.play.submit_sync(tid, 0, moves[0], 1, "m2")
+    monkeypatch.setattr(repo, "game_seats", real)
     assert fresh and out["version"] == 2
-    assert tid not in svc._fresh
+    assert tid not in svc.cache.fresh
 
 
 def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
@@ -215,8 +216,8 @@ def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
     svc, other = two_services
     tid = started_table(client, ann, bob)
     _, moves = legal_at(client, ann, tid)
-    svc._submit(tid, 0, moves[0], 0, "elsewhere")  # "another process" commits version 1
-    assert tid not in other._fresh
+    svc.play.submit_sync(tid, 0, moves[0], 0, "elsewhere")  # "another process" commits version 1
+    assert tid not in other.cache.fresh
 
     async def both_seats() -> list[Any]:
         return list(
@@ -226,31 +227,31 @@ def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
         )
 
     reads = []
-    real = other._catch_up
+    real = other.play.catch_up_sync
 
     def counted(*args: Any) -> Any:
         reads.append(args)
         return real(*args)
 
-    other._catch_up = counted  # type: ignore[method-assign]
+    other.play.catch_up_sync = counted  # type: ignore[method-assign]
     try:
         frames = asyncio.run(both_seats())
     finally:
-        other._catch_up = real  # type: ignore[method-assign]
+        del other.play.catch_up_sync
     assert len(reads) == 1  # the second socket waited for the first one's read
     assert [f["version"] for f in frames] == [1, 1]
     assert [f["type"] for f in frames] == ["update", "update"]
     assert [m["version"] for f in frames for m in f["moves"]] == [1, 1]
     assert frames[0]["legal_moves"] and not frames[1]["legal_moves"]
-    assert other._fresh[tid].version == 1
+    assert other.cache.fresh[tid].version == 1
     # Served from what was read: the same frame as a fresh read of the database gives.
-    again = other._catch_up(Viewer(tid, 1, None), 0, force=False)
-    other._fresh.clear()
-    reread = other._catch_up(Viewer(tid, 1, None), 0, force=False)
+    again = other.play.catch_up_sync(Viewer(tid, 1, None), 0, force=False)
+    other.cache.fresh.clear()
+    reread = other.play.catch_up_sync(Viewer(tid, 1, None), 0, force=False)
     assert again == reread
     # The next move here starts from the remembered state.
     asyncio.run(other.catch_up(Viewer(tid, 0, None), 0))
-    out, fresh = other._submit(tid, 0, frames[0]["legal_moves"][0], 1, "here")
+    out, fresh = other.play.submit_sync(tid, 0, frames[0]["legal_moves"][0], 1, "here")
     assert fresh and out["version"] == 2
     assert svc.replay_matches(tid)
 
@@ -258,17 +259,105 @@ def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
 def test_the_table_that_moved_least_recently_is_forgotten_first(
     client: TestClient, two_services: Any, ann: Player, bob: Player, monkeypatch: Any
 ) -> None:
-    import app.tables.service as service
-
-    monkeypatch.setattr(service, "FRESH_TABLES", 2)
     svc, _ = two_services
+    monkeypatch.setattr(svc.cache, "size", 2)
     tables = [started_table(client, ann, bob) for _ in range(3)]
     for tid in tables[:2]:
-        svc._submit(tid, 0, legal_at(client, ann, tid)[1][0], 0, "first")
-    svc._submit(tables[0], 0, legal_at(client, ann, tables[0])[1][0], 1, "second")
-    svc._submit(tables[2], 0, legal_at(client, ann, tables[2])[1][0], 0, "first")
-    assert list(svc._fresh) == [tables[0], tables[2]]
+        svc.play.submit_sync(tid, 0, legal_at(client, ann, tid)[1][0], 0, "first")
+    svc.play.submit_sync(tables[0], 0, legal_at(client, ann, tables[0])[1][0], 1, "second")
+    svc.play.submit_sync(tables[2], 0, legal_at(client, ann, tables[2])[1][0], 0, "first")
+    assert list(svc.cache.fresh) == [tables[0], tables[2]]
     # The forgotten table moves on from the database.
-    out, fresh = svc._submit(tables[1], 0, legal_at(client, ann, tables[1])[1][0], 1, "second")
+    out, fresh = svc.play.submit_sync(
+        tables[1], 0, legal_at(client, ann, tables[1])[1][0], 1, "second"
+    )
     assert fresh and out["version"] == 2
     assert all(svc.replay_matches(tid) for tid in tables)
+
+
+def test_concurrent_creations_respect_the_table_limit_exactly(
+    client: TestClient, app: Any, ann: Player
+) -> None:
+    """The per-profile creation limit is counted in the inserting transaction, after taking the
+    profile's lock: 60 creations at once against a limit of 30 make exactly 30 tables."""
+    from app.errors import RateLimited
+
+    svc = app.state.service
+    svc.table_create_limit = (30, 600.0)
+    results = race([lambda: svc.lobbies.create_sync(ann.id, 2, {}) for _ in range(60)])
+    made = [r for r in results if isinstance(r, str)]
+    refused = [r for r in results if isinstance(r, RateLimited)]
+    assert len(made) == 30, [r for r in results if not isinstance(r, str | RateLimited)]
+    assert len(refused) == 30
+    with svc.db.session() as s:
+        n = s.scalar(
+            select(func.count()).select_from(GameTable).where(GameTable.host_profile_id == ann.id)
+        )
+    assert n == 30
+
+
+def test_a_seat_changed_elsewhere_is_judged_from_the_database(
+    client: TestClient, app: Any, two_services: Any, ann: Player, bob: Player
+) -> None:
+    """A process that remembers the table (seats included) moves with the seats the database
+    holds: a seat handed to a bot through another process binds its very next move, and taking
+    it back lets the next move through, without any notice reaching the process."""
+    from app.errors import BotPlaysSeat
+
+    svc, other = two_services
+    tid = started_table(client, ann, bob)
+    version, moves = legal_at(client, ann, tid)
+    while moves:  # Ann's turn, played through the other process: it remembers the table
+        other.play.submit_sync(tid, 0, moves[0], version, f"a{version}")
+        version, moves = legal_at(client, ann, tid)
+    # Ann hands her seat to a bot (it is Bob's turn: the bot waits).
+    r = client.post(f"/api/tables/{tid}/seats/0/bot", json={"level": "random"}, headers=ann.headers)
+    assert r.status_code == 200, r.text
+    client.portal.call(app.state.bots.idle)
+    assert tid in other.cache.fresh and other.cache.fresh[tid].version == version
+    with pytest.raises(BotPlaysSeat):
+        other.play.submit_sync(tid, 0, {"kind": "end_turn"}, version, "ann-late")
+    # The other process reads the table again (a socket's catch-up), bot seat included.
+    from app.tables.service import Viewer
+
+    other.play.catch_up_sync(Viewer(tid, 1, None), version - 1, False)
+    assert other.cache.fresh[tid].seats_version == seats_version(other, tid)
+    r = client.post(f"/api/tables/{tid}/seats/0/reclaim", headers=ann.headers)
+    assert r.status_code == 200, r.text
+    # The other process still remembers the seats it read; the database has moved on: the
+    # move's conditional update refuses that memory and the move is judged again.
+    assert other.cache.fresh[tid].seats_version < seats_version(other, tid)
+    _, moves = legal_at(client, bob, tid)
+    out, fresh = other.play.submit_sync(tid, 1, moves[0], version, "bob")
+    assert fresh and out["version"] == version + 1
+    assert other.cache.fresh[tid].seats_version == seats_version(other, tid)
+    assert svc.replay_matches(tid)
+
+
+def seats_version(svc: TableService, tid: str) -> int:
+    with svc.db.session() as s:
+        t = s.get(GameTable, tid)
+        assert t is not None
+        return t.seats_version
+
+
+def test_a_move_id_is_unique_per_seat(
+    client: TestClient, two_services: Any, ann: Player, bob: Player
+) -> None:
+    """One seat cannot spend another seat's (predictable) move_id: the same id played by the
+    other seat is a move of its own; a retry by the same seat is the first result again."""
+    svc, _ = two_services
+    tid = started_table(client, ann, bob)
+    version, moves = legal_at(client, ann, tid)
+    while moves:
+        out, fresh = svc.play.submit_sync(tid, 0, moves[0], version, f"m{version}")
+        assert fresh
+        version, moves = legal_at(client, ann, tid)
+    _, moves = legal_at(client, bob, tid)
+    out, fresh = svc.play.submit_sync(tid, 1, moves[0], version, "m0")  # Ann's first move's id
+    assert fresh and not out["duplicate"] and out["version"] == version + 1
+    again, fresh = svc.play.submit_sync(tid, 1, moves[0], version, "m0")
+    assert not fresh and again["duplicate"] and again["version"] == version + 1
+    first, fresh = svc.play.submit_sync(tid, 0, {"kind": "end_turn"}, 0, "m0")
+    assert not fresh and first["duplicate"] and first["version"] == 1
+    assert log_length(svc, tid) == version + 1

@@ -100,3 +100,61 @@ def test_open_campaign_duplicates_postgres() -> None:
 
 def test_open_campaign_duplicates_sqlite(tmp_path: Path) -> None:
     open_campaign_duplicates(f"sqlite:///{tmp_path / 'd.db'}")
+
+
+def seat_move_ids(url: str) -> None:
+    """Migration 0300: two seats may log one move_id; one seat may not twice. Downgrading
+    renames the second seat's id so the per-table key holds again, and upgrading works again."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import IntegrityError
+
+    upgrade(url)
+    engine = create_engine(url)
+    move = (
+        "INSERT INTO move (table_id, version, seat, move, events, move_id, created_at) "
+        "VALUES ('t1', :v, :s, '{}', '[]', :m, '2026-11-24 07:00:00+00')"
+    )
+    try:
+        with engine.begin() as c:
+            c.execute(
+                text(
+                    "INSERT INTO profile (id, name, recovery_hash, created_at) "
+                    "VALUES ('p1', 'Ann', 'h', '2026-11-24 07:00:00+00')"
+                )
+            )
+            c.execute(
+                text(
+                    "INSERT INTO game_table (id, invite_code, host_profile_id, seat_count, "
+                    "options, status, version, created_at, updated_at) VALUES ('t1', 'i', 'p1', "
+                    "2, '{}', 'playing', 2, '2026-11-24 07:00:00+00', '2026-11-24 07:00:00+00')"
+                )
+            )
+            sv = c.execute(text("SELECT seats_version FROM game_table WHERE id = 't1'")).scalar()
+            assert sv == 0  # the column's default for rows written without it
+            c.execute(text(move), {"v": 1, "s": 0, "m": "m1"})
+            c.execute(text(move), {"v": 2, "s": 1, "m": "m1"})
+        with pytest.raises(IntegrityError), engine.begin() as c:
+            c.execute(text(move), {"v": 3, "s": 1, "m": "m1"})
+        engine.dispose()
+        downgrade(url, "0200_solo_one_open_campaign")
+        assert "seats_version" not in columns(url, "game_table")
+        with engine.begin() as c:
+            ids = dict(c.execute(text("SELECT seat, move_id FROM move")).all())
+        assert ids == {0: "m1", 1: "s1:m1"}
+        with pytest.raises(IntegrityError), engine.begin() as c:
+            c.execute(text(move), {"v": 3, "s": 0, "m": "s1:m1"})
+        engine.dispose()
+        upgrade(url)
+        assert "seats_version" in columns(url, "game_table")
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_seat_move_ids_postgres() -> None:
+    with postgres_database() as url:
+        seat_move_ids(url)
+
+
+def test_seat_move_ids_sqlite(tmp_path: Path) -> None:
+    seat_move_ids(f"sqlite:///{tmp_path / 's.db'}")

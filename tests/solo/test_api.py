@@ -239,17 +239,14 @@ def test_a_result_missed_at_commit_is_recorded_once_on_read_even_when_racing(
     assert game["won"] == end["view"]["outcome"]["won"]
 
 
-def test_moves_of_tables_with_more_seats_are_looked_at_once(
+def test_moves_of_tables_with_more_seats_never_look_at_solo_records(
     client: TestClient, app: Any, ann: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app.solo.service import SoloRecorder
-
-    recorder = next(r for r in app.state.hub.relays if isinstance(r, SoloRecorder))
+    """The solo record is a hook of the move that ends a game: the moves of a running game,
+    of any size, never reach it."""
     looks: list[str] = []
-    real = recorder.solo.seat_count
-    monkeypatch.setattr(recorder.solo, "seat_count", lambda tid: looks.append(tid) or real(tid))
-    recorded: list[str] = []
-    monkeypatch.setattr(recorder.solo, "record", lambda tid: recorded.append(tid))
+    real = app.state.solo.record_in
+    monkeypatch.setattr(app.state.service.play, "finish_hooks", [lambda c, t: looks.append(t)])
     r = client.post("/api/tables", json={"seats": 2, "options": {}}, headers=ann.headers)
     t = r.json()
     client.post(
@@ -271,4 +268,29 @@ def test_moves_of_tables_with_more_seats_are_looked_at_once(
             headers=who.headers,
         )
         assert r.status_code == 200, r.text
-    assert looks == [t["id"]] and recorded == []
+    assert looks == []
+    assert real is not None
+
+
+def test_the_result_commits_with_the_last_move(
+    client: TestClient, app: Any, ann: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recorded inside the transaction of the move that ends the game: nothing runs after the
+    commit. A recording that fails leaves the move committed; the next sheet read records it."""
+    assert app.state.solo.record_in in app.state.service.play.finish_hooks
+
+    def broken(*_: Any) -> bool:
+        raise RuntimeError("the record keeping broke")
+
+    started = client.post(
+        "/api/solo", headers=ann.headers, json={"mode": "high_score", "building_start": 20}
+    ).json()
+    table_id = started["table_id"]
+    monkeypatch.setattr(app.state.solo, "_record", broken)
+    end = play_to_end(client, ann.headers, table_id, seed=2)
+    assert end["status"] == "finished"
+    (row,) = rows(app, table_id)
+    assert row.finished_at is None  # the failed recording rolled back alone
+    monkeypatch.undo()
+    body = sheet(client, ann)
+    assert [g["table_id"] for g in body["results"]] == [table_id]

@@ -1,4 +1,7 @@
-"""Tables: create, look, join, leave, start, list; the game: state and moves."""
+"""Tables: create, look, join, leave, start, list; the game: state and moves.
+
+Thin: parse, authorise (the caller's profile), call the service, render the response model.
+"""
 
 from __future__ import annotations
 
@@ -7,64 +10,76 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.api.deps import MaybeProfileId, ProfileId, Service
-from app.api.schemas import JoinIn, MoveIn, TableIn
+from app.tables.schemas import (
+    GameOut,
+    JoinIn,
+    LobbyOut,
+    MoveIn,
+    MoveOut,
+    TableIdPath,
+    TableIn,
+    TablesOut,
+)
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, response_model=LobbyOut)
 async def create_table(body: TableIn, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
     """Open a private table with the caller seated as host. One seat: a solo game, started."""
     return await svc.create_table(profile_id, body.seats, body.options.model_dump())
 
 
-@router.get("")
+@router.get("", response_model=TablesOut)
 async def my_tables(profile_id: ProfileId, svc: Service) -> dict[str, Any]:
     """The caller's open and finished tables, newest first."""
     return {"tables": await svc.my_tables(profile_id)}
 
 
-@router.get("/{table_id}")
+@router.get("/{table_id}", response_model=LobbyOut)
 async def table(
-    table_id: str, profile_id: MaybeProfileId, svc: Service, invite: str | None = None
+    table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: str | None = None
 ) -> dict[str, Any]:
     """The lobby. Visible to its seats, and to anyone holding the invite code (`?invite=`)."""
     return await svc.lobby(profile_id, table_id, invite)
 
 
-@router.post("/{table_id}/join")
-async def join(table_id: str, body: JoinIn, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
+@router.post("/{table_id}/join", response_model=LobbyOut)
+async def join(
+    table_id: TableIdPath, body: JoinIn, profile_id: ProfileId, svc: Service
+) -> dict[str, Any]:
     return await svc.join(profile_id, table_id, body.invite_code)
 
 
-@router.post("/{table_id}/leave")
-async def leave(table_id: str, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
+@router.post("/{table_id}/leave", response_model=LobbyOut)
+async def leave(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
     return await svc.leave(profile_id, table_id)
 
 
-@router.post("/{table_id}/start")
-async def start(table_id: str, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
+@router.post("/{table_id}/start", response_model=LobbyOut)
+async def start(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
     """Host only, every seat taken. Deals the game from a server-side secret seed."""
     return await svc.start(profile_id, table_id)
 
 
-@router.get("/{table_id}/game")
+@router.get("/{table_id}/game", response_model=GameOut)
 async def game(
-    table_id: str, profile_id: MaybeProfileId, svc: Service, invite: str | None = None
+    table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: str | None = None
 ) -> dict[str, Any]:
     """`{version, view, legal_moves, log}` for the caller's seat; spectators get the public view."""
     viewer = await svc.viewer(profile_id, table_id, invite)
     return await svc.game(viewer)
 
 
-@router.post("/{table_id}/moves")
+@router.post("/{table_id}/moves", response_model=MoveOut)
 async def move(
-    table_id: str,
+    table_id: TableIdPath,
     body: MoveIn,
     profile_id: ProfileId,
     svc: Service,
     invite: str | None = None,
 ) -> dict[str, Any]:
-    """Play one move. A repeated `move_id` returns the first result and changes nothing."""
+    """Play one move. A repeated `move_id` (for the same seat) returns the first result and
+    changes nothing."""
     viewer = await svc.viewer(profile_id, table_id, invite)
     return await svc.submit_move(viewer, body.move, body.expected_version, body.move_id)

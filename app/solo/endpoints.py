@@ -1,0 +1,33 @@
+"""Solo play against Victoria: start a game, read the record sheet."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+
+from app.api.deps import ProfileId
+from app.solo.schemas import SoloIn, SoloSheetOut, SoloStartOut
+from app.solo.service import SoloService
+
+router = APIRouter(tags=["solo"])
+
+
+def solo_service(request: Request) -> SoloService:
+    return request.app.state.solo  # type: ignore[no-any-return]
+
+
+Solo = Annotated[SoloService, Depends(solo_service)]
+
+
+@router.post("/api/solo", status_code=201, response_model=SoloStartOut)
+async def start_solo(body: SoloIn, profile_id: ProfileId, solo: Solo) -> dict[str, Any]:
+    """Create and start a solo table; an unfinished campaign game is resumed instead."""
+    return await solo.start(profile_id, body.mode, body.building_start)
+
+
+@router.get("/api/profiles/me/solo", response_model=SoloSheetOut)
+async def my_solo(profile_id: ProfileId, solo: Solo) -> dict[str, Any]:
+    """The record sheet: campaign (next start, result, games in order), best score per start
+    value, every solo result (newest first) and the unfinished solo games."""
+    return await solo.sheet(profile_id)

@@ -1,0 +1,234 @@
+"""The lobby: open a table, look at it, join, leave, start, list one's tables; who is looking.
+
+Every seat change advances the table's ``seats_version`` in the same transaction (see
+``repository.bump_seats``) and is announced by a lobby notice after the commit.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from anyio import to_thread
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app import rules
+from app.db.models import GameTable, Seat, utcnow
+from app.db.session import Database
+from app.errors import (
+    Forbidden,
+    NotFound,
+    NotHost,
+    RateLimited,
+    SeatsNotFilled,
+    TableFull,
+    WrongStatus,
+)
+from app.realtime.hub import Hub, Notice, NoticeKind
+from app.tables import repository as repo
+from app.tables.locks import KeyedLocks
+from app.tables.render import lobby_view
+from app.tables.status import TableStatus
+from app.tables.types import Viewer
+
+ENGINE_OPTION_KEYS = ("building_start", "random_locations", "full_selection", "start_player")
+
+
+def new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def engine_options(seat_count: int, options: dict[str, Any]) -> dict[str, Any]:
+    """The options as the engine takes them (a random start player drawn here)."""
+    out = {k: options[k] for k in ENGINE_OPTION_KEYS if k in options}
+    out["players"] = seat_count
+    if out.get("start_player", "random") == "random":
+        out["start_player"] = secrets.randbelow(seat_count)
+    if out.get("building_start") is None:
+        out.pop("building_start", None)
+    return out
+
+
+def visible(
+    s: Session, profile_id: str | None, table_id: str, invite_code: str | None
+) -> tuple[GameTable, list[Seat]]:
+    """The table and its seats, if the caller holds a seat or the invite code; else 404."""
+    t = repo.table(s, table_id)
+    if t is None:
+        raise NotFound("no such table")
+    seats = repo.seats(s, t.id)
+    seated = profile_id is not None and any(x.profile_id == profile_id for x in seats)
+    # Compared as bytes: compare_digest refuses non-ASCII str (a 500 on a hostile code).
+    if not seated and not (
+        invite_code and secrets.compare_digest(invite_code.encode(), t.invite_code.encode())
+    ):
+        raise NotFound("no such table")
+    return t, seats
+
+
+def lobby_of(s: Session, t: GameTable, seats: list[Seat], profile_id: str | None) -> dict[str, Any]:
+    """The lobby view of a loaded table, with its players' names."""
+    names = repo.names(s, [x.profile_id for x in seats if x.profile_id])
+    return lobby_view(t, seats, names, profile_id)
+
+
+class Lobby:
+    def __init__(self, db: Database, hub: Hub, locks: KeyedLocks) -> None:
+        self.db = db
+        self.hub = hub
+        self.locks = locks
+        # (count, seconds): at most count tables opened per profile in that window; None = off.
+        self.table_create_limit: tuple[int, float] | None = None
+
+    def _changed(self, table_id: str) -> None:
+        self.hub.publish(Notice(table_id, NoticeKind.LOBBY))
+
+    # ------------------------------------------------------------------ open
+    async def create_table(
+        self, profile_id: str, seat_count: int, options: dict[str, Any]
+    ) -> dict[str, Any]:
+        table_id = await to_thread.run_sync(self.create_sync, profile_id, seat_count, options)
+        if seat_count == 1:
+            # A solo table is a one-seat table that starts at once.
+            return await self.start(profile_id, table_id)
+        return await self.lobby(profile_id, table_id, None)
+
+    def create_sync(self, profile_id: str, seat_count: int, options: dict[str, Any]) -> str:
+        """Insert the table (the caller seated as host); the creation limit is counted in the
+        same transaction, after taking the profile's lock, so concurrent creations cannot all
+        pass the count."""
+        with self.db.session() as s:
+            if self.table_create_limit and self.table_create_limit[0] > 0:
+                limit, window = self.table_create_limit
+                repo.lock_profile(s, profile_id)
+                since = utcnow() - timedelta(seconds=window)
+                if repo.tables_opened_since(s, profile_id, since) >= limit:
+                    raise RateLimited(
+                        f"at most {limit} new tables per {int(window)} seconds", limit=limit
+                    )
+            t = GameTable(
+                id=new_id(),
+                invite_code=new_id(),
+                host_profile_id=profile_id,
+                seat_count=seat_count,
+                options=options,
+                status=TableStatus.LOBBY,
+                version=0,
+                seats_version=0,
+            )
+            s.add(t)
+            s.flush()
+            s.add(Seat(table_id=t.id, seat=0, profile_id=profile_id))
+            return t.id
+
+    # ------------------------------------------------------------------ look
+    async def lobby(
+        self, profile_id: str | None, table_id: str, invite_code: str | None
+    ) -> dict[str, Any]:
+        return await to_thread.run_sync(self._lobby, profile_id, table_id, invite_code)
+
+    def _lobby(
+        self, profile_id: str | None, table_id: str, invite_code: str | None
+    ) -> dict[str, Any]:
+        with self.db.session() as s:
+            t, seats = visible(s, profile_id, table_id, invite_code)
+            return lobby_of(s, t, seats, profile_id)
+
+    async def viewer(
+        self, profile_id: str | None, table_id: str, invite_code: str | None
+    ) -> Viewer:
+        return await to_thread.run_sync(self._viewer, profile_id, table_id, invite_code)
+
+    def _viewer(self, profile_id: str | None, table_id: str, invite_code: str | None) -> Viewer:
+        with self.db.session() as s:
+            t, seats = visible(s, profile_id, table_id, invite_code)
+            seat = next((x.seat for x in seats if profile_id and x.profile_id == profile_id), None)
+            if seat is None and not t.options.get("spectators", True):
+                raise Forbidden("this table does not allow spectators")
+            return Viewer(t.id, seat, profile_id)
+
+    async def my_tables(self, profile_id: str) -> list[dict[str, Any]]:
+        return await to_thread.run_sync(self._my_tables, profile_id)
+
+    def _my_tables(self, profile_id: str) -> list[dict[str, Any]]:
+        with self.db.session() as s:
+            return [
+                lobby_of(s, t, repo.seats(s, t.id), profile_id)
+                for t in repo.tables_of(s, profile_id)
+            ]
+
+    # ------------------------------------------------------------------ seats
+    async def join(self, profile_id: str, table_id: str, invite_code: str) -> dict[str, Any]:
+        async with self.locks[table_id]:
+            out = await to_thread.run_sync(self._join, profile_id, table_id, invite_code)
+        self._changed(table_id)
+        return out
+
+    def _join(self, profile_id: str, table_id: str, invite_code: str) -> dict[str, Any]:
+        with self.db.session() as s:
+            t, seats = visible(s, None, table_id, invite_code)
+            if any(x.profile_id == profile_id for x in seats):
+                return lobby_of(s, t, seats, profile_id)
+            if t.status != TableStatus.LOBBY:
+                raise WrongStatus("the game has already started")
+            free = sorted(set(range(t.seat_count)) - {x.seat for x in seats})
+            if not free:
+                raise TableFull("every seat is taken")
+            s.add(Seat(table_id=t.id, seat=free[0], profile_id=profile_id))
+            try:
+                s.flush()
+            except IntegrityError as exc:
+                raise TableFull("every seat is taken") from exc
+            repo.bump_seats(s, t.id)
+            return lobby_of(s, t, repo.seats(s, t.id), profile_id)
+
+    async def leave(self, profile_id: str, table_id: str) -> dict[str, Any]:
+        async with self.locks[table_id]:
+            out = await to_thread.run_sync(self._leave, profile_id, table_id)
+        self._changed(table_id)
+        return out
+
+    def _leave(self, profile_id: str, table_id: str) -> dict[str, Any]:
+        with self.db.session() as s:
+            t, seats = visible(s, profile_id, table_id, None)
+            if t.status != TableStatus.LOBBY:
+                raise WrongStatus("a started game cannot be left")
+            mine = next(x for x in seats if x.profile_id == profile_id)
+            s.delete(mine)
+            rest = [x for x in seats if x is not mine]
+            if t.host_profile_id == profile_id:
+                humans = [x for x in rest if x.profile_id]
+                if humans:
+                    t.host_profile_id = humans[0].profile_id  # type: ignore[assignment]
+                else:
+                    t.status = TableStatus.CLOSED
+            t.updated_at = utcnow()
+            s.flush()
+            repo.bump_seats(s, t.id)
+            return lobby_of(s, t, rest, profile_id)
+
+    async def start(self, profile_id: str, table_id: str) -> dict[str, Any]:
+        async with self.locks[table_id]:
+            out = await to_thread.run_sync(self._start, profile_id, table_id)
+        self._changed(table_id)
+        self.hub.publish(Notice(table_id, NoticeKind.GAME, out["version"]))
+        return out
+
+    def _start(self, profile_id: str, table_id: str) -> dict[str, Any]:
+        with self.db.session() as s:
+            t, seats = visible(s, profile_id, table_id, None)
+            if t.host_profile_id != profile_id:
+                raise NotHost("only the host can start the game")
+            if t.status != TableStatus.LOBBY:
+                raise WrongStatus("the game has already started")
+            if len(seats) != t.seat_count:
+                raise SeatsNotFilled("every seat must be taken")
+            seed = secrets.randbits(62)
+            options = engine_options(t.seat_count, t.options)
+            state = rules.new_game(seed, options)
+            if not repo.start_game(s, t.id, seed, options, rules.encode_state(state), utcnow()):
+                raise WrongStatus("the game has already started")
+            s.refresh(t)
+            return lobby_of(s, t, seats, profile_id)

@@ -1,0 +1,109 @@
+"""What a table and a game look like to one caller: pure functions over loaded rows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from app import rules
+from app.db.models import GameTable, Seat
+from app.tables.status import TableStatus
+
+
+class LogLine(Protocol):
+    """Anything with the move log's fields: an ORM row, a Core row, a ``LogRow``."""
+
+    @property
+    def version(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def move(self) -> Any: ...
+    @property
+    def events(self) -> Any: ...
+    @property
+    def created_at(self) -> datetime: ...
+
+
+def iso(moment: datetime | None) -> str | None:
+    """ISO 8601 in UTC (SQLite hands back naive datetimes, stored as UTC)."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.isoformat()
+
+
+def scores_of(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Both tracks of every player (and Victoria in solo), from a view."""
+    out = [
+        {"seat": p.get("seat"), "cp": p.get("cp"), "bp": p.get("bp"), "score": p.get("score")}
+        for p in view.get("players_state") or []
+    ]
+    victoria = view.get("victoria")
+    if victoria:
+        out.append({"seat": None, "victoria": True, "cp": victoria.get("cp")})
+    return out
+
+
+def render(state: Any, version: int, seat: int | None) -> dict[str, Any]:
+    """The game at ``version`` for ``seat`` (None: a spectator)."""
+    view = rules.view_for(state, seat)
+    legal = [] if seat is None else [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
+    return {
+        "version": version,
+        "seat": seat,
+        "view": view,
+        "legal_moves": legal,
+        "scores": scores_of(view),
+    }
+
+
+def log_entry(r: LogLine, seat: int | None) -> dict[str, Any]:
+    """A log line redacted for ``seat``."""
+    return {
+        "version": r.version,
+        "seat": r.seat,
+        "move": r.move,
+        "events": rules.events_for(r.events, seat),
+        "at": iso(r.created_at),
+    }
+
+
+def lobby_view(
+    t: GameTable, seats: Iterable[Seat], names: dict[str, str], profile_id: str | None
+) -> dict[str, Any]:
+    """The lobby of a table for ``profile_id`` (the invite code only to its seats)."""
+    seats = list(seats)
+    by_seat = {x.seat: x for x in seats}
+    seat_list = []
+    for n in range(t.seat_count):
+        x = by_seat.get(n)
+        seat_list.append(
+            {
+                "seat": n,
+                "taken": x is not None,
+                "name": names.get(x.profile_id) if x and x.profile_id else None,
+                "bot_level": x.bot_level if x else None,
+                "host": bool(x and x.profile_id == t.host_profile_id),
+                "you": bool(x and profile_id is not None and x.profile_id == profile_id),
+            }
+        )
+    my_seat = next((x.seat for x in seats if profile_id and x.profile_id == profile_id), None)
+    outcome = None
+    if t.status == TableStatus.FINISHED and t.state is not None:
+        outcome = rules.outcome(rules.decode_state(t.state))
+    return {
+        "id": t.id,
+        "invite_code": t.invite_code if my_seat is not None else None,
+        "status": t.status,
+        "seats": seat_list,
+        "seat_count": t.seat_count,
+        "options": t.options,
+        "host": my_seat is not None and t.host_profile_id == profile_id,
+        "my_seat": my_seat,
+        "version": t.version,
+        "outcome": outcome,
+        "created_at": iso(t.created_at),
+    }

@@ -1,0 +1,235 @@
+"""All the SQL of tables and games: Core statements for the hot path, ORM queries for the rest.
+
+The hot path (a move, a catch-up) speaks Core to these tables: no ORM identity map or unit of
+work per move. Its statements are built once: a statement built per call costs more Python than
+its round trip to Postgres.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    Connection,
+    Table,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.orm import Session
+
+from app.db.models import GameTable, MoveRecord, Profile, Seat
+from app.tables.status import TableStatus
+
+TABLE: Table = GameTable.__table__  # type: ignore[assignment]
+MOVE: Table = MoveRecord.__table__  # type: ignore[assignment]
+
+# The move's conditional update: exactly one move follows each version, and only with the seats
+# it was judged with (``seats_version``), whichever instance changed them.
+ADVANCE = (
+    update(TABLE)
+    .where(
+        TABLE.c.id == bindparam("p_id"),
+        TABLE.c.version == bindparam("p_expected"),
+        TABLE.c.status == TableStatus.PLAYING,
+        TABLE.c.seats_version == bindparam("p_seats"),
+    )
+    .values(
+        state=bindparam("p_state", type_=TABLE.c.state.type),
+        version=bindparam("p_version", type_=TABLE.c.version.type),
+        status=bindparam("p_status", type_=TABLE.c.status.type),
+        updated_at=bindparam("p_at", type_=TABLE.c.updated_at.type),
+    )
+)
+LOG = insert(MOVE)
+SNAPSHOT = select(TABLE.c.status, TABLE.c.version, TABLE.c.state, TABLE.c.seats_version).where(
+    TABLE.c.id == bindparam("p_id")
+)
+HEAD = select(TABLE.c.status, TABLE.c.version, TABLE.c.seats_version).where(
+    TABLE.c.id == bindparam("p_id")
+)
+PRIOR = select(MOVE.c.version, MOVE.c.events).where(
+    MOVE.c.table_id == bindparam("p_id"),
+    MOVE.c.seat == bindparam("p_seat"),
+    MOVE.c.move_id == bindparam("p_move_id"),
+)
+GAME_SEATS = (
+    select(Seat.seat, Profile.name, Seat.bot_level)
+    .outerjoin(Profile, Profile.id == Seat.profile_id)
+    .where(Seat.table_id == bindparam("p_id"))
+    .order_by(Seat.seat)
+)
+
+
+# ------------------------------------------------------------------------------ hot path
+def snapshot(conn: Connection, table_id: str) -> Any:
+    """status, version, state, seats_version of a table."""
+    return conn.execute(SNAPSHOT, {"p_id": table_id}).first()
+
+
+def head(conn: Connection, table_id: str) -> Any:
+    """status, version, seats_version of a table."""
+    return conn.execute(HEAD, {"p_id": table_id}).first()
+
+
+def game_seats(conn: Connection | Session, table_id: str) -> list[dict[str, Any]]:
+    """Who holds each seat of a started table: the player's name, and the bot level if a bot
+    plays the seat (a bot of its own has no name; a seat handed to a bot keeps the name)."""
+    rows = conn.execute(GAME_SEATS, {"p_id": table_id})
+    return [{"seat": seat, "name": name, "bot_level": level} for seat, name, level in rows]
+
+
+def advance(conn: Connection, params: dict[str, Any]) -> int:
+    """The conditional update; the number of rows it changed (0 or 1)."""
+    return int(conn.execute(ADVANCE, params).rowcount)
+
+
+def log_move(conn: Connection, row: dict[str, Any]) -> None:
+    conn.execute(LOG, row)
+
+
+def prior(conn: Connection, table_id: str, seat: int, move_id: str) -> Any:
+    """version and raw events of this seat's move ``move_id``, if it was played."""
+    return conn.execute(PRIOR, {"p_id": table_id, "p_seat": seat, "p_move_id": move_id}).first()
+
+
+def version_of(conn: Connection, table_id: str) -> int | None:
+    v: int | None = conn.scalar(select(TABLE.c.version).where(TABLE.c.id == table_id))
+    return v
+
+
+def log_between(conn: Connection, table_id: str, since: int, upto: int) -> Sequence[Any]:
+    """The log lines after version ``since`` up to ``upto``, in order."""
+    return conn.execute(
+        select(MOVE.c.version, MOVE.c.seat, MOVE.c.move, MOVE.c.events, MOVE.c.created_at)
+        .where(MOVE.c.table_id == table_id, MOVE.c.version > since, MOVE.c.version <= upto)
+        .order_by(MOVE.c.version)
+    ).all()
+
+
+# ------------------------------------------------------------------------------ lobby (ORM)
+def table(s: Session, table_id: str) -> GameTable | None:
+    return s.get(GameTable, table_id)
+
+
+def seats(s: Session, table_id: str) -> list[Seat]:
+    return list(s.scalars(select(Seat).where(Seat.table_id == table_id).order_by(Seat.seat)))
+
+
+def names(s: Session, profile_ids: Sequence[str]) -> dict[str, str]:
+    if not profile_ids:
+        return {}
+    rows = s.execute(select(Profile.id, Profile.name).where(Profile.id.in_(profile_ids)))
+    return {pid: name for pid, name in rows}
+
+
+def lock_profile(s: Session, profile_id: str) -> None:
+    """Serialise this profile's table creations until the end of the transaction: a write to
+    its row takes the row lock on Postgres and the database's write lock on SQLite, so the count
+    that follows sees every creation that committed before."""
+    s.execute(
+        update(Profile).where(Profile.id == profile_id).values(name=Profile.name),
+        execution_options={"synchronize_session": False},
+    )
+
+
+def tables_opened_since(s: Session, profile_id: str, since: datetime) -> int:
+    n = s.scalar(
+        select(func.count())
+        .select_from(GameTable)
+        .where(GameTable.host_profile_id == profile_id, GameTable.created_at > since)
+    )
+    return int(n or 0)
+
+
+def bump_seats(s: Session, table_id: str) -> None:
+    """Every seat change advances the table's ``seats_version`` in its own transaction."""
+    s.execute(
+        update(GameTable)
+        .where(GameTable.id == table_id)
+        .values(seats_version=GameTable.seats_version + 1),
+        execution_options={"synchronize_session": False},
+    )
+
+
+def start_game(
+    s: Session,
+    table_id: str,
+    seed: int,
+    engine_options: dict[str, Any],
+    state: dict[str, Any],
+    at: datetime,
+) -> bool:
+    """lobby -> playing with the dealt state; False if the table was no longer in the lobby."""
+    n = s.execute(
+        update(GameTable)
+        .where(GameTable.id == table_id, GameTable.status == TableStatus.LOBBY)
+        .values(
+            status=TableStatus.PLAYING,
+            seed=seed,
+            engine_options=engine_options,
+            state=state,
+            version=0,
+            updated_at=at,
+        ),
+        execution_options={"synchronize_session": False},
+    )
+    return int(n.rowcount) == 1  # type: ignore[attr-defined]
+
+
+def tables_of(s: Session, profile_id: str, limit: int = 100) -> list[GameTable]:
+    """The profile's tables that are not closed, most recently changed first."""
+    return list(
+        s.scalars(
+            select(GameTable)
+            .join(Seat, Seat.table_id == GameTable.id)
+            .where(Seat.profile_id == profile_id, GameTable.status != TableStatus.CLOSED)
+            .order_by(GameTable.updated_at.desc())
+            .limit(limit)
+        )
+    )
+
+
+def full_log(s: Session, table_id: str, upto: int | None = None) -> list[MoveRecord]:
+    q = select(MoveRecord).where(MoveRecord.table_id == table_id)
+    if upto is not None:
+        q = q.where(MoveRecord.version <= upto)
+    return list(s.scalars(q.order_by(MoveRecord.version)))
+
+
+def count_moves(s: Session, table_id: str) -> int:
+    return int(s.scalar(select(func.count()).where(MoveRecord.table_id == table_id)) or 0)
+
+
+def bot_seats(s: Session, table_id: str) -> dict[int, str]:
+    """seat -> bot level, for the seats of the table a bot plays."""
+    rows = s.execute(
+        select(Seat.seat, Seat.bot_level).where(
+            Seat.table_id == table_id, Seat.bot_level.is_not(None)
+        )
+    )
+    return {seat: level for seat, level in rows if level is not None}
+
+
+def tables_with_bots(s: Session) -> list[str]:
+    """Running games where a bot holds a seat."""
+    q = (
+        select(GameTable.id)
+        .join(Seat, Seat.table_id == GameTable.id)
+        .where(GameTable.status == TableStatus.PLAYING, Seat.bot_level.is_not(None))
+        .distinct()
+    )
+    return list(s.scalars(q))
+
+
+def delete_unplayed(s: Session, table_id: str) -> None:
+    """Delete a table that never saw a move (a solo start that lost its race)."""
+    if count_moves(s, table_id):
+        return
+    s.execute(delete(Seat).where(Seat.table_id == table_id))
+    s.execute(delete(GameTable).where(GameTable.id == table_id))

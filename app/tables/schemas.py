@@ -1,0 +1,150 @@
+"""The HTTP contracts of tables and games: request bodies (strict) and response models.
+
+Requests are parsed in pydantic's strict mode: ``"seats": true`` or ``"seats": "2"`` is a 422
+``malformed``, never coerced. Responses describe exactly the JSON the routes return; the engine's
+own objects (the view, the outcome, events, moves) stay ``dict``-shaped here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import Path
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.tables.status import TableStatus
+
+# Seconds a player may stay idle on their turn before the host can hand the seat to a bot: at
+# least a minute, two by default (docs/bots.md).
+IDLE_SECONDS_MIN = 60
+IDLE_SECONDS_DEFAULT = 120
+
+# A table id is what ``secrets.token_urlsafe(9)`` makes: twelve URL-safe characters.
+TABLE_ID_PATTERN = r"^[A-Za-z0-9_-]{12}$"
+# A seat number as written in a path: one digit, no sign, no leading zero (tables hold <= 4).
+SEAT_PATTERN = r"^[0-9]$"
+
+TableIdPath = Annotated[str, Path(pattern=TABLE_ID_PATTERN, description="a table id")]
+SeatPath = Annotated[str, Path(pattern=SEAT_PATTERN, description="a seat number, 0-3")]
+
+
+class Strict(BaseModel):
+    """A request body: unknown fields and coerced types are refused."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class TableOptions(Strict):
+    building_start: int | None = Field(default=None, ge=0, le=200)
+    random_locations: bool = False
+    full_selection: bool = False
+    start_player: Literal["random"] | int = "random"
+    spectators: bool = True
+    # Seconds a player may stay idle on their turn before the host can hand the seat to a bot.
+    idle_seconds: int = Field(default=IDLE_SECONDS_DEFAULT, ge=IDLE_SECONDS_MIN, le=7 * 86400)
+
+
+class TableIn(Strict):
+    seats: int = Field(ge=1, le=4)
+    options: TableOptions = Field(default_factory=TableOptions)
+
+    @model_validator(mode="after")
+    def _start_player_seated(self) -> TableIn:
+        sp = self.options.start_player
+        if isinstance(sp, int) and not 0 <= sp < self.seats:
+            raise ValueError("start_player must be 'random' or a seat number below seats")
+        return self
+
+
+class JoinIn(Strict):
+    invite_code: str = Field(min_length=1, max_length=64)
+
+
+class MoveIn(Strict):
+    move: dict[str, Any]
+    expected_version: int = Field(ge=0)
+    move_id: str = Field(min_length=1, max_length=64)
+
+
+# ------------------------------------------------------------------------------ responses
+class LobbySeat(BaseModel):
+    seat: int
+    taken: bool
+    name: str | None
+    bot_level: str | None
+    host: bool
+    you: bool
+
+
+class LobbyOut(BaseModel):
+    """A table as its lobby shows it (the invite code only to its seats)."""
+
+    id: str
+    invite_code: str | None
+    status: TableStatus
+    seats: list[LobbySeat]
+    seat_count: int
+    options: dict[str, Any]
+    host: bool
+    my_seat: int | None
+    version: int
+    outcome: dict[str, Any] | None
+    created_at: str | None
+
+
+class TablesOut(BaseModel):
+    tables: list[LobbyOut]
+
+
+class GameSeat(BaseModel):
+    seat: int
+    name: str | None
+    bot_level: str | None
+
+
+class PlayerScore(BaseModel):
+    seat: int | None
+    cp: int | None
+    bp: int | None
+    score: int | None
+
+
+class VictoriaScore(BaseModel):
+    seat: None
+    victoria: Literal[True]
+    cp: int | None
+
+
+class LogEntry(BaseModel):
+    version: int
+    seat: int
+    move: dict[str, Any]
+    events: list[Any]
+    at: str | None
+
+
+class GameOut(BaseModel):
+    """The game for one seat (or a spectator): its view, legal moves and the redacted log."""
+
+    version: int
+    seat: int | None
+    view: dict[str, Any]
+    legal_moves: list[dict[str, Any]]
+    scores: list[PlayerScore | VictoriaScore]
+    status: TableStatus
+    seats: list[GameSeat]
+    log: list[LogEntry]
+
+
+class MoveOut(BaseModel):
+    """A move's result; ``duplicate`` when this move_id had been played already."""
+
+    version: int
+    move_id: str
+    events: list[Any]
+    duplicate: bool
+
+
+class HealthOut(BaseModel):
+    status: Literal["ok"]
+    database: str

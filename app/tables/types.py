@@ -1,0 +1,49 @@
+"""The small value types the table modules pass around."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from app.tables.status import TableStatus
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking at a table: a seat, or a spectator (seat None)."""
+
+    table_id: str
+    seat: int | None
+    profile_id: str | None
+    bot: bool = False  # a server-side bot playing the seat (see ``seat_viewer``)
+
+
+def seat_viewer(table_id: str, seat: int) -> Viewer:
+    """A server-side actor (a bot) holding ``seat``: pass it to ``submit_move``."""
+    return Viewer(table_id, seat, None, bot=True)
+
+
+@dataclass(frozen=True)
+class LogRow:
+    """One move-log line as the hot path keeps it (the fields of ``MoveRecord`` a client sees)."""
+
+    version: int
+    seat: int
+    move: dict[str, Any]
+    events: list[Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Fresh:
+    """A table as this process last committed (or read) it, with the seats it was judged with
+    and their ``seats_version``: a move from this memory is refused by the database if the
+    seats changed since, on any instance."""
+
+    version: int
+    state: Any
+    status: TableStatus
+    entry: LogRow
+    seats: list[dict[str, Any]]
+    seats_version: int
