@@ -14,12 +14,16 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from sqlalchemy import text
 
 from app import redact
-from app.api import bots, profiles, solo, tables, ws
+from app.api import bots, solo, tables, ws
 from app.api.limits import BodyLimit
 from app.auth import TokenSigner
+from app.clock import Clock, SystemClock
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import NotFound, Unavailable, install_handlers
+from app.profiles import endpoints as profiles
+from app.profiles.service import ProfileService
+from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
 from app.realtime.hub import Hub
 from app.realtime.notify import relay_for
 from app.tables.service import TableService
@@ -27,7 +31,7 @@ from app.tables.service import TableService
 PLACEHOLDER = "<!doctype html><title>Emara</title><p>The browser client is not built yet.</p>"
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     settings = settings or get_settings()
     redact.install()  # no token or cookie in any log line, whatever the log level
     db = Database(settings.effective_database_url, settings.db_pool_size, settings.db_max_overflow)
@@ -37,6 +41,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     service.table_create_limit = (
         settings.table_create_limit,
         settings.table_create_window_seconds,
+    )
+
+    # --- Sessions and rate limits: one injectable clock (tests move it) ---
+    clock = clock or SystemClock()
+    profiles_service = ProfileService(
+        db, signer, clock, settings.session_days * 86400, settings.session_renew_hours * 3600
+    )
+    limiter = RateLimiter(
+        storage_for(settings.rate_limit_storage),
+        clock,
+        [
+            parse_rule(LimitName.PROFILE_CREATE, settings.rate_profile_create),
+            parse_rule(LimitName.TABLE_CREATE, settings.rate_table_create),
+            parse_rule(LimitName.INVITE, settings.rate_invite_misses),
+            parse_rule(LimitName.RECOVER, settings.rate_recover_misses),
+        ],
     )
 
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
@@ -66,6 +86,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.db = db
     app.state.hub = hub
     app.state.service = service
+    app.state.clock = clock
+    app.state.profiles = profiles_service
+    app.state.limiter = limiter
     install_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(profiles.router)

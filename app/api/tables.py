@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
 from app.api.deps import MaybeProfileId, ProfileId, Service
 from app.api.schemas import JoinIn, MoveIn, TableIn
+from app.ratelimit import LimitName, limit
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, dependencies=[Depends(limit(LimitName.TABLE_CREATE))])
 async def create_table(body: TableIn, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
     """Open a private table with the caller seated as host. One seat: a solo game, started."""
     return await svc.create_table(profile_id, body.seats, body.options.model_dump())
@@ -24,7 +25,7 @@ async def my_tables(profile_id: ProfileId, svc: Service) -> dict[str, Any]:
     return {"tables": await svc.my_tables(profile_id)}
 
 
-@router.get("/{table_id}")
+@router.get("/{table_id}", dependencies=[Depends(limit(LimitName.INVITE))])
 async def table(
     table_id: str, profile_id: MaybeProfileId, svc: Service, invite: str | None = None
 ) -> dict[str, Any]:
@@ -32,7 +33,7 @@ async def table(
     return await svc.lobby(profile_id, table_id, invite)
 
 
-@router.post("/{table_id}/join")
+@router.post("/{table_id}/join", dependencies=[Depends(limit(LimitName.INVITE))])
 async def join(table_id: str, body: JoinIn, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
     return await svc.join(profile_id, table_id, body.invite_code)
 
@@ -48,7 +49,7 @@ async def start(table_id: str, profile_id: ProfileId, svc: Service) -> dict[str,
     return await svc.start(profile_id, table_id)
 
 
-@router.get("/{table_id}/game")
+@router.get("/{table_id}/game", dependencies=[Depends(limit(LimitName.INVITE))])
 async def game(
     table_id: str, profile_id: MaybeProfileId, svc: Service, invite: str | None = None
 ) -> dict[str, Any]:

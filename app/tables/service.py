@@ -21,11 +21,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import rules
-from app.auth import TokenSigner, hash_recovery_code, new_recovery_code
+from app.auth import TokenSigner
 from app.db.models import GameTable, MoveRecord, Profile, Seat, utcnow
 from app.db.session import Database
 from app.errors import (
-    BadRecoveryCode,
     BotPlaysSeat,
     Forbidden,
     IllegalMove,
@@ -173,40 +172,6 @@ class TableService:
 
     def _lock(self, table_id: str) -> asyncio.Lock:
         return self._locks[table_id]
-
-    # ------------------------------------------------------------------ profiles
-    async def create_profile(self, name: str) -> dict[str, Any]:
-        return await to_thread.run_sync(self._create_profile, name)
-
-    def _create_profile(self, name: str) -> dict[str, Any]:
-        code = new_recovery_code()
-        with self.db.session() as s:
-            p = Profile(id=_new_id(), name=name, recovery_hash=hash_recovery_code(code))
-            s.add(p)
-        return {
-            "id": p.id,
-            "name": p.name,
-            "token": self.signer.issue(p.id),
-            "recovery_code": code,
-        }
-
-    async def recover(self, code: str) -> dict[str, Any]:
-        return await to_thread.run_sync(self._recover, code)
-
-    def _recover(self, code: str) -> dict[str, Any]:
-        with self.db.session() as s:
-            p = s.scalar(select(Profile).where(Profile.recovery_hash == hash_recovery_code(code)))
-            if p is None:
-                raise BadRecoveryCode("no profile has this recovery code")
-            return {"id": p.id, "name": p.name, "token": self.signer.issue(p.id)}
-
-    async def profile(self, profile_id: str) -> dict[str, Any] | None:
-        return await to_thread.run_sync(self._profile, profile_id)
-
-    def _profile(self, profile_id: str) -> dict[str, Any] | None:
-        with self.db.session() as s:
-            p = s.get(Profile, profile_id)
-            return None if p is None else {"id": p.id, "name": p.name}
 
     # ------------------------------------------------------------------ lobby
     async def create_table(
