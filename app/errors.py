@@ -8,6 +8,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
+from fastapi.routing import iter_route_contexts
 from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -229,7 +230,7 @@ def install_openapi(app: FastAPI) -> None:
 def _rate_limited_operations(app: FastAPI) -> set[tuple[str, str]]:
     """(METHOD, path) of every route with a rate-limit dependency (``app.ratelimit.limit``)."""
     found: set[tuple[str, str]] = set()
-    for route in app.routes:
+    for route in iter_route_contexts(app.routes):
         dependant = getattr(route, "dependant", None)
         if dependant is None:
             continue
@@ -237,7 +238,7 @@ def _rate_limited_operations(app: FastAPI) -> set[tuple[str, str]]:
         while stack:
             dep = stack.pop()
             if getattr(dep.call, "rate_limit_name", None):
-                for method in getattr(route, "methods", ()) or ():
-                    found.add((method, route.path))  # type: ignore[attr-defined]
+                for method in getattr(route, "methods", None) or ():
+                    found.add((method, getattr(route, "path_format", "")))
             stack.extend(dep.dependencies)
     return found
