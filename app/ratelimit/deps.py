@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from fastapi import Request
+from starlette.requests import HTTPConnection
 
 from app.errors import AppError
 from app.profiles.deps import MaybeProfileId
@@ -26,8 +27,10 @@ def limiter_of(request: Request) -> RateLimiter:
     return limiter
 
 
-def client_keys(request: Request, profile_id: str | None) -> list[str]:
-    host = request.client.host if request.client else "unknown"
+def client_keys(connection: HTTPConnection, profile_id: str | None) -> list[str]:
+    """The keys a caller is counted under: its address, and its profile when it has one. Takes
+    a request or a WebSocket (the handshake counts invite misses under the same keys)."""
+    host = connection.client.host if connection.client else "unknown"
     keys = [f"ip:{host}"]
     if profile_id is not None:
         keys.append(f"profile:{profile_id}")

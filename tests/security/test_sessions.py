@@ -148,3 +148,27 @@ def test_signing_out_everywhere_twice_leaves_only_the_last_token(timed: TestClie
     tokens = [ann["token"], first.json()["token"], second.json()["token"]]
     codes = [timed.get("/api/profiles/me", headers=_bearer(t)).status_code for t in tokens]
     assert codes == [401, 401, 200]
+
+
+def test_one_code_spent_twice_at_once_opens_one_session(timed: TestClient) -> None:
+    """Two devices racing with the same recovery code: exactly one wins."""
+    import asyncio
+
+    from app.errors import BadRecoveryCode
+
+    ann = _new(timed)
+    svc = timed.app.state.profiles  # type: ignore[attr-defined]
+
+    async def race() -> list[Any]:
+        return list(
+            await asyncio.gather(
+                *(svc.recover(ann["recovery_code"]) for _ in range(4)), return_exceptions=True
+            )
+        )
+
+    results = asyncio.run(race())
+    won = [r for r in results if not isinstance(r, BaseException)]
+    assert len(won) == 1, results
+    assert all(isinstance(r, BadRecoveryCode) for r in results if r not in won)
+    r = timed.post("/api/profiles/recover", json={"code": won[0].recovery_code})
+    assert r.status_code == 200
