@@ -239,3 +239,22 @@ def test_two_instances_share_counters_in_redis(tmp_path: Path) -> None:
         assert two.post("/api/profiles/recover", json=wrong).status_code == 404
     for application in apps:
         application.state.db.dispose()
+
+
+def test_the_defaults_are_on_and_documented(tmp_path: Path) -> None:
+    from app.config import Settings
+
+    s = Settings(data_dir=tmp_path)
+    defaults = {
+        "EMARA_RATE_PROFILE_CREATE": s.rate_profile_create,
+        "EMARA_RATE_TABLE_CREATE": s.rate_table_create,
+        "EMARA_RATE_INVITE_MISSES": s.rate_invite_misses,
+        "EMARA_RATE_RECOVER_MISSES": s.rate_recover_misses,
+        "EMARA_RATE_LIMIT_STORAGE": s.rate_limit_storage,
+        "EMARA_SESSION_DAYS": f"{s.session_days:g}",
+        "EMARA_SESSION_RENEW_HOURS": f"{s.session_renew_hours:g}",
+    }
+    ops = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text()
+    for name, value in defaults.items():
+        assert value, name  # every limit is on by default
+        assert f"| `{name}` | `{value}` |" in ops or f"| `{name}` | {value} |" in ops, name
