@@ -9,6 +9,7 @@ for several instances) only holds the counters and drops them after the window.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 
 from app.clock import Clock
 from app.errors import RateLimited
+
+log = logging.getLogger("emara.ratelimit")
 
 
 class Counts(StrEnum):
@@ -82,7 +85,16 @@ class RateLimiter:
         return f"{self.prefix}:rl:{rule.name}:{item.amount}/{item.get_expiry()}:{who}:{index}"
 
     async def _over(self, rule: Rule, keys: Sequence[str], hit: bool) -> float | None:
-        """Count one (if ``hit``) under every key; the longest wait if some window is used up."""
+        """Count one (if ``hit``) under every key; the longest wait if some window is used up.
+        The counters unreachable (Redis down): a warning, and the request is served — the game
+        stays playable while the limits are blind."""
+        try:
+            return await self._count(rule, keys, hit)
+        except Exception as exc:
+            log.warning("rate-limit storage unreachable, %s not enforced: %r", rule.name, exc)
+            return None
+
+    async def _count(self, rule: Rule, keys: Sequence[str], hit: bool) -> float | None:
         now = self.clock.now()
         wait: float | None = None
         for item in rule.items:

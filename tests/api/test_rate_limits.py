@@ -258,3 +258,20 @@ def test_the_defaults_are_on_and_documented(tmp_path: Path) -> None:
     for name, value in defaults.items():
         assert value, name  # every limit is on by default
         assert f"| `{name}` | `{value}` |" in ops or f"| `{name}` | {value} |" in ops, name
+
+
+def test_unreachable_counters_do_not_stop_the_game(tmp_path: Path) -> None:
+    """Redis down: requests are served (limits blind, a warning logged), not refused or 500."""
+    from app.db.migrate import upgrade
+    from app.main import create_app
+
+    url = f"sqlite:///{tmp_path / 'emara.db'}"
+    upgrade(url)
+    settings = make_settings(
+        url, tmp_path, rate_limit_storage="redis://127.0.0.1:1/0", rate_profile_create="1/minute"
+    )
+    application = create_app(settings, clock=ManualClock())
+    with TestClient(application) as c:
+        for _ in range(3):
+            assert c.post("/api/profiles", json={"name": "Ann"}).status_code == 201
+    application.state.db.dispose()
