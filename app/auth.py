@@ -1,12 +1,29 @@
-"""Profile tokens (signed, opaque to the client) and recovery codes."""
+"""Profile tokens (signed, opaque to the client) and recovery codes.
+
+A token carries the profile id ``p``, the profile's session ``g``eneration when it was issued,
+its issue time ``t`` (epoch seconds) and a nonce ``n``. The signature proves the server issued
+it; whether it is still good (not expired, generation still current) is decided by the profile
+service (``app.profiles.service.ProfileService.session``), which knows the clock and the database.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from itsdangerous import BadSignature, URLSafeSerializer
+
+MAX_TOKEN_CHARS = 512
+
+
+@dataclass(frozen=True)
+class Claims:
+    profile_id: str
+    generation: int
+    # None: a token from before sessions had an issue time (see ``ProfileService.session``).
+    issued_at: float | None
 
 
 class TokenSigner:
@@ -18,11 +35,18 @@ class TokenSigner:
         keys = [k for k in previous_keys if k and k != secret_key] + [secret_key]
         self._s = URLSafeSerializer(keys, salt="emara.profile-token")
 
-    def issue(self, profile_id: str) -> str:
-        return self._s.dumps({"p": profile_id, "n": secrets.token_urlsafe(6)})
+    def issue(self, profile_id: str, generation: int, issued_at: float) -> str:
+        payload: dict[str, str | int] = {
+            "p": profile_id,
+            "g": generation,
+            "t": int(issued_at),
+            "n": secrets.token_urlsafe(6),
+        }
+        return self._s.dumps(payload)
 
-    def profile_id(self, token: str | None) -> str | None:
-        if not token or len(token) > 512:
+    def claims(self, token: str | None) -> Claims | None:
+        """What a correctly signed token says, or None (absent, too long, forged, malformed)."""
+        if not token or len(token) > MAX_TOKEN_CHARS:
             return None
         try:
             data = self._s.loads(token)
@@ -30,8 +54,11 @@ class TokenSigner:
             return None
         if not isinstance(data, dict) or not isinstance(data.get("p"), str):
             return None
-        profile_id: str = data["p"]
-        return profile_id
+        generation = data.get("g", 0)
+        issued_at = data.get("t")
+        if type(generation) is not int or (issued_at is not None and type(issued_at) is not int):
+            return None
+        return Claims(data["p"], generation, None if issued_at is None else float(issued_at))
 
 
 def new_recovery_code() -> str:

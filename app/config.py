@@ -45,6 +45,18 @@ class Settings(BaseSettings):
     # The Postgres LISTEN/NOTIFY channel the server instances of one deployment share (a
     # deployment that must not hear another on the same database picks its own).
     notify_channel: str = "emara_tables"
+    # --- Sessions and rate limits (docs/operations.md "Limits") ---
+    # A token is good this long after it was issued; a request with one older than
+    # session_renew_hours gets a fresh one, so only unused sessions run out.
+    session_days: float = Field(default=30.0, gt=0)
+    session_renew_hours: float = Field(default=24.0, ge=0)
+    # Rate-limit counters: "memory://" (this process) or "redis://host:6379/0" (shared by
+    # several instances). Limits in the `limits` notation, "N/period" joined by ";"; "" = off.
+    rate_limit_storage: str = "memory://"
+    rate_profile_create: str = "1000/hour"  # new profiles per client address
+    rate_table_create: str = "300/hour"  # new tables per client address and per profile
+    rate_invite_misses: str = "20/minute;200/hour"  # wrong table id or invite code
+    rate_recover_misses: str = "10/minute;100/hour"  # wrong recovery codes
     # Where the browser client lives.
     static_dir: Path = Path(__file__).resolve().parent.parent / "static"
 

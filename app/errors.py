@@ -6,13 +6,18 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
+from fastapi.routing import iter_route_contexts
+from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 
 class AppError(Exception):
     status = 400
     code = "bad_request"
+    # Extra response headers (e.g. Retry-After).
+    headers: dict[str, str] | None = None
 
     def __init__(self, message: str = "", **extra: Any) -> None:
         super().__init__(message or self.code)
@@ -116,14 +121,47 @@ class BodyTooLarge(AppError):
 
 
 class RateLimited(AppError):
+    """Too many requests: ``retry_after`` (also the ``Retry-After`` header) says how many
+    seconds until the window that refused it has passed."""
+
     status = 429
     code = "rate_limited"
+
+    def __init__(self, message: str = "", retry_after: int | None = None, **extra: Any) -> None:
+        if retry_after is not None:
+            extra["retry_after"] = retry_after
+            self.headers = {"Retry-After": str(retry_after)}
+        super().__init__(message, **extra)
+
+
+class ErrorDetail(BaseModel):
+    """One field a 422 ``malformed`` refused: where it is in the request, and why."""
+
+    loc: list[str | int]
+    msg: str
+
+
+class ErrorBody(BaseModel):
+    """``code`` is stable (clients switch on it), ``message`` is for people. Some codes add
+    fields: ``details`` (malformed), ``limit`` (body_too_large), ``retry_after`` (rate_limited)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    code: str
+    message: str
+    details: list[ErrorDetail] | None = None
+
+
+class ErrorEnvelope(BaseModel):
+    """Every error response of the API, whatever its status."""
+
+    error: ErrorBody
 
 
 def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def _app_error(_: Request, exc: AppError) -> JSONResponse:
-        return JSONResponse({"error": exc.to_dict()}, status_code=exc.status)
+        return JSONResponse({"error": exc.to_dict()}, status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -138,3 +176,69 @@ def install_handlers(app: FastAPI) -> None:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         body = {"error": {"code": code, "message": str(exc.detail)}}
         return JSONResponse(body, status_code=exc.status_code)
+
+    install_openapi(app)
+
+
+ENVELOPE_REF = {"$ref": "#/components/schemas/ErrorEnvelope"}
+
+
+def _error_response(description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": ENVELOPE_REF}}}
+
+
+def install_openapi(app: FastAPI) -> None:
+    """The OpenAPI document describes errors as they are: every 422 is the ``ErrorEnvelope``
+    (not FastAPI's ``HTTPValidationError``), and a rate-limited route lists its 429."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = get_openapi(
+            title=app.title,
+            version=app.version,
+            summary=app.summary,
+            description=app.description,
+            routes=app.routes,
+        )
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        envelope = ErrorEnvelope.model_json_schema(ref_template="#/components/schemas/{model}")
+        components.update(envelope.pop("$defs", {}))
+        components["ErrorEnvelope"] = envelope
+        components.pop("HTTPValidationError", None)
+        components.pop("ValidationError", None)
+        limited = _rate_limited_operations(app)
+        for path, item in schema.get("paths", {}).items():
+            for method, operation in item.items():
+                responses = operation.setdefault("responses", {})
+                if "422" in responses:
+                    responses["422"] = _error_response("Malformed request (`malformed`)")
+                if (method.upper(), path) in limited:
+                    responses["429"] = _error_response("Too many requests (`rate_limited`)")
+                    responses["429"]["headers"] = {
+                        "Retry-After": {
+                            "description": "Seconds until the request may be tried again",
+                            "schema": {"type": "integer"},
+                        }
+                    }
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _rate_limited_operations(app: FastAPI) -> set[tuple[str, str]]:
+    """(METHOD, path) of every route with a rate-limit dependency (``app.ratelimit.limit``)."""
+    found: set[tuple[str, str]] = set()
+    for route in iter_route_contexts(app.routes):
+        dependant = getattr(route, "dependant", None)
+        if dependant is None:
+            continue
+        stack = list(dependant.dependencies)
+        while stack:
+            dep = stack.pop()
+            if getattr(dep.call, "rate_limit_name", None):
+                for method in getattr(route, "methods", None) or ():
+                    found.add((method, getattr(route, "path_format", "")))
+            stack.extend(dep.dependencies)
+    return found

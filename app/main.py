@@ -18,15 +18,19 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from sqlalchemy import text
 
 from app import redact
-from app.api import profiles, ws
+from app.api import ws
 from app.api.limits import BodyLimit
 from app.auth import TokenSigner
 from app.bots import endpoints as bot_endpoints
 from app.bots.runner import BotRunner
 from app.bots.service import BotSeats
+from app.clock import Clock, SystemClock
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import NotFound, Unavailable, install_handlers
+from app.profiles import endpoints as profiles
+from app.profiles.service import ProfileService
+from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
 from app.realtime.hub import Hub
 from app.realtime.notify import relay_for
 from app.solo import endpoints as solo_endpoints
@@ -38,7 +42,7 @@ from app.tables.service import TableService
 PLACEHOLDER = "<!doctype html><title>Emara</title><p>The browser client is not built yet.</p>"
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     settings = settings or get_settings()
     redact.install()  # no token or cookie in any log line, whatever the log level
     db = Database(settings.effective_database_url, settings.db_pool_size, settings.db_max_overflow)
@@ -55,6 +59,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     service.play.finish_hooks.append(solo.record_in)
     bot_seats = BotSeats(db, hub, service.locks)
     runner = BotRunner(service)
+    # --- Sessions and rate limits: one injectable clock (tests move it) ---
+    clock = clock or SystemClock()
+    profiles_service = ProfileService(
+        db, signer, clock, settings.session_days * 86400, settings.session_renew_hours * 3600
+    )
+    limiter = RateLimiter(
+        storage_for(settings.rate_limit_storage),
+        clock,
+        [
+            parse_rule(LimitName.PROFILE_CREATE, settings.rate_profile_create),
+            parse_rule(LimitName.TABLE_CREATE, settings.rate_table_create),
+            parse_rule(LimitName.INVITE, settings.rate_invite_misses),
+            parse_rule(LimitName.RECOVER, settings.rate_recover_misses),
+        ],
+    )
 
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
     relay = relay_for(hub, settings.effective_database_url, settings.notify_channel)
@@ -90,6 +109,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.solo = solo
     app.state.bot_seats = bot_seats
     app.state.bots = runner
+    app.state.clock = clock
+    app.state.profiles = profiles_service
+    app.state.limiter = limiter
     install_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(profiles.router)

@@ -1,4 +1,5 @@
-"""Request-scoped helpers: the service and the caller's profile."""
+"""Request-scoped helpers: the table service and settings; the caller's profile comes from the
+profiles feature (``app.profiles.deps``), re-exported here for the routers that import it."""
 
 from __future__ import annotations
 
@@ -7,8 +8,25 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from app.config import Settings
-from app.errors import Unauthenticated
+from app.profiles.deps import (
+    MaybeProfileId,
+    ProfileId,
+    current_profile,
+    optional_profile,
+    token_from,
+)
 from app.tables.service import TableService
+
+__all__ = [
+    "MaybeProfileId",
+    "ProfileId",
+    "Service",
+    "current_profile",
+    "optional_profile",
+    "service",
+    "settings",
+    "token_from",
+]
 
 
 def service(request: Request) -> TableService:
@@ -19,34 +37,4 @@ def settings(request: Request) -> Settings:
     return request.app.state.settings  # type: ignore[no-any-return]
 
 
-def token_from(authorization: str | None, cookie: str | None) -> str | None:
-    if authorization:
-        scheme, _, value = authorization.partition(" ")
-        if scheme.lower() == "bearer" and value.strip():
-            return value.strip()
-    return cookie or None
-
-
-async def optional_profile(request: Request) -> str | None:
-    svc = service(request)
-    cfg = settings(request)
-    token = token_from(request.headers.get("authorization"), request.cookies.get(cfg.cookie_name))
-    profile_id = svc.signer.profile_id(token)
-    if profile_id is None:
-        return None
-    if await svc.profile(profile_id) is None:
-        return None
-    return profile_id
-
-
-async def current_profile(
-    profile_id: Annotated[str | None, Depends(optional_profile)],
-) -> str:
-    if profile_id is None:
-        raise Unauthenticated("a profile token is needed (cookie or Authorization: Bearer)")
-    return profile_id
-
-
 Service = Annotated[TableService, Depends(service)]
-ProfileId = Annotated[str, Depends(current_profile)]
-MaybeProfileId = Annotated[str | None, Depends(optional_profile)]

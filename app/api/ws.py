@@ -138,9 +138,7 @@ class Connection:
                     await task
 
     async def _profile_of(self, token: str | None) -> str | None:
-        pid = self.svc.signer.profile_id(token)
-        if pid is None or await self.svc.profile(pid) is None:
-            return None
+        pid: str | None = await self.ws.app.state.profiles.profile_for_token(token)
         return pid
 
     async def _authenticate(self) -> dict[str, Any] | None:

@@ -15,7 +15,7 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from anyio import to_thread
 
@@ -222,7 +222,8 @@ class BotRunner:
                 level = bots.get(seat)
                 if level is None:
                     continue
-                view = rules.view_for(state, seat)
+                # The policy reads the view as plain data (it samples and rewrites it).
+                view = cast(dict[str, Any], rules.view_for(state, seat))
                 legal = [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
                 if legal:
                     return seat, level, t.version, view, legal

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from app.tables.schemas import Strict
+from app.strict import Strict
 
 # The levels of ``app.bots.LEVELS`` a seat can be given.
 BotLevel = Literal["random", "greedy", "strong"]

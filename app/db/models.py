@@ -35,6 +35,9 @@ class Profile(Base):
     name: Mapped[str] = mapped_column(String(40))
     recovery_hash: Mapped[str] = mapped_column(String(64), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Sessions: a token is good only while it names the current generation. Sign out everywhere
+    # and every recovery add one, cutting off every token issued before (migration 0310).
+    generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class GameTable(Base):

@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from app.tables.schemas import LobbyOut, Strict
+from app.strict import Strict
+from app.tables.schemas import LobbyOut
 
 
 class SoloIn(Strict):

@@ -210,7 +210,8 @@ class SoloService:
             return False
         state = rules.decode_state(t.state)
         outcome = rules.outcome(state)
-        if outcome is None or outcome.get("victoria") is None:
+        victoria = None if outcome is None else outcome["victoria"]
+        if outcome is None or victoria is None:
             return False
         if row is None:
             # A one-seat table opened some other way (the table form, a rematch): a solo game
@@ -230,8 +231,8 @@ class SoloService:
                 cp=int(me["cp"]),
                 bp=int(me["bp"]),
                 score=int(me["score"]),
-                victoria_cp=int(outcome["victoria"]["cp"]),
-                victoria_score=int(outcome["victoria"]["score"]),
+                victoria_cp=int(victoria["cp"]),
+                victoria_score=int(victoria["score"]),
                 won=bool(outcome["won"]),
             )
             .execution_options(synchronize_session=False)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
 from app.api.deps import MaybeProfileId, ProfileId, Service
+from app.ratelimit import LimitName, limit
 from app.tables.schemas import (
     GameOut,
     JoinIn,
@@ -24,7 +25,12 @@ from app.tables.schemas import (
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 
 
-@router.post("", status_code=201, response_model=LobbyOut)
+@router.post(
+    "",
+    status_code=201,
+    response_model=LobbyOut,
+    dependencies=[Depends(limit(LimitName.TABLE_CREATE))],
+)
 async def create_table(body: TableIn, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
     """Open a private table with the caller seated as host. One seat: a solo game, started."""
     return await svc.create_table(profile_id, body.seats, body.options.model_dump())
@@ -36,7 +42,11 @@ async def my_tables(profile_id: ProfileId, svc: Service) -> dict[str, Any]:
     return {"tables": await svc.my_tables(profile_id)}
 
 
-@router.get("/{table_id}", response_model=LobbyOut)
+@router.get(
+    "/{table_id}",
+    response_model=LobbyOut,
+    dependencies=[Depends(limit(LimitName.INVITE))],
+)
 async def table(
     table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: str | None = None
 ) -> dict[str, Any]:
@@ -44,7 +54,11 @@ async def table(
     return await svc.lobby(profile_id, table_id, invite)
 
 
-@router.post("/{table_id}/join", response_model=LobbyOut)
+@router.post(
+    "/{table_id}/join",
+    response_model=LobbyOut,
+    dependencies=[Depends(limit(LimitName.INVITE))],
+)
 async def join(
     table_id: TableIdPath, body: JoinIn, profile_id: ProfileId, svc: Service
 ) -> dict[str, Any]:
@@ -62,7 +76,11 @@ async def start(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> d
     return await svc.start(profile_id, table_id)
 
 
-@router.get("/{table_id}/game", response_model=GameOut)
+@router.get(
+    "/{table_id}/game",
+    response_model=GameOut,
+    dependencies=[Depends(limit(LimitName.INVITE))],
+)
 async def game(
     table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: str | None = None
 ) -> dict[str, Any]:

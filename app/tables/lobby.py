@@ -33,7 +33,13 @@ from app.tables.render import lobby_view
 from app.tables.status import TableStatus
 from app.tables.types import Viewer
 
-ENGINE_OPTION_KEYS = ("building_start", "random_locations", "full_selection", "start_player")
+ENGINE_OPTION_KEYS = (
+    "building_start",
+    "random_locations",
+    "full_selection",
+    "start_player",
+    "undo",
+)
 
 
 def new_id() -> str:

@@ -35,9 +35,9 @@ def iso(moment: datetime | None) -> str | None:
     return moment.isoformat()
 
 
-def scores_of(view: dict[str, Any]) -> list[dict[str, Any]]:
+def scores_of(view: rules.View) -> list[dict[str, Any]]:
     """Both tracks of every player (and Victoria in solo), from a view."""
-    out = [
+    out: list[dict[str, Any]] = [
         {"seat": p.get("seat"), "cp": p.get("cp"), "bp": p.get("bp"), "score": p.get("score")}
         for p in view.get("players_state") or []
     ]

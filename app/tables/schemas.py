@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
+from app.strict import Strict
 from app.tables.status import TableStatus
 
 # Seconds a player may stay idle on their turn before the host can hand the seat to a bot: at
@@ -28,12 +29,6 @@ TableIdPath = Annotated[str, Path(pattern=TABLE_ID_PATTERN, description="a table
 SeatPath = Annotated[str, Path(pattern=SEAT_PATTERN, description="a seat number, 0-3")]
 
 
-class Strict(BaseModel):
-    """A request body: unknown fields and coerced types are refused."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
 class TableOptions(Strict):
     building_start: int | None = Field(default=None, ge=0, le=200)
     random_locations: bool = False
@@ -42,6 +37,8 @@ class TableOptions(Strict):
     spectators: bool = True
     # Seconds a player may stay idle on their turn before the host can hand the seat to a bot.
     idle_seconds: int = Field(default=IDLE_SECONDS_DEFAULT, ge=IDLE_SECONDS_MIN, le=7 * 86400)
+    # A player may take back moves of their own turn (the engine judges how far: docs/moves.md).
+    undo: bool = True
 
 
 class TableIn(Strict):

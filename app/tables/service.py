@@ -18,7 +18,6 @@ from app.tables.cache import TableCache
 from app.tables.lobby import Lobby
 from app.tables.locks import KeyedLocks
 from app.tables.play import Play
-from app.tables.profiles import Profiles
 from app.tables.types import Viewer, seat_viewer
 
 __all__ = ["TableService", "Viewer"]
@@ -37,7 +36,6 @@ class TableService:
         self.lobbies = Lobby(db, hub, self.locks)
         self.play = Play(db, hub, self.locks, self.cache)
         self.audit = Audit(db)
-        self.profiles = Profiles(db, signer)
 
     @property
     def table_create_limit(self) -> tuple[int, float] | None:
@@ -46,16 +44,6 @@ class TableService:
     @table_create_limit.setter
     def table_create_limit(self, value: tuple[int, float] | None) -> None:
         self.lobbies.table_create_limit = value
-
-    # ------------------------------------------------------------------ profiles
-    async def create_profile(self, name: str) -> dict[str, Any]:
-        return await self.profiles.create_profile(name)
-
-    async def recover(self, code: str) -> dict[str, Any]:
-        return await self.profiles.recover(code)
-
-    async def profile(self, profile_id: str) -> dict[str, Any] | None:
-        return await self.profiles.profile(profile_id)
 
     # ------------------------------------------------------------------ lobby
     async def create_table(

@@ -178,3 +178,49 @@ def test_bad_origin_is_refused_at_the_handshake(live_factory: Any) -> None:
         await ok.close()
 
     asyncio.run(go())
+
+
+def test_openapi_422_is_the_error_envelope(sqlite_url: str, tmp_path: Path) -> None:
+    c = _client(sqlite_url, tmp_path)
+    doc = c.get("/openapi.json").json()
+    schemas = doc["components"]["schemas"]
+    assert "HTTPValidationError" not in schemas and "ValidationError" not in schemas
+    envelope = schemas["ErrorEnvelope"]
+    assert envelope["required"] == ["error"]
+    body = schemas[envelope["properties"]["error"]["$ref"].rsplit("/", 1)[-1]]
+    assert {"code", "message", "details"} <= set(body["properties"])
+    ops = [(p, m, op) for p, item in doc["paths"].items() for m, op in item.items()]
+    with_422 = [(p, m) for p, m, op in ops if "422" in op["responses"]]
+    assert len(with_422) >= 10
+    for p, m, op in ops:
+        if "422" in op["responses"]:
+            schema = op["responses"]["422"]["content"]["application/json"]["schema"]
+            assert schema == {"$ref": "#/components/schemas/ErrorEnvelope"}, (p, m)
+    # the real 422 matches the documented envelope
+    from app.errors import ErrorEnvelope
+
+    r = c.post("/api/profiles", json={"name": 5})
+    assert r.status_code == 422
+    parsed = ErrorEnvelope.model_validate(r.json())
+    assert parsed.error.code == "malformed" and parsed.error.details
+    c.app.state.db.dispose()  # type: ignore[attr-defined]
+
+
+def test_openapi_lists_429_on_limited_routes(sqlite_url: str, tmp_path: Path) -> None:
+    c = _client(sqlite_url, tmp_path)
+    paths = c.get("/openapi.json").json()["paths"]
+    limited = {
+        ("post", "/api/profiles"),
+        ("post", "/api/profiles/recover"),
+        ("post", "/api/tables"),
+        ("get", "/api/tables/{table_id}"),
+        ("get", "/api/tables/{table_id}/game"),
+        ("post", "/api/tables/{table_id}/join"),
+    }
+    for path, item in paths.items():
+        for method, op in item.items():
+            has = "429" in op["responses"]
+            assert has == ((method, path) in limited), (method, path)
+            if has:
+                assert "Retry-After" in op["responses"]["429"]["headers"]
+    c.app.state.db.dispose()  # type: ignore[attr-defined]

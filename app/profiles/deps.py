@@ -1,0 +1,93 @@
+"""Who is calling: the token of a request, the session it opens, and the FastAPI dependencies
+``ProfileId`` (a session is required) and ``MaybeProfileId`` (optional) every feature uses.
+
+Which credential counts: an ``Authorization: Bearer`` header, when sent, is the only one looked
+at (scripts say exactly who they are); otherwise the ``emara_token`` cookie. A bad header is a
+401 even next to a good cookie: the request never acts as someone it did not name.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request, Response
+
+from app.config import Settings
+from app.errors import Unauthenticated
+from app.profiles.service import ProfileService
+
+# A response carrying a renewed token names it in this header (and sets the cookie).
+RENEWED_TOKEN_HEADER = "Emara-Renewed-Token"
+NO_STORE = "no-store"
+
+
+def profile_service(request: Request) -> ProfileService:
+    service: ProfileService = request.app.state.profiles
+    return service
+
+
+def settings_of(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def token_from(authorization: str | None, cookie: str | None) -> str | None:
+    """The Bearer token when one is sent, else the cookie's (another scheme is not ours)."""
+    if authorization:
+        scheme, _, value = authorization.partition(" ")
+        if scheme.lower() == "bearer" and value.strip():
+            return value.strip()
+    return cookie or None
+
+
+def request_token(request: Request) -> str | None:
+    cookie = request.cookies.get(settings_of(request).cookie_name)
+    return token_from(request.headers.get("authorization"), cookie)
+
+
+def set_session_cookie(settings: Settings, response: Response, token: str) -> None:
+    response.set_cookie(
+        settings.cookie_name,
+        token,
+        max_age=int(settings.session_days * 86400),
+        httponly=True,
+        samesite="lax",
+        secure=settings.cookie_secure,
+        path="/",
+    )
+    response.headers["Cache-Control"] = NO_STORE
+
+
+def clear_session_cookie(settings: Settings, response: Response) -> None:
+    response.delete_cookie(
+        settings.cookie_name, httponly=True, samesite="lax", secure=settings.cookie_secure, path="/"
+    )
+    response.headers["Cache-Control"] = NO_STORE
+
+
+async def optional_profile(request: Request, response: Response) -> str | None:
+    """The caller's profile id, or None. A session due for renewal gets a fresh token on this
+    response: the cookie, and the ``Emara-Renewed-Token`` header for clients holding it."""
+    token = request_token(request)
+    if token is None:
+        return None
+    info = await profile_service(request).session(token)
+    if info is None:
+        return None
+    if info.renewed_token is not None:
+        set_session_cookie(settings_of(request), response, info.renewed_token)
+        response.headers[RENEWED_TOKEN_HEADER] = info.renewed_token
+    return info.profile_id
+
+
+async def current_profile(
+    profile_id: Annotated[str | None, Depends(optional_profile)],
+) -> str:
+    if profile_id is None:
+        raise Unauthenticated("a valid profile token is needed (cookie or Authorization: Bearer)")
+    return profile_id
+
+
+ProfileId = Annotated[str, Depends(current_profile)]
+MaybeProfileId = Annotated[str | None, Depends(optional_profile)]
+Profiles = Annotated[ProfileService, Depends(profile_service)]

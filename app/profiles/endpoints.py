@@ -1,0 +1,79 @@
+"""Routes under ``/api/profiles``: parse, call the service, render. Every response that carries
+a token or a recovery code is ``Cache-Control: no-store``, and so is ``/me`` (whose answer
+depends on who asks)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request, Response
+
+from app.profiles.deps import (
+    NO_STORE,
+    RENEWED_TOKEN_HEADER,
+    ProfileId,
+    Profiles,
+    clear_session_cookie,
+    set_session_cookie,
+    settings_of,
+)
+from app.profiles.schemas import CredentialsOut, ProfileIn, ProfileOut, RecoverIn, SessionOut
+from app.profiles.service import IssuedWithCode
+from app.ratelimit import LimitName, limit
+
+router = APIRouter(prefix="/api/profiles", tags=["profiles"])
+
+
+def _credentials(out: IssuedWithCode) -> CredentialsOut:
+    return CredentialsOut(
+        id=out.id, name=out.name, token=out.token, recovery_code=out.recovery_code
+    )
+
+
+@router.post("", status_code=201, dependencies=[Depends(limit(LimitName.PROFILE_CREATE))])
+async def create_profile(
+    body: ProfileIn, request: Request, response: Response, svc: Profiles
+) -> CredentialsOut:
+    """Create a player: a token (also set as the HttpOnly cookie) and the recovery code, shown
+    only here: keep it to continue on another device."""
+    out = await svc.create(body.name)
+    set_session_cookie(settings_of(request), response, out.token)
+    return _credentials(out)
+
+
+@router.get("/me")
+async def me(profile_id: ProfileId, response: Response, svc: Profiles) -> ProfileOut:
+    row = await svc.me(profile_id)
+    response.headers["Cache-Control"] = NO_STORE
+    return ProfileOut(id=row.id, name=row.name)
+
+
+@router.post("/recover", dependencies=[Depends(limit(LimitName.RECOVER))])
+async def recover(
+    body: RecoverIn, request: Request, response: Response, svc: Profiles
+) -> CredentialsOut:
+    """Spend a recovery code on this device: a fresh token, and a NEW recovery code (the one
+    used no longer works). Every other device of the profile is signed out."""
+    out = await svc.recover(body.code)
+    set_session_cookie(settings_of(request), response, out.token)
+    return _credentials(out)
+
+
+@router.post("/signout", status_code=204)
+async def sign_out(request: Request) -> Response:
+    """Forget the session on this device (clears the cookie). The token itself stays good
+    until it expires: to cut every token off, sign out everywhere."""
+    response = Response(status_code=204)
+    clear_session_cookie(settings_of(request), response)
+    return response
+
+
+@router.post("/signout-everywhere")
+async def sign_out_everywhere(
+    profile_id: ProfileId, request: Request, response: Response, svc: Profiles
+) -> SessionOut:
+    """Cut off every token of this profile, on every device and instance; this device gets a
+    fresh token (so the person who asked stays signed in here)."""
+    out = await svc.sign_out_everywhere(profile_id)
+    set_session_cookie(settings_of(request), response, out.token)
+    if RENEWED_TOKEN_HEADER in response.headers:  # renewed before the cut: already stale
+        del response.headers[RENEWED_TOKEN_HEADER]
+    return SessionOut(id=out.id, name=out.name, token=out.token)

@@ -1,0 +1,62 @@
+"""``Depends(limit("invite"))``: the rate limit of one route, per client address and profile.
+
+The client address is ``request.client.host``: behind a reverse proxy, run uvicorn with
+``--forwarded-allow-ips`` naming the proxy so that this is the address the proxy saw (never
+trust ``X-Forwarded-For`` from anyone else; docs/operations.md "Limits").
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from fastapi import Request
+from starlette.requests import HTTPConnection
+
+from app.errors import AppError
+from app.profiles.deps import MaybeProfileId
+from app.ratelimit.limiter import Counts, LimitName, RateLimiter
+
+# What a guess that missed looks like: no such table / invite code / recovery code, or not
+# allowed to look.
+MISS_STATUSES = frozenset({403, 404})
+
+
+def limiter_of(request: Request) -> RateLimiter:
+    limiter: RateLimiter = request.app.state.limiter
+    return limiter
+
+
+def client_keys(connection: HTTPConnection, profile_id: str | None) -> list[str]:
+    """The keys a caller is counted under: its address, and its profile when it has one. Takes
+    a request or a WebSocket (the handshake counts invite misses under the same keys)."""
+    host = connection.client.host if connection.client else "unknown"
+    keys = [f"ip:{host}"]
+    if profile_id is not None:
+        keys.append(f"profile:{profile_id}")
+    return keys
+
+
+def limit(name: LimitName | str) -> Callable[..., AsyncIterator[None]]:
+    """The dependency for limit ``name``: attempts count before the route runs; misses count
+    when the route refuses a guess (403/404), and a caller out of misses is refused first."""
+    limit_name = LimitName(name)
+
+    async def dependency(request: Request, profile_id: MaybeProfileId) -> AsyncIterator[None]:
+        limiter = limiter_of(request)
+        keys = client_keys(request, profile_id)
+        if limiter.rules[limit_name].counts is Counts.ATTEMPTS:
+            await limiter.check(limit_name, keys)
+            yield
+            return
+        await limiter.ensure_open(limit_name, keys)
+        try:
+            yield
+        except AppError as exc:
+            if exc.status in MISS_STATUSES:
+                await limiter.miss(limit_name, keys)
+            raise
+
+    marked: Any = dependency
+    marked.rate_limit_name = limit_name.value  # the OpenAPI document lists a 429 for the route
+    return dependency

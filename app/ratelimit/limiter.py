@@ -1,0 +1,135 @@
+"""Rate limits over the ``limits`` package's counters, in fixed windows of the injected clock.
+
+Each named limit is one or more ``limits`` items ("20/minute;200/hour"). A caller is counted
+under several keys at once (its address, its profile); it is refused while any of them has used
+up any item in the current window. Windows are numbered from the injected clock (window index =
+now // length), so a test moves time forward without waiting; the storage (memory, or Redis
+for several instances) only holds the counters and drops them after the window.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from limits import RateLimitItem, parse_many
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+
+from app.clock import Clock
+from app.errors import RateLimited
+
+log = logging.getLogger("emara.ratelimit")
+
+
+class Counts(StrEnum):
+    ATTEMPTS = "attempts"  # every request counts (creating profiles, tables)
+    MISSES = "misses"  # only refused guesses count (wrong invite or recovery codes)
+
+
+class LimitName(StrEnum):
+    PROFILE_CREATE = "profile_create"
+    TABLE_CREATE = "table_create"
+    INVITE = "invite"
+    RECOVER = "recover"
+
+
+COUNTS: Mapping[LimitName, Counts] = {
+    LimitName.PROFILE_CREATE: Counts.ATTEMPTS,
+    LimitName.TABLE_CREATE: Counts.ATTEMPTS,
+    LimitName.INVITE: Counts.MISSES,
+    LimitName.RECOVER: Counts.MISSES,
+}
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: LimitName
+    counts: Counts
+    items: tuple[RateLimitItem, ...]
+
+
+def parse_rule(name: LimitName, text: str) -> Rule:
+    """``"20/minute;200/hour"`` → a rule; ``""`` or ``"off"`` → a rule that never refuses."""
+    text = text.strip()
+    items = () if text in ("", "off") else tuple(parse_many(text))
+    return Rule(name, COUNTS[name], items)
+
+
+def storage_for(uri: str) -> Storage:
+    if uri.startswith(("redis://", "rediss://")):
+        return RedisStorage(f"async+{uri}", implementation="redispy")
+    if uri.startswith("memory://"):
+        return MemoryStorage()
+    raise ValueError(f"unknown rate-limit storage {uri!r}: use memory:// or redis://…")
+
+
+class RateLimiter:
+    def __init__(
+        self, storage: Storage, clock: Clock, rules: Sequence[Rule], prefix: str = "emara"
+    ) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.rules = {r.name: r for r in rules}
+        self.prefix = prefix
+
+    def _window(self, item: RateLimitItem, now: float) -> tuple[int, float]:
+        """The current window's number and the seconds until it ends."""
+        length = item.get_expiry()
+        index = int(now // length)
+        return index, (index + 1) * length - now
+
+    def _key(self, rule: Rule, item: RateLimitItem, who: str, index: int) -> str:
+        return f"{self.prefix}:rl:{rule.name}:{item.amount}/{item.get_expiry()}:{who}:{index}"
+
+    async def _over(self, rule: Rule, keys: Sequence[str], hit: bool) -> float | None:
+        """Count one (if ``hit``) under every key; the longest wait if some window is used up.
+        The counters unreachable (Redis down): a warning, and the request is served — the game
+        stays playable while the limits are blind."""
+        try:
+            return await self._count(rule, keys, hit)
+        except Exception as exc:
+            log.warning("rate-limit storage unreachable, %s not enforced: %r", rule.name, exc)
+            return None
+
+    async def _count(self, rule: Rule, keys: Sequence[str], hit: bool) -> float | None:
+        now = self.clock.now()
+        wait: float | None = None
+        for item in rule.items:
+            index, left = self._window(item, now)
+            for who in keys:
+                key = self._key(rule, item, who, index)
+                if hit:
+                    used = await self.storage.incr(key, item.get_expiry() + 1)
+                    over = used > item.amount
+                else:
+                    over = await self.storage.get(key) >= item.amount
+                if over:
+                    wait = max(wait or 0.0, left)
+        return wait
+
+    @staticmethod
+    def _refuse(rule: Rule, wait: float) -> RateLimited:
+        seconds = max(1, math.ceil(wait))
+        return RateLimited(f"too many requests ({rule.name}), try again later", retry_after=seconds)
+
+    async def check(self, name: LimitName | str, keys: Sequence[str]) -> None:
+        """Count one attempt under ``keys``; RateLimited (with ``retry_after``) past the limit.
+        For callers outside HTTP too, e.g. the socket handshake checking an invite code."""
+        rule = self.rules[LimitName(name)]
+        wait = await self._over(rule, keys, hit=True)
+        if wait is not None:
+            raise self._refuse(rule, wait)
+
+    async def ensure_open(self, name: LimitName | str, keys: Sequence[str]) -> None:
+        """RateLimited if ``keys`` have used up the limit; counts nothing."""
+        rule = self.rules[LimitName(name)]
+        wait = await self._over(rule, keys, hit=False)
+        if wait is not None:
+            raise self._refuse(rule, wait)
+
+    async def miss(self, name: LimitName | str, keys: Sequence[str]) -> None:
+        """Count one refused guess under ``keys``."""
+        await self._over(self.rules[LimitName(name)], keys, hit=True)
