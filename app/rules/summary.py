@@ -56,13 +56,14 @@ class PlayerSummary(TypedDict):
 # event type -> (summary kind, fields copied); only events done by the entry's acting seat
 _COPY: dict[str, tuple[str, tuple[str, ...]]] = {
     "card_played": ("card_played", ("card", "slot")),
+    "card_action_taken": ("card_action", ("card",)),
     "councilor_moved": ("councilor_moved", ("councilor", "from", "to", "steps")),
     "visit_opened": ("visited", ("location", "via")),
     "harvested": ("harvested", ("location", "resource", "bread")),
     "favor_kept": ("favor_kept", ("token",)),
     "favor_cashed": ("favor_cashed", ("token",)),
-    "title_raised": ("title_raised", ("title", "cp")),
-    "craftsman_hired": ("craftsman_hired", ("location", "hut", "cp")),
+    "title_raised": ("title_raised", ("title",)),
+    "craftsman_hired": ("craftsman_hired", ("location", "hut")),
     "advisor_hired": ("advisor_hired", ("advisor", "location")),
     "advisor_used": ("advisor_used", ("advisor",)),
     "event_option_chosen": ("event_option_chosen", ("event", "option")),
@@ -70,6 +71,20 @@ _COPY: dict[str, tuple[str, tuple[str, ...]]] = {
     "councilor_placed": ("councilor_placed", ("councilor", "location")),
     "resource_chosen": ("resource_chosen", ("resource",)),
 }
+# items that carry their effects: what was paid and gained, and the CP/BP steps
+WITH_EFFECTS = frozenset(
+    {
+        "card_action",
+        "visit_action",
+        "harvested",
+        "favor_cashed",
+        "title_raised",
+        "craftsman_hired",
+        "advisor_hired",
+        "advisor_used",
+        "event_option_chosen",
+    }
+)
 _VICTORIA: dict[str, tuple[str, tuple[str, ...]]] = {
     "victoria_delivered": ("victoria_delivered", ("round", "cp")),
     "victoria_title_taken": ("victoria_title_taken", ("round", "title", "cp")),
@@ -88,6 +103,7 @@ VISIT_ACTIONS = frozenset(
     }
 )
 VICTORIA = "victoria"
+_EFFECTS = ("items_paid", "items_gained", "cp_gained", "cp_paid", "bp_gained")
 
 
 @dataclass
@@ -105,9 +121,50 @@ class _Record:
         pair[1] += bp
 
 
-def _add(bag: dict[str, int], items: Mapping[str, int]) -> None:
-    for k, n in items.items():
-        bag[k] = bag.get(k, 0) + n
+def _empty() -> SummaryItem:
+    return {"kind": "", "paid": {}, "gained": {}, "cp": 0, "bp": 0}
+
+
+def _apply_effect(item: SummaryItem, ev: Mapping[str, Any]) -> None:
+    kind = ev["type"]
+    if kind in ("items_paid", "items_gained"):
+        bag = item["paid"] if kind == "items_paid" else item["gained"]
+        for key, n in ev["items"].items():
+            bag[key] = bag.get(key, 0) + int(n)
+    elif kind == "bp_gained":
+        item["bp"] += int(ev["amount"])
+    else:
+        item["cp"] += int(ev["amount"]) * (-1 if kind == "cp_paid" else 1)
+
+
+class _Reader:
+    """Reads one entry's events into items: effects before an item (its payment) and after it
+    (its rewards) belong to it, e.g. a hut's cost, then its CP."""
+
+    def __init__(self, rec: _Record, me: str, where: dict[str, str]) -> None:
+        self.rec, self.me, self.where = rec, me, where
+        self.pending = _empty()
+        self.open: SummaryItem | None = None
+
+    def add(self, item: SummaryItem) -> None:
+        if item["kind"] in WITH_EFFECTS:
+            pending = self.pending
+            item["paid"], item["gained"] = pending["paid"], pending["gained"]
+            item["cp"], item["bp"] = pending["cp"], pending["bp"]
+            self.open = item
+        else:
+            self.open = None
+        self.pending = _empty()
+        self.rec.items.append((self.me, item))
+
+    def effect(self, ev: Mapping[str, Any]) -> None:
+        why = ev.get("why")
+        if why in VISIT_ACTIONS and (self.open is None or self.open.get("action") != why):
+            item: SummaryItem = {"kind": "visit_action", "action": str(why)}
+            if self.me in self.where:
+                item["location"] = self.where[self.me]
+            self.add(item)
+        _apply_effect(self.pending if self.open is None else self.open, ev)
 
 
 def _record(
@@ -115,69 +172,31 @@ def _record(
 ) -> _Record:
     """``where``: the location each seat last opened a visit of (kept across entries)."""
     rec = _Record(seat)
-    me = str(seat)
-    open_item: SummaryItem | None = None  # a card or visit action collecting its effects
+    reader = _Reader(rec, str(seat), where)
     for ev in events:
         if "private" in ev:
             continue  # not redacted for this seat: never read it
         kind = ev.get("type")
         who = str(ev["seat"]) if "seat" in ev else None
         if kind in ("cp_gained", "cp_paid", "bp_gained") and who is not None:
-            sign = -1 if kind == "cp_paid" else 1
-            amount = sign * int(ev["amount"])
-            rec.step(
-                who,
-                cp=amount if kind != "bp_gained" else 0,
-                bp=amount if kind == "bp_gained" else 0,
-            )
+            amount = int(ev["amount"]) * (-1 if kind == "cp_paid" else 1)
+            if kind == "bp_gained":
+                rec.step(who, bp=amount)
+            else:
+                rec.step(who, cp=amount)
         if kind in _VICTORIA:
             name, keys = _VICTORIA[kind]
             rec.items.append((VICTORIA, _copy(name, ev, keys)))
             rec.step(VICTORIA, cp=int(ev.get("cp", 0)))
+        elif who != reader.me:
             continue
-        if who != me:
-            continue
-        why = ev.get("why")
-        if why in VISIT_ACTIONS and (open_item is None or open_item.get("action") != why):
-            open_item = {
-                "kind": "visit_action",
-                "action": str(why),
-                "paid": {},
-                "gained": {},
-                "cp": 0,
-                "bp": 0,
-            }
-            if me in where:
-                open_item["location"] = where[me]
-            rec.items.append((me, open_item))
-        if kind == "card_action_taken":
-            open_item = {
-                "kind": "card_action",
-                "card": ev["card"],
-                "paid": {},
-                "gained": {},
-                "cp": 0,
-                "bp": 0,
-            }
-            rec.items.append((me, open_item))
-            continue
-        if kind in _COPY:
+        elif kind in _COPY:
             name, keys = _COPY[kind]
             if kind == "visit_opened":
-                where[me] = str(ev["location"])
-            rec.items.append((me, _copy(name, ev, keys)))
-            open_item = None
-            continue
-        if open_item is None:
-            continue
-        if kind == "items_paid":
-            _add(open_item["paid"], ev["items"])
-        elif kind == "items_gained":
-            _add(open_item["gained"], ev["items"])
-        elif kind in ("cp_gained", "cp_paid"):
-            open_item["cp"] += int(ev["amount"]) * (-1 if kind == "cp_paid" else 1)
-        elif kind == "bp_gained":
-            open_item["bp"] += int(ev["amount"])
+                where[reader.me] = str(ev["location"])
+            reader.add(_copy(name, ev, keys))
+        elif kind in _EFFECTS:
+            reader.effect(ev)
     return rec
 
 

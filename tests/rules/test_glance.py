@@ -132,11 +132,24 @@ def test_a_turn_delivering_stone_and_building_shows_on_the_board_and_in_the_summ
         "cp": 4,
         "bp": 5,
     }
-    assert bo["items"][7] == {
+    assert bo["items"][6] == {
+        "kind": "harvested",
+        "location": "weaving_mill",
+        "resource": 1,
+        "bread": 0,
+        "paid": {},
+        "gained": {"cloth": 1},
+        "cp": 0,
+        "bp": 0,
+    }
+    assert bo["items"][7] == {  # the hut's cost, then its CP
         "kind": "craftsman_hired",
         "location": "weaving_mill",
         "hut": 2,
+        "paid": {"cloth": 1, "grain": 1},
+        "gained": {},
         "cp": 1,
+        "bp": 0,
     }
     # the acting seat's own view of its moves yields no summary for itself
     assert summarize(table.entries(0, 0), 0) == []
@@ -167,9 +180,15 @@ def test_an_advisor_hired_leaves_the_display_and_joins_the_player() -> None:
         )
     [summary] = summarize(table.entries(viewer, i), viewer)
     assert summary["seat"] == seat
-    assert {"kind": "advisor_hired", "advisor": adv, "location": gone[0]["location"]} in summary[
-        "items"
-    ]
+    [item] = summary["items"]
+    assert (item["kind"], item["advisor"], item["location"]) == (
+        "advisor_hired",
+        adv,
+        gone[0]["location"],
+    )
+    assert item["paid"] == move["pay"]
+    cp = sum(ev["amount"] for ev in table.raw[i][2] if ev["type"] == "cp_gained")
+    assert item["cp"] == summary["cp"] == cp > 0
 
 
 def test_a_donation_shows_the_kept_token_but_never_the_drawn_ones() -> None:
