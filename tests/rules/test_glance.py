@@ -306,6 +306,50 @@ def leaves(value: Any) -> list[str]:
     return []
 
 
+_SECTION_KEYS = {
+    "councilors": ("councilor:",),
+    "huts": ("hut:",),
+    "markers": ("marker:",),
+    "advisors": ("display:", "advisors:b_stack"),
+    "nobility": ("nobility:",),
+    "favor": ("favor:pile",),
+    "victoria": ("victoria:",),
+    "me": ("me:",),
+}
+_PLAYER_KEYS = {
+    "resources": ":",
+    "goods": ":",
+    "craftsmen": None,  # shown by the huts
+    "advisors": ":advisor:",
+    "titles": ":title:",
+    "favor_tokens": ":favor:",
+    "slots": ":slot:",
+}
+
+
+def expected_prefixes(before: View, after: View) -> list[tuple[str, ...]]:
+    """For every part of the view that differs, the keys a change of it may have."""
+    out: list[tuple[str, ...]] = []
+    for section, value in after.items():
+        if before[section] == value:  # type: ignore[literal-required]
+            continue
+        if section == "players_state":
+            for b, a in zip(before["players_state"], after["players_state"], strict=True):
+                for name, field in a.items():
+                    if b[name] == field:  # type: ignore[literal-required]
+                        continue
+                    seat = a["seat"]
+                    if name not in _PLAYER_KEYS:
+                        out.append((f"player:{seat}:{name}",))
+                    elif _PLAYER_KEYS[name] is not None:
+                        out.append((f"player:{seat}{_PLAYER_KEYS[name]}",))
+                    else:
+                        out.append(("hut:",))
+        else:
+            out.append(_SECTION_KEYS.get(section, (section,)))
+    return out
+
+
 Step = tuple[GameState, int | None, list[Any]]  # state, the seat that moved, raw events
 
 
@@ -362,6 +406,10 @@ def test_changes_and_summaries_say_nothing_a_seat_was_not_sent(
             a = rng.randrange(len(steps))
             b = min(len(steps) - 1, a + rng.randrange(1, 40))
             changes = changes_between(views[a], views[b])
+            assert (changes == []) == (views[a] == views[b])
+            keys = [c["key"] for c in changes]
+            for prefixes in expected_prefixes(views[a], views[b]):
+                assert any(k.startswith(prefixes) for k in keys), (prefixes, keys)
             assert changes_between(views[b], views[b]) == []
             check(-1 if seat is None else seat, changes, forbidden)
             seen_before, seen_after = dump(views[a]), dump(views[b])
