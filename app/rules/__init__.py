@@ -18,7 +18,7 @@ from .moves import IllegalMoveError, Move, Transition, decode_move, encode_move
 from .scoring import compute_outcome
 from .setup import BadOptionsError, GameOptions, new_game
 from .state import GameState
-from .summary import PlayerSummary, SummaryItem, summarize
+from .summary import LogEntry, PlayerSummary, SummaryItem, summarize
 from .turn import apply_move, legal_moves, to_act
 from .undo import UndoPoint, undo_points
 from .view import events_for, view_for
@@ -30,6 +30,7 @@ __all__ = [
     "GameOptions",
     "GameState",
     "IllegalMoveError",
+    "LogEntry",
     "Move",
     "Outcome",
     "PlayerSummary",

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Required, TypedDict
 
+from .contracts import EngineEvent
+
 SummaryItem = TypedDict(
     "SummaryItem",
     {
@@ -43,6 +45,15 @@ SummaryItem = TypedDict(
     },
     total=False,
 )
+
+
+class LogEntry(TypedDict):
+    """One missed move as the viewing seat receives it (``events`` passed through events_for)."""
+
+    version: int
+    seat: int | None  # the seat that moved
+    move: dict[str, Any]
+    events: list[EngineEvent]
 
 
 class PlayerSummary(TypedDict):
@@ -209,7 +220,7 @@ def _copy(name: str, ev: Mapping[str, Any], keys: tuple[str, ...]) -> SummaryIte
     return item  # type: ignore[return-value]
 
 
-def summarize(entries: Iterable[Mapping[str, Any]], viewer_seat: int | None) -> list[PlayerSummary]:
+def summarize(entries: Iterable[LogEntry], viewer_seat: int | None) -> list[PlayerSummary]:
     """One summary per other acting seat (and Victoria), in order of their first action.
 
     Each entry is ``{"version", "seat", "move", "events"}`` as the viewing seat receives it.
@@ -219,8 +230,8 @@ def summarize(entries: Iterable[Mapping[str, Any]], viewer_seat: int | None) -> 
     records: list[_Record] = []
     where: dict[str, str] = {}
     for entry in entries:
-        seat = entry.get("seat")
-        events = list(entry.get("events") or [])
+        seat = entry["seat"]
+        events: list[Mapping[str, Any]] = list(entry["events"])
         back = next(
             (ev for ev in events if ev.get("type") == "moves_taken_back" and "private" not in ev),
             None,

@@ -6,7 +6,7 @@ import copy
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from app.rules import (
     GameState,
+    LogEntry,
     View,
     ViewMismatchError,
     apply_move,
@@ -66,7 +67,7 @@ class Table:
             self.push(entry["seat"], entry["move"])
         raise AssertionError("no such move in the record")
 
-    def entries(self, seat: int | None, start: int, end: int | None = None) -> list[dict[str, Any]]:
+    def entries(self, seat: int | None, start: int, end: int | None = None) -> list[LogEntry]:
         """Log entries ``start+1 .. end`` (versions) as ``seat`` receives them."""
         return [
             {"version": v + 1, "seat": s, "move": m, "events": events_for(evs, seat)}
@@ -220,7 +221,9 @@ def test_a_donation_shows_the_kept_token_but_never_the_drawn_ones() -> None:
     for other in others:
         assert dump(other) not in text
     # even handed the raw (unredacted) events, the summary reads no private event
-    raw = [{"version": 1, "seat": seat, "move": {}, "events": table.raw[start][2]}]
+    raw: list[LogEntry] = [
+        {"version": 1, "seat": seat, "move": {}, "events": cast(Any, table.raw[start][2])}
+    ]
     assert "tokens" not in dump(summarize(raw, viewer))
 
 
@@ -371,7 +374,7 @@ def random_game(seed: int, options: dict[str, Any], rate: float) -> list[Step]:
     return out
 
 
-def entries_of(steps: list[Step], seat: int | None, a: int, b: int) -> list[dict[str, Any]]:
+def entries_of(steps: list[Step], seat: int | None, a: int, b: int) -> list[LogEntry]:
     """The log entries of versions ``a+1 .. b`` as ``seat`` receives them."""
     return [
         {"version": v, "seat": steps[v][1], "move": {}, "events": events_for(steps[v][2], seat)}
