@@ -10,10 +10,11 @@ that is still marked ``private``, so a summary never says more than the redacted
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any, Required, TypedDict
 
-from .contracts import EngineEvent
+from .contracts import EngineEvent, TokenView
 
 SummaryItem = TypedDict(
     "SummaryItem",
@@ -34,7 +35,7 @@ SummaryItem = TypedDict(
         "bp": int,
         "resource": str | int | None,
         "bread": int,
-        "token": Any,
+        "token": TokenView,
         "title": str,
         "hut": int,
         "advisor": str,
@@ -123,6 +124,7 @@ class _Record:
 
     seat: int | None
     undo: bool = False  # a ``took_back`` record: never itself taken back
+    where_before: str | None = None  # the seat's open-visit location before this entry
     items: list[tuple[str, SummaryItem]] = field(default_factory=list)  # (who, item)
     steps: dict[str, list[int]] = field(default_factory=dict)  # who -> [cp, bp]
 
@@ -182,7 +184,7 @@ def _record(
     seat: int | None, events: Iterable[Mapping[str, Any]], where: dict[str, str]
 ) -> _Record:
     """``where``: the location each seat last opened a visit of (kept across entries)."""
-    rec = _Record(seat)
+    rec = _Record(seat, where_before=where.get(str(seat)))
     reader = _Reader(rec, str(seat), where)
     for ev in events:
         if "private" in ev:
@@ -216,7 +218,7 @@ def _copy(name: str, ev: Mapping[str, Any], keys: tuple[str, ...]) -> SummaryIte
     for key in keys:
         if key in ev:
             value = ev[key]
-            item[key] = dict(value) if isinstance(value, Mapping) else value
+            item[key] = deepcopy(value)
     return item  # type: ignore[return-value]
 
 
@@ -238,12 +240,18 @@ def summarize(entries: Iterable[LogEntry], viewer_seat: int | None) -> list[Play
         )
         if back is not None:
             left = int(back["count"])
+            who = str(back["seat"])
             i = len(records) - 1
             while left and i >= 0:
                 if records[i].seat == back["seat"] and not records[i].undo:
-                    records.pop(i)
+                    popped = records.pop(i)
                     left -= 1
+                    where.pop(who, None)
+                    if popped.where_before is not None:
+                        where[who] = popped.where_before
                 i -= 1
+            if left:  # it went back past the first entry: where that seat is is unknown
+                where.pop(who, None)
             rec = _Record(back["seat"], undo=True)
             rec.items.append(
                 (str(back["seat"]), {"kind": "took_back", "count": int(back["count"])})

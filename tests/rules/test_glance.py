@@ -250,6 +250,27 @@ def test_moves_taken_back_are_removed_from_the_summary() -> None:
     assert changes_between(table.view(0, 1), table.view(5, 1)) == []
 
 
+def test_a_visit_action_names_its_location_only_when_the_visit_was_seen_opening() -> None:
+    table = Table("two_players")
+    table.advance(2)  # town action card, to the construction site: the visit is open
+    table.push(0, {"kind": "move", "councilor": "countryside"})  # opens another visit
+    table.push(0, {"kind": "undo", "to": 2})  # the construction site's visit is open again
+    table.push(0, table.record["moves"][2]["move"])  # deliver stone there
+    [bo] = summarize(table.entries(1, 0), 1)
+    assert [item["kind"] for item in bo["items"]] == [
+        "card_played",
+        "card_action",
+        "visited",
+        "took_back",
+        "visit_action",
+    ]
+    assert bo["items"][-1]["location"] == "construction_site"
+    [bo] = summarize(table.entries(1, 2), 1)  # the visit opened before these entries
+    assert [item["kind"] for item in bo["items"]] == ["took_back", "visit_action"]
+    assert "location" not in bo["items"][-1]
+    assert bo["items"][-1]["action"] == "deliver_stone"
+
+
 def test_victoria_gets_her_own_summary_in_solo() -> None:
     table = Table("solo")
     i = table.until(lambda s, m: table.states[-1].tree["round"] >= 3)  # she acts from round 2
