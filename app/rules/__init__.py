@@ -2,7 +2,8 @@
 
 Public API: ``new_game``, ``to_act``, ``legal_moves``, ``apply_move``, ``outcome``, ``view_for``,
 ``events_for``, ``replay``, ``encode_move``/``decode_move``, ``encode_state``/``decode_state``,
-``undo_points`` (the points of the current turn a seat may take moves back to; the ``undo`` move).
+``undo_points`` (the points of the current turn a seat may take moves back to; the ``undo`` move),
+``changes_between``/``summarize`` (what changed since a seat last looked; docs/view.md).
 """
 
 from __future__ import annotations
@@ -10,28 +11,36 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .changes import Change, ViewMismatchError, changes_between
 from .codec import decode_state, encode_state, state_blob
 from .contracts import EngineEvent, Outcome, View
 from .moves import IllegalMoveError, Move, Transition, decode_move, encode_move
 from .scoring import compute_outcome
 from .setup import BadOptionsError, GameOptions, new_game
 from .state import GameState
+from .summary import LogEntry, PlayerSummary, SummaryItem, summarize
 from .turn import apply_move, legal_moves, to_act
 from .undo import UndoPoint, undo_points
 from .view import events_for, view_for
 
 __all__ = [
     "BadOptionsError",
+    "Change",
     "EngineEvent",
     "GameOptions",
     "GameState",
     "IllegalMoveError",
+    "LogEntry",
     "Move",
     "Outcome",
+    "PlayerSummary",
+    "SummaryItem",
     "Transition",
     "UndoPoint",
     "View",
+    "ViewMismatchError",
     "apply_move",
+    "changes_between",
     "decode_move",
     "decode_state",
     "encode_move",
@@ -42,6 +51,7 @@ __all__ = [
     "outcome",
     "replay",
     "state_blob",
+    "summarize",
     "to_act",
     "undo_points",
     "view_for",
