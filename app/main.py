@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from anyio import to_thread
-from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi import FastAPI
 from sqlalchemy import text
 
 from app import redact
@@ -19,12 +18,12 @@ from app.api.limits import BodyLimit
 from app.auth import TokenSigner
 from app.config import Settings, get_settings
 from app.db.session import Database
-from app.errors import NotFound, Unavailable, install_handlers
+from app.errors import Unavailable, install_handlers
 from app.realtime.hub import Hub
 from app.realtime.notify import relay_for
 from app.tables.service import TableService
-
-PLACEHOLDER = "<!doctype html><title>Emara</title><p>The browser client is not built yet.</p>"
+from app.web.client import client_router
+from app.web.headers import SecurityHeaders
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -61,6 +60,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Crown of Emara online: private tables and live play.",
         version="0.1.0",
         lifespan=lifespan,
+        # /docs loads Swagger UI from a CDN: it alone gets a relaxed policy (app/web/headers.py);
+        # /redoc would need a second one and is not served.
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.db = db
@@ -86,23 +88,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise Unavailable("the database does not answer") from exc
         return {"status": "ok", "database": db.engine.dialect.name}
 
-    static_dir = Path(settings.static_dir).resolve()
-
-    @app.get("/{path:path}", include_in_schema=False)
-    async def client(path: str, request: Request) -> Response:
-        """Files of the browser client; any other page path is a client route → index.html."""
-        if path.startswith(("api/", "ws/")) or path in ("api", "ws"):
-            raise NotFound("no such endpoint")
-        if path:
-            candidate = (static_dir / path).resolve()
-            if candidate.is_relative_to(static_dir) and candidate.is_file():
-                return FileResponse(candidate)
-            if "." in path.rsplit("/", 1)[-1]:
-                raise NotFound("no such file")
-        index = static_dir / "index.html"
-        if index.is_file():
-            return FileResponse(index, headers={"Cache-Control": "no-cache"})
-        return HTMLResponse(PLACEHOLDER)
+    # The browser client: its files and page routes, and security headers on every response.
+    app.include_router(client_router(Path(settings.static_dir)))
+    app.add_middleware(SecurityHeaders)
 
     return app
 
