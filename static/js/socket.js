@@ -8,7 +8,7 @@
 //   (`accepted`, `pong`, …); an `error` frame with that ref rejects it with a SocketError. A
 //   request made while the socket is down waits; one sent on a socket that dropped before it was
 //   answered is sent again, unchanged, after the next hello (a move keeps its move_id, which the
-//   server treats as idempotent).
+//   server treats as idempotent). A refusal that names the move_id but no ref answers that move.
 // - A socket that says nothing for long is closed and replaced; the page answers server pings.
 
 const BASE_MS = 500;
@@ -171,9 +171,10 @@ export class TableSocket {
       this.send({ type: "pong" });
       return;
     }
-    const p = frame.ref !== undefined && frame.ref !== null ? this.pending.get(frame.ref) : null;
+    const ref = this.answering(frame);
+    const p = ref === null ? null : this.pending.get(ref);
     if (p) {
-      this.pending.delete(frame.ref);
+      this.pending.delete(ref);
       if (frame.type === "error") {
         const err = frame.error || frame;
         p.reject(new SocketError(err.code || "error", err.message || "", frame));
@@ -182,5 +183,14 @@ export class TableSocket {
     }
     if (frame.type === "pong") return;
     this.onFrame(frame);
+  }
+
+  // The ref of the pending request a frame answers, or null. A refused move may come back with
+  // its move_id and no ref: it answers the pending move with that move_id.
+  answering(frame) {
+    if (frame.ref !== undefined && frame.ref !== null) return this.pending.has(frame.ref) ? frame.ref : null;
+    if (frame.move_id === undefined || frame.move_id === null) return null;
+    for (const [ref, p] of this.pending) if (p.frame.move_id === frame.move_id) return ref;
+    return null;
   }
 }
