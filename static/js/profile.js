@@ -14,6 +14,8 @@ let me = null; // {id, name} or null
 const HINT = "emara.signed_in";
 
 function setHint(on) {
+  // the header's profile menu follows the change
+  document.dispatchEvent(new CustomEvent("emara:profile"));
   try {
     if (on) localStorage.setItem(HINT, "1");
     else localStorage.removeItem(HINT);

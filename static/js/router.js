@@ -119,6 +119,7 @@ async function boot() {
     showError(e);
   }
   window.addEventListener("popstate", route);
+  document.addEventListener("emara:profile", renderHeader);
   // plain links marked data-link (solo.js, records.js) stay in the app
   document.addEventListener("click", (e) => {
     const a = e.target.closest && e.target.closest("a[data-link]");
