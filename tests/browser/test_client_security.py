@@ -244,3 +244,39 @@ def test_a_stale_move_is_refused_over_the_socket_and_changes_nothing(
         # and the page's own move still goes through
         assert Player(page, random.Random(1)).act()
         wait_version_above(page, before)
+
+
+def test_a_recovery_code_brings_the_profile_to_another_browser(server: Any, browser: Any) -> None:
+    with person(browser) as (first, _watch, _):
+        code = create_profile_with_table(first, server, "Nia", "2")["recovery_code"]
+    with person(browser) as (page, watch, _):
+        page.goto(server.url("/"))
+        page.get_by_test_id("profile-menu").locator("summary").click()
+        page.get_by_test_id("recover-input").fill(code.lower())
+        with page.expect_response(lambda r: r.url.endswith("/api/profiles/recover")) as answer:
+            page.get_by_test_id("recover-go").click()
+        body = answer.value.json()
+        page.get_by_test_id("profile-name").wait_for(timeout=10000)
+        assert page.get_by_test_id("profile-name").inner_text() == "Nia"
+        new_code = body.get("recovery_code")
+        if new_code:  # one-time codes: the recovery hands out the next one, shown once
+            assert new_code != code
+            assert page.get_by_test_id("recovery-code").inner_text() == new_code
+        else:
+            assert page.get_by_test_id("recovery-panel").count() == 0
+        reach = page.evaluate(STORAGE_JS)
+        assert body["token"] not in reach and code not in reach
+        assert (new_code or code) not in reach
+        page.goto(server.url("/"))
+        page.get_by_test_id("profile-name").wait_for(timeout=10000)
+        assert watch.errors == []
+    with person(browser) as (page, _watch, _):
+        # a wrong code is refused in words and signs nobody in
+        page.goto(server.url("/"))
+        page.get_by_test_id("profile-menu").locator("summary").click()
+        page.get_by_test_id("recover-input").fill("0000-0000-0000-0000")
+        page.get_by_test_id("recover-go").click()
+        error = page.get_by_test_id("error").first
+        error.wait_for(timeout=10000)
+        assert "recovery code" in error.inner_text()
+        assert page.get_by_test_id("profile-name").count() == 0
