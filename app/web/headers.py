@@ -40,6 +40,7 @@ SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
     (b"x-frame-options", b"DENY"),
     (b"permissions-policy", PERMISSIONS_POLICY.encode()),
 )
+INTERNAL_ERROR: Final = b'{"error": {"code": "internal_error", "message": "internal server error"}}'
 _NAMES: Final = frozenset(name for name, _ in SECURITY_HEADERS)
 
 
@@ -57,10 +58,28 @@ class SecurityHeaders:
         if scope["path"] in DOCS_PATHS:
             headers[0] = (b"content-security-policy", DOCS_POLICY.encode())
 
+        started = False
+
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in _NAMES]
                 message["headers"] = kept + headers
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception:
+            # An unhandled error: answer the JSON 500 here, with the headers (the server's own
+            # error page would go out without them), then let it propagate to be logged.
+            if not started:
+                await send_with_headers(
+                    {
+                        "type": "http.response.start",
+                        "status": 500,
+                        "headers": [(b"content-type", b"application/json")],
+                    }
+                )
+                await send({"type": "http.response.body", "body": INTERNAL_ERROR})
+            raise

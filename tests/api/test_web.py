@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.web.client import BadPath, check_page_path
-from app.web.headers import CONTENT_SECURITY_POLICY, DOCS_POLICY
+from app.web.headers import CONTENT_SECURITY_POLICY, DOCS_POLICY, SecurityHeaders
 
 EXPECTED = {
     "content-security-policy": CONTENT_SECURITY_POLICY,
@@ -99,3 +99,46 @@ def test_the_path_check_accepts_real_routes() -> None:
     for bad in ("\x00", "t/\x00x", "../etc", "js/./x", "a\\b", "a\x7fb"):
         with pytest.raises(BadPath):
             check_page_path(bad)
+
+
+def test_an_unhandled_error_is_a_json_500_with_the_headers() -> None:
+    from starlette.types import Receive, Scope, Send
+
+    async def inner(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["path"] == "/boom":
+            raise RuntimeError("broken")
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"x-frame-options", b"SAMEORIGIN")],
+            }
+        )
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    c = TestClient(SecurityHeaders(inner), raise_server_exceptions=False)  # (no lifespan)
+    r = c.get("/boom")
+    assert r.status_code == 500
+    assert r.json()["error"]["code"] == "internal_error"
+    assert_secured(r)
+    ok = c.get("/fine")
+    assert ok.text == "ok"
+    assert_secured(ok)  # the app's own weaker value is replaced, not doubled
+    assert ok.headers.get_list("x-frame-options") == ["DENY"]
+    with pytest.raises(RuntimeError):
+        TestClient(SecurityHeaders(inner)).get("/boom")  # still raised, so that it is logged
+
+
+def test_the_app_answers_an_unhandled_error_with_the_headers(app: Any) -> None:
+    from starlette.requests import Request
+    from starlette.routing import Route
+
+    def broken(_: Request) -> None:
+        raise RuntimeError("broken")
+
+    # ahead of the client's catch-all route
+    app.router.routes.insert(0, Route("/api/broken", broken))
+    r = TestClient(app, raise_server_exceptions=False).get("/api/broken")
+    assert r.status_code == 500
+    assert r.json()["error"]["code"] == "internal_error"
+    assert_secured(r)
