@@ -1,5 +1,17 @@
 // Entry point: the client routes (/, /t/{id}, /solo, /records), the header (language, profile
 // menu) and start-up (catalogue, who am I, first page).
+//
+// The modules, one concern each:
+//   router.js   routes, header, start-up          api.js      HTTP JSON, ApiError
+//   profile.js  sign-in, recovery, sign-out       socket.js   the one reconnecting table socket
+//   landing.js  the home page                     lobby.js    a table before its start
+//   table.js    the live table screen             state.js    the table's client state
+//   board.js    status bar, rondels, locations    players.js  score track, player boards, end
+//   controls.js hand and legal moves              log.js      game log, last move
+//   solo.js     solo launcher                     records.js  solo record sheet
+//   moves.js    words for moves and events        pieces.js   symbols, chips, bot markers
+//   i18n.js     catalogues and plurals            notices.js  errors, toasts, turn favicon
+//   invites.js  invite codes seen                 dom.js      the one DOM helper (text only)
 import { t, setLang, initialLang, languages } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, ApiError } from "/js/api.js";
