@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +21,8 @@ import pytest
 from tests.browser.test_play import VIEWPORT, ConsoleWatch, Player, version, wait_version_above
 
 pytestmark = [pytest.mark.browser]
+
+ROOT = Path(__file__).resolve().parents[2]
 
 EVIL = "<img src=x onerror=alert(1)>"
 # Counts every CSP violation the page reports (the console also shows them as errors).
@@ -280,3 +284,50 @@ def test_a_recovery_code_brings_the_profile_to_another_browser(server: Any, brow
         error.wait_for(timeout=10000)
         assert "recovery code" in error.inner_text()
         assert page.get_by_test_id("profile-name").count() == 0
+
+
+def test_a_refused_move_is_shown_in_words_and_changes_nothing(server: Any, browser: Any) -> None:
+    """The socket is proxied: the page's move frame is answered with the server's refusal."""
+    with person(browser) as (page, _watch, dialogs):
+        refused: list[dict[str, Any]] = []
+
+        def proxy(ws: Any) -> None:
+            upstream = ws.connect_to_server()
+
+            def from_page(message: str) -> None:
+                frame = json.loads(message)
+                if frame.get("type") != "move":
+                    upstream.send(message)
+                    return
+                refused.append(frame)
+                ws.send(
+                    json.dumps(
+                        {
+                            "type": "error",
+                            "code": "stale_version",
+                            "message": "the table has moved on",
+                            "move_id": frame["move_id"],
+                            "ref": frame["ref"],
+                        }
+                    )
+                )
+
+            ws.on_message(from_page)
+
+        page.route_web_socket(re.compile(r"/ws/tables/"), proxy)
+        page.goto(server.url("/"))
+        page.get_by_test_id("name-input").fill("Oli")
+        page.get_by_test_id("seats").select_option("1")
+        page.get_by_test_id("create-table").click()
+        page.get_by_test_id("game").wait_for(timeout=15000)
+        before = version(page)
+        page.locator("[data-testid=legal-move], [data-testid=end-turn]").first.click()
+        error = page.get_by_test_id("error").first
+        error.wait_for(timeout=10000)
+        words = json.loads((ROOT / "static" / "i18n" / "en.json").read_text())["err.stale_version"]
+        assert words in error.inner_text()
+        assert len(refused) == 1 and refused[0]["expected_version"] == before
+        assert version(page) == before
+        # the page can still choose (it asked the server again after the refusal)
+        page.locator("[data-testid=legal-move], [data-testid=end-turn]").first.wait_for()
+        assert dialogs == []
