@@ -331,3 +331,46 @@ def test_a_refused_move_is_shown_in_words_and_changes_nothing(server: Any, brows
         # the page can still choose (it asked the server again after the refusal)
         page.locator("[data-testid=legal-move], [data-testid=end-turn]").first.wait_for()
         assert dialogs == []
+
+
+def test_a_move_cut_off_by_a_drop_goes_again_after_hello(server: Any, browser: Any) -> None:
+    """The socket is proxied and dropped as the first move leaves the page: the page reconnects,
+    says hello with its version, then sends the same move (same move_id) and gets it accepted."""
+    with person(browser) as (page, watch, _):
+        sockets: list[list[dict[str, Any]]] = []
+        dropped: list[dict[str, Any]] = []
+
+        def proxy(ws: Any) -> None:
+            upstream = ws.connect_to_server()
+            frames: list[dict[str, Any]] = []
+            sockets.append(frames)
+
+            def from_page(message: str) -> None:
+                frame = json.loads(message)
+                frames.append(frame)
+                if frame.get("type") == "move" and not dropped:
+                    dropped.append(frame)
+                    ws.close()
+                    return
+                upstream.send(message)
+
+            ws.on_message(from_page)
+
+        page.route_web_socket(re.compile(r"/ws/tables/"), proxy)
+        page.goto(server.url("/"))
+        page.get_by_test_id("name-input").fill("Pia")
+        page.get_by_test_id("seats").select_option("1")
+        page.get_by_test_id("create-table").click()
+        page.get_by_test_id("game").wait_for(timeout=15000)
+        before = version(page)
+        count = len(sockets)
+        page.locator("[data-testid=legal-move], [data-testid=end-turn]").first.click()
+        wait_version_above(page, before)
+        assert len(dropped) == 1
+        again = sockets[count]
+        assert [f["type"] for f in again[:2]] == ["hello", "move"]
+        assert again[0]["since"] == before
+        assert again[1]["move_id"] == dropped[0]["move_id"]
+        assert again[1]["expected_version"] == before
+        assert page.get_by_test_id("error").count() == 0
+        assert watch.errors == []
