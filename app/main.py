@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from anyio import to_thread
-from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi import FastAPI
 from sqlalchemy import text
 
 from app import redact
@@ -27,7 +26,7 @@ from app.bots.service import BotSeats
 from app.clock import Clock, SystemClock
 from app.config import Settings, get_settings
 from app.db.session import Database
-from app.errors import NotFound, Unavailable, install_handlers
+from app.errors import Unavailable, install_handlers
 from app.profiles import endpoints as profiles
 from app.profiles.service import ProfileService
 from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
@@ -38,8 +37,8 @@ from app.solo.service import SoloService
 from app.tables import endpoints as table_endpoints
 from app.tables.schemas import HealthOut
 from app.tables.service import TableService
-
-PLACEHOLDER = "<!doctype html><title>Emara</title><p>The browser client is not built yet.</p>"
+from app.web.client import client_router
+from app.web.headers import SecurityHeaders
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
@@ -101,6 +100,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         summary="Crown of Emara online: private tables and live play.",
         version="0.1.0",
         lifespan=lifespan,
+        # /docs loads Swagger UI from a CDN: it alone gets a relaxed policy (app/web/headers.py);
+        # /redoc would need a second one and is not served.
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.db = db
@@ -132,23 +134,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             raise Unavailable("the database does not answer") from exc
         return {"status": "ok", "database": db.engine.dialect.name}
 
-    static_dir = Path(settings.static_dir).resolve()
-
-    @app.get("/{path:path}", include_in_schema=False)
-    async def client(path: str, request: Request) -> Response:
-        """Files of the browser client; any other page path is a client route → index.html."""
-        if path.startswith(("api/", "ws/")) or path in ("api", "ws"):
-            raise NotFound("no such endpoint")
-        if path:
-            candidate = (static_dir / path).resolve()
-            if candidate.is_relative_to(static_dir) and candidate.is_file():
-                return FileResponse(candidate)
-            if "." in path.rsplit("/", 1)[-1]:
-                raise NotFound("no such file")
-        index = static_dir / "index.html"
-        if index.is_file():
-            return FileResponse(index, headers={"Cache-Control": "no-cache"})
-        return HTMLResponse(PLACEHOLDER)
+    # The browser client: its files and page routes, and security headers on every response.
+    app.include_router(client_router(Path(settings.static_dir)))
+    app.add_middleware(SecurityHeaders)
 
     return app
 

@@ -1,4 +1,5 @@
-// JSON over HTTP. Errors become ApiError with the server's stable code.
+// JSON over HTTP. The session is the HttpOnly cookie the server sets: the page never holds a token.
+// Errors become ApiError with the server's stable code.
 import { t, has } from "/js/i18n.js";
 
 export class ApiError extends Error {
@@ -15,18 +16,8 @@ export class ApiError extends Error {
   }
 }
 
-export function token() {
-  try {
-    return localStorage.getItem("emara.token");
-  } catch {
-    return null;
-  }
-}
-
 export async function api(method, path, body) {
   const headers = { Accept: "application/json" };
-  const tok = token();
-  if (tok) headers.Authorization = "Bearer " + tok;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let res;
   try {

@@ -1,10 +1,19 @@
-// The one message catalogue in use. `t(key, params)` formats a message; unknown keys fall back to
-// English, then to a readable form of the key's last part (ids from the server we don't know yet).
-import en from "/i18n/en.js";
+// The message catalogues (static/i18n/{lang}.json) and t(key, params). A message is a text with
+// {placeholders}, or, where a number changes the words, an object keyed by the plural categories
+// of Intl.PluralRules for that language ("one", "few", "many", "other"), chosen by the `count`
+// parameter (else `n`). Unknown keys fall back to English, then to a readable form of the key.
 
 const LANGS = ["en", "cs", "de"];
-let current = en;
+let en = {};
+let current = {};
 let currentLang = "en";
+let plurals = new Intl.PluralRules("en");
+
+async function load(code) {
+  const res = await fetch(`/i18n/${code}.json`, { credentials: "same-origin" });
+  if (!res.ok) throw new Error(`catalogue ${code}: HTTP ${res.status}`);
+  return res.json();
+}
 
 export function languages() {
   return LANGS;
@@ -16,18 +25,18 @@ export function lang() {
 
 export async function setLang(code) {
   if (!LANGS.includes(code)) code = "en";
-  if (code === "en") {
-    current = en;
-  } else {
+  if (!Object.keys(en).length) en = await load("en");
+  let catalogue = en;
+  if (code !== "en") {
     try {
-      const mod = await import(`/i18n/${code}.js`);
-      current = { ...en, ...mod.default };
+      catalogue = { ...en, ...(await load(code)) };
     } catch {
-      current = en;
       code = "en";
     }
   }
+  current = catalogue;
   currentLang = code;
+  plurals = new Intl.PluralRules(code);
   document.documentElement.lang = code;
   try {
     localStorage.setItem("emara.lang", code);
@@ -53,9 +62,15 @@ export function humanize(id) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+function pick(message, params) {
+  if (typeof message === "string") return message;
+  const n = Number(params.count ?? params.n ?? 0);
+  return message[plurals.select(n)] ?? message.other ?? "";
+}
+
 export function t(key, params = {}) {
   let s = current[key];
   if (s === undefined) s = en[key];
   if (s === undefined) return humanize(key);
-  return s.replace(/\{(\w+)\}/g, (_, k) => (params[k] === undefined || params[k] === null ? "" : String(params[k])));
+  return pick(s, params).replace(/\{(\w+)\}/g, (_, k) => (params[k] === undefined || params[k] === null ? "" : String(params[k])));
 }

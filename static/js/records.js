@@ -3,32 +3,10 @@
 
 import { get } from "/js/api.js";
 import { lang, t } from "/js/i18n.js";
+import { h as el, s as svg } from "/js/dom.js";
 
 // The rows of the printed score table; any other start value played is added in order.
 export const SHEET_ROWS = [40, 35, 30, 25, 20, 15];
-
-const SVG = "http://www.w3.org/2000/svg";
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-function svg(tag, attrs = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  return node;
-}
 
 // The rows of the high-score table: the printed start values plus any other value played,
 // highest (easiest) first, each with the best score or null.
@@ -60,7 +38,7 @@ function progressChart(history, nextStart, t) {
   const chart = svg("svg", {
     viewBox: `0 0 ${width} ${height}`,
     class: "records-chart",
-    style: `max-width: ${Math.round(width * 1.6)}px`,
+    style: { maxWidth: `${Math.round(width * 1.6)}px` },
     role: "img",
     "aria-label": t("records.chart_label"),
   });

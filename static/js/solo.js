@@ -2,25 +2,10 @@
 // unfinished one. Data: GET /api/profiles/me/solo; start: POST /api/solo.
 import { get, post } from "/js/api.js";
 import { has, t } from "/js/i18n.js";
+import { h as el } from "/js/dom.js";
 
 // Suggested building start values (hard … easy); any value may be entered.
 const SUGGESTED = [15, 20, 25, 30, 35, 40];
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
 
 // `go(tableId)` opens the table; the router passes its own.
 export async function renderSolo(root, go) {

@@ -1,0 +1,1 @@
+"""The web client's server side: its files and page routes, and the security headers."""

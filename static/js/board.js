@@ -1,0 +1,204 @@
+// The board: the status bar (round, event, whose turn), the two rondels (SVG), the locations with
+// their huts, markers and advisors, and the supply (B advisors, nobility titles, favor tokens).
+// Clicking a location, advisor or title filters the choices to the moves that involve it.
+import { t } from "/js/i18n.js";
+import { h, s } from "/js/dom.js";
+import { ADVISOR_INFO, BOT_GLYPH, COUNTRYSIDE, LOCATION_SYMBOL, RESOURCES, SEAT_SYMBOLS, botLevelLabel, chip, costChips } from "/js/pieces.js";
+
+export function renderStatus(ts) {
+  const v = ts.view;
+  const ev = v.event;
+  let turnText;
+  let cls = "";
+  if (v.phase === "finished") {
+    turnText = t("end.title");
+    cls = "over";
+  }
+  else if (ts.isMyTurn() && ts.botPlaysMe()) {
+    turnText = t("bot.plays_your_turn", { level: botLevelLabel(ts.botLevelOf(ts.mySeat)) });
+    cls = "bot";
+  } else if (ts.isMyTurn()) {
+    turnText = v.me && v.me.decision ? t("table.your_decision") : t("table.your_turn");
+    cls = "mine";
+  } else if (v.turn && v.phase === "turns") turnText = t("table.turn_of", { name: ts.who(v.turn.seat), n: v.turn.number });
+  else turnText = t("table.waiting_for", { names: (v.to_act || []).map((x) => ts.who(x)).join(", ") });
+  const sound = h("label.toggle", h("input", { type: "checkbox", checked: ts.sound, onchange: (e) => {
+    ts.sound = e.target.checked;
+    localStorage.setItem("emara.sound", ts.sound ? "1" : "0");
+  } }), " ♪ ", t("table.sound"));
+  const notify = "Notification" in window ? h("label.toggle", h("input", { type: "checkbox", checked: !!ts.notify, onchange: async (e) => {
+    ts.notify = e.target.checked;
+    if (ts.notify && Notification.permission === "default") { try { await Notification.requestPermission(); } catch {} }
+  } }), " ✉ ", t("table.notify")) : null;
+  return h("header.status-bar",
+    h("div.round", ts.mark(h("strong", v.round ? t("table.round", { round: v.round }) : t("table.setup")), "round", v.round)),
+    ev
+      ? h("div.event-card", { "data-testid": "event" },
+          h("span.label", t("table.event"), " · ", t("timing." + ev.timing)), " ",
+          ts.mark(h("strong", t("event." + ev.id)), "event", ev.id), " — ",
+          h("span", t("eventtext." + ev.id)))
+      : h("div.event-card", h("span.muted", v.event_top ? `${t("table.event_next")}: ${t("event." + v.event_top.id)}` : "")),
+    h("div.turn", { class: cls, "data-testid": "turn-indicator", role: "status", "aria-live": "polite" }, cls === "mine" ? "★ " : cls === "over" ? "♛ " : cls === "bot" ? BOT_GLYPH + " " : "… ", turnText),
+    h("div.tools", sound, notify, h("span", { id: "conn", class: "conn " + ts.wsState }, t(ts.wsState === "live" ? "table.connected" : "table.reconnecting")))
+  );
+}
+
+export function renderRondels(ts) {
+  const v = ts.view;
+  const targets = ts.legalInvolving();
+  const keys = Object.keys(v.rondels || {});
+  const wrap = h("div.rondels");
+  keys.forEach((key) => {
+    const order = v.rondels[key];
+    const W = 260, C = 130, R = 82;
+    const svg = s("svg", { viewBox: `0 0 ${W} ${W}`, class: "rondel", role: "group", "aria-label": t(key === "countryside" ? "table.rondel_countryside" : key === "town" ? "table.rondel_town" : "table.rondel_" + key) });
+    svg.append(s("circle", { cx: C, cy: C, r: R + 30, class: "rondel-bg" }));
+    svg.append(s("circle", { cx: C, cy: C, r: R, class: "rondel-ring" }));
+    // clockwise arrows between the nodes
+    for (let i = 0; i < order.length; i++) {
+      const a = ((i + 0.5) / order.length) * 2 * Math.PI - Math.PI / 2;
+      svg.append(s("text", { x: C + R * Math.cos(a), y: C + R * Math.sin(a) + 5, class: "rondel-arrow", transform: `rotate(${(a * 180) / Math.PI + 90} ${C + R * Math.cos(a)} ${C + R * Math.sin(a)})`, "aria-hidden": "true" }, "➤"));
+    }
+    svg.append(s("text", { x: C, y: C + 5, class: "rondel-title" }, t(key === "countryside" ? "table.rondel_countryside" : key === "town" ? "table.rondel_town" : "table.rondel_" + key)));
+    order.forEach((locId, i) => {
+      const a = (i / order.length) * 2 * Math.PI - Math.PI / 2;
+      const x = C + R * Math.cos(a), y = C + R * Math.sin(a);
+      const legal = targets.has("loc:" + locId);
+      const g = s("g", {
+        class: "loc-node" + (legal ? " legal-target" : "") + (ts.filter === "loc:" + locId ? " selected" : ""),
+        tabindex: "0",
+        role: "button",
+        "aria-label": t("loc." + locId),
+        onclick: () => ts.setFilter("loc:" + locId),
+        onkeydown: (e) => (e.key === "Enter" || e.key === " ") && (e.preventDefault(), ts.setFilter("loc:" + locId)),
+      });
+      g.append(s("circle", { cx: x, cy: y, r: 30, class: "node loc-" + locId }));
+      g.append(s("text", { x, y: y - 4, class: "node-sym" }, LOCATION_SYMBOL[locId] || "?"));
+      g.append(s("text", { x, y: y + 14, class: "node-label" }, shortLoc(locId)));
+      // councilors standing here
+      const here = (v.councilors || []).map((c, seat) => (c && c[key] === locId ? seat : null)).filter((x) => x !== null);
+      here.forEach((seat, j) => {
+        const px = x + (j - (here.length - 1) / 2) * 18;
+        const py = y + (y < C ? -38 : 40);
+        const pawn = s("g", { class: "pawn seat" + seat });
+        pawn.append(s("circle", { cx: px, cy: py, r: 9 }));
+        pawn.append(s("text", { x: px, y: py + 4 }, SEAT_SYMBOLS[seat]));
+        pawn.append(s("title", {}, `${ts.nameOf(seat)} — ${t("loc." + locId)}`));
+        g.append(pawn);
+      });
+      ts.values.set(`pawns.${key}.${locId}`, here.join(","));
+      g.dataset.k = `pawns.${key}.${locId}`;
+      svg.append(g);
+    });
+    wrap.append(svg);
+  });
+  return wrap;
+}
+
+export function renderLocations(ts) {
+  const v = ts.view;
+  const targets = ts.legalInvolving();
+  const grid = h("div.locations");
+  const all = [].concat(...Object.values(v.rondels || {}));
+  for (const locId of all) {
+    const cards = [];
+    const here = (v.councilors || []).map((c, seat) => (c && Object.values(c).includes(locId) ? seat : null)).filter((x) => x !== null);
+    const head = h("h3",
+      h("span.sym", { "aria-hidden": "true" }, LOCATION_SYMBOL[locId], " "), t("loc." + locId), " ",
+      here.map((seat) => h("span.seat-token", { class: "seat" + seat, title: ts.nameOf(seat) }, SEAT_SYMBOLS[seat]))
+    );
+    if (COUNTRYSIDE.includes(locId)) {
+      const huts = (v.huts && v.huts[locId]) || [];
+      const ul = h("ul.huts");
+      huts.forEach((hut, i) => {
+        const occ = hut.occupant;
+        const legal = ts.legal.some((m) => (m.kind === "hire_craftsman" || (m.kind === "card_action" && m.hire === "craftsman")) && m.location === locId && m.hut === i);
+        const li = h("li", { class: (occ !== null && occ !== undefined ? "occupied" : "free") + (legal ? " legal-target" : "") },
+          h("span.hut-n", t("table.hut_n", { n: i + 1 })), " ", costChips(hut.cost), " ",
+          occ !== null && occ !== undefined
+            ? h("span.occupant", h("span.seat-token", { class: "seat" + occ }, SEAT_SYMBOLS[occ]), " ", ts.nameOf(occ))
+            : h("span.muted", t("table.hut_free")));
+        ul.append(ts.mark(li, `hut.${locId}.${i}`, occ));
+      });
+      cards.push(h("div.small-label", t("table.huts")), ul);
+    } else {
+      const mk = v.markers || {};
+      const markerRow = (m, key, kind) => {
+        const el = h("span.marker", { class: m.removed ? "removed" : "" },
+          kind ? chip(kind) : null, " ", h("strong", String(m.value)),
+          m.removed ? h("span.muted", " (" + t("table.board_value") + ")") : h("span.muted", " · " + t("table.marker_steps", { n: m.steps_left })));
+        return ts.mark(el, key, m);
+      };
+      if (locId === "castle") {
+        cards.push(h("div.small-label", t("table.gift")), h("div.markers", RESOURCES.filter((r) => mk.gift && mk.gift[r]).map((r) => markerRow(mk.gift[r], "gift." + r, r))), h("div.small-label", t("table.castle_book")));
+      } else if (locId === "cathedral") {
+        cards.push(h("div.small-label", t("table.donation")), h("div.markers", RESOURCES.filter((r) => mk.donation && mk.donation[r]).map((r) => markerRow(mk.donation[r], "donation." + r, r))));
+      } else if (locId === "construction_site") {
+        cards.push(
+          h("div.small-label", t("table.stone_marker")), mk.stone ? h("div.markers", markerRow(mk.stone, "stone", "stone")) : null,
+          h("div.small-label", t("table.bread_marker")), mk.bread ? h("div.markers", markerRow(mk.bread, "bread", "bread")) : null,
+          h("div.small-label", t("table.wood_delivery"))
+        );
+      } else if (locId === "market") {
+        cards.push(h("div.small-label", t("table.market_gold")), h("div.small-label", t("table.market_books")));
+      }
+      const display = (v.advisors && v.advisors.display && v.advisors.display[locId]) || [];
+      if (display.length) {
+        cards.push(h("div.small-label", t("table.advisors")), h("div.advisor-list", display.map((a) => advisorCard(ts, a, targets))));
+      }
+    }
+    const visit = v.turn && v.turn.visit && v.turn.visit.location === locId;
+    grid.append(
+      h("article.location", {
+        class: (targets.has("loc:" + locId) ? "legal-target" : "") + (visit ? " visiting" : "") + (ts.filter === "loc:" + locId ? " selected" : ""),
+        "data-location": locId,
+        onclick: (e) => { if (!e.target.closest("button, .advisor")) ts.setFilter("loc:" + locId); },
+      }, head, visit ? h("div.visit-flag", "⚑ ", t("table.visit", { location: t("loc." + locId) })) : null, cards)
+    );
+  }
+  return grid;
+}
+
+export function advisorCard(ts, id, targets) {
+  const v = ts.view;
+  const info = ADVISOR_INFO[id] || {};
+  const cost = (v.advisors && v.advisors.costs && v.advisors.costs[id]) || {};
+  const legal = targets.has("adv:" + id);
+  return h("button.advisor", {
+    type: "button",
+    class: (legal ? "legal-target" : "") + (ts.filter === "adv:" + id ? " selected" : ""),
+    title: t("advtext." + id),
+    "aria-pressed": ts.filter === "adv:" + id ? "true" : "false",
+    onclick: () => ts.setFilter("adv:" + id),
+  },
+    h("span.adv-name", t("adv." + id)),
+    h("span.adv-meta", costChips(cost), " → ", info.cp ? chip("cp", "+" + info.cp) : null, info.bp ? chip("bp", "+" + info.bp) : null),
+    h("span.adv-text", t("advtext." + id))
+  );
+}
+
+export function renderSupply(ts) {
+  const v = ts.view;
+  const targets = ts.legalInvolving();
+  const adv = v.advisors || {};
+  const nob = h("div.nobility", (v.nobility || []).map((n) =>
+    ts.mark(h("button.title-stack", { type: "button", class: (targets.has("title:" + n.id) ? "legal-target" : "") + (ts.filter === "title:" + n.id ? " selected" : ""), onclick: () => ts.setFilter("title:" + n.id) },
+      h("strong", "♔ ", t("title." + n.id)),
+      h("span", costChips(n.cost)),
+      h("span", n.top !== null && n.top !== undefined ? chip("cp", n.top) : h("span.muted", t("table.nothing"))),
+      h("span.muted", t("table.b_left", { n: n.left }))), "nob." + n.id, n)
+  ));
+  return h("div.supply",
+    h("div.supply-box", h("h3", t("table.b_stack"), " ", h("span.muted", t("table.b_left", { n: adv.b_left ?? 0 }))),
+      adv.b_top ? advisorCard(ts, adv.b_top, targets) : h("p.muted", t("table.nothing"))),
+    h("div.supply-box", h("h3", t("table.nobility")), nob),
+    h("div.supply-box.small",
+      ts.mark(h("p", "✉ ", t("table.favor_pile", { pile: (v.favor || {}).pile ?? 0, discard: (v.favor || {}).discard ?? 0 })), "favor", v.favor),
+      v.event_top ? h("p", h("span.muted", t("table.event_next") + ": "), t("event." + v.event_top.id), " ", h("span.muted", t("table.events_left", { n: v.events_left }))) : null)
+  );
+}
+
+function shortLoc(id) {
+  const full = t("loc." + id);
+  return full.length > 11 ? full.slice(0, 10) + "." : full;
+}

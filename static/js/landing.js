@@ -1,0 +1,110 @@
+// The landing page (client route /): the name, a new table with its options, joining by link, the
+// way to solo play and the list of one's tables.
+import { t } from "/js/i18n.js";
+import { h, clear } from "/js/dom.js";
+import { get, post, ApiError } from "/js/api.js";
+import { showError } from "/js/notices.js";
+import { seatName } from "/js/pieces.js";
+import { rememberInvite } from "/js/invites.js";
+import { profile, ensureProfile, nameField, currentName } from "/js/profile.js";
+
+const main = () => document.getElementById("main");
+
+// `link(path, text, attrs)` makes an in-app link; `navigate(path)` goes there.
+export async function landing({ link, navigate }) {
+  const root = clear(main());
+  const seatsSel = h("select", { id: "seats", "data-testid": "seats" }, [1, 2, 3, 4].map((n) => h("option", { value: n, selected: n === 2 }, String(n))));
+  const startSel = h("select", { id: "start-player", "data-testid": "start-player" });
+  const fillStart = () => {
+    clear(startSel).append(h("option", { value: "random" }, t("landing.start_random")));
+    for (let i = 0; i < Number(seatsSel.value); i++) startSel.append(h("option", { value: i }, t("landing.seat_n", { n: i + 1 })));
+  };
+  seatsSel.addEventListener("change", fillStart);
+  fillStart();
+  const bstart = h("input", { id: "building-start", "data-testid": "building-start", type: "number", min: "0", max: "80", placeholder: "35" });
+  const check = (id) => h("input", { id, type: "checkbox", "data-testid": id });
+  const rl = check("random-locations"), fs = check("full-selection"), sp = check("spectators");
+  sp.checked = true;
+
+  const create = async (btn) => {
+    btn.disabled = true;
+    try {
+      await ensureProfile(currentName());
+      const options = {
+        random_locations: rl.checked,
+        full_selection: fs.checked,
+        spectators: sp.checked,
+        start_player: startSel.value === "random" ? "random" : Number(startSel.value),
+      };
+      if (bstart.value !== "") options.building_start = Number(bstart.value);
+      const tbl = await post("/api/tables", { seats: Number(seatsSel.value), options });
+      rememberInvite(tbl.id, tbl.invite_code);
+      navigate(`/t/${encodeURIComponent(tbl.id)}`);
+    } catch (e) {
+      showError(e);
+    } finally {
+      btn.disabled = false;
+    }
+  };
+  const createBtn = h("button.primary", { "data-testid": "create-table", type: "button", onclick: (e) => create(e.currentTarget) }, "✚ ", t("landing.create"));
+
+  const joinInput = h("input", { id: "join-link", "data-testid": "join-link", type: "url", placeholder: t("landing.join_placeholder") });
+  const openJoin = () => {
+    try {
+      const u = new URL(joinInput.value.trim(), location.origin);
+      if (!/^\/t\/[^/]+\/?$/.test(u.pathname)) throw new Error();
+      navigate(u.pathname + u.search);
+    } catch {
+      showError(new ApiError(0, "bad_link", t("landing.join_bad")));
+    }
+  };
+
+  const tablesBox = h("div.tables", h("p.muted", t("app.loading")));
+  root.append(
+    h("section.hero", h("h1", h("span.crown", { "aria-hidden": "true" }, "♛ "), t("app.title")), h("p.tagline", t("app.tagline"))),
+    h(
+      "div.landing-grid",
+      h("section.panel", h("h2", t("landing.welcome")), nameField(), profile() ? h("p.muted", t("landing.playing_as", { name: profile().name })) : null),
+      h(
+        "section.panel",
+        h("h2", t("landing.new_table")),
+        h("div.form-grid",
+          h("label", { for: "seats" }, t("landing.seats")), seatsSel,
+          h("label", { for: "start-player" }, t("landing.start_player")), startSel,
+          h("label", { for: "building-start" }, t("landing.building_start")), bstart
+        ),
+        h("p.hint", t("landing.building_start_hint")),
+        h("div.checks",
+          h("label", rl, " ", t("landing.random_locations")),
+          h("label", fs, " ", t("landing.full_selection")),
+          h("label", sp, " ", t("landing.spectators"))
+        ),
+        createBtn
+      ),
+      h("section.panel", h("h2", t("landing.join")), h("div.row", joinInput, h("button", { type: "button", "data-testid": "join-open", onclick: openJoin }, t("landing.join_open")))),
+      h("section.panel", h("h2", t("landing.solo")), h("p", t("landing.solo_text")), link("/solo", t("landing.solo_open"), { class: "button", "data-testid": "solo-open" })),
+      h("section.panel.wide", h("h2", t("landing.my_tables")), tablesBox)
+    )
+  );
+  if (!profile()) {
+    clear(tablesBox).append(h("p.muted", t("landing.no_tables")));
+    document.getElementById("name-input").focus();
+    return;
+  }
+  try {
+    const res = await get("/api/tables");
+    const list = Array.isArray(res) ? res : res.tables || [];
+    clear(tablesBox);
+    if (!list.length) tablesBox.append(h("p.muted", t("landing.no_tables")));
+    const ul = h("ul.table-list");
+    for (const tb of list) {
+      const status = tb.status === "finished" ? t("landing.finished") : tb.status === "lobby" || tb.status === "open" ? t("landing.lobby") : t("landing.running");
+      const names = (tb.seats || []).map((s) => seatName(s) || "—").join(", ");
+      ul.append(h("li", h("span.status-" + (tb.status || "running"), status), " ", h("span", names), " ",
+        link(`/t/${encodeURIComponent(tb.id)}`, tb.status === "finished" ? t("landing.view_result") : t("landing.continue"), { class: "button small" })));
+    }
+    if (list.length) tablesBox.append(ul);
+  } catch (e) {
+    clear(tablesBox).append(h("p.muted", e instanceof ApiError ? e.text : String(e)));
+  }
+}

@@ -1,0 +1,261 @@
+// The lobby of a table: its seats (with the host's bot tools), options and invite link, "join"
+// for a visitor with the invite code, "start" for the host. It listens on the table's socket: the
+// server sends a `lobby` frame on hello and after every change (a seat taken or left, a bot, the
+// start). Where no socket can be had (no profile yet, a table closed to spectators, the network
+// gone) it reads the table over HTTP each time the socket tries again.
+import { t } from "/js/i18n.js";
+import { h, clear } from "/js/dom.js";
+import { get, post, del, ApiError } from "/js/api.js";
+import { showError } from "/js/notices.js";
+import { BOT_GLYPH, SEAT_SYMBOLS, botLevelSelect, seatName } from "/js/pieces.js";
+import { inviteFor, inviteUrl, rememberInvite } from "/js/invites.js";
+import { profile, ensureProfile, nameField, currentName } from "/js/profile.js";
+import { TableSocket, tableSocketUrl } from "/js/socket.js";
+
+const main = () => document.getElementById("main");
+
+export function tableUrl(id, invite) {
+  return `/api/tables/${encodeURIComponent(id)}` + (invite ? `?invite=${encodeURIComponent(invite)}` : "");
+}
+
+export function mySeatIn(table) {
+  const p = profile();
+  if (!p) return null;
+  if (typeof table.my_seat === "number") return table.my_seat;
+  if (typeof table.seat === "number") return table.seat;
+  const seats = table.seats || [];
+  for (let i = 0; i < seats.length; i++) {
+    const s = seats[i];
+    if (s && (s.profile_id === p.id || (s.profile && s.profile.id === p.id))) return typeof s.seat === "number" ? s.seat : i;
+  }
+  return null;
+}
+
+function isHost(table) {
+  const p = profile();
+  if (!p) return false;
+  if (typeof table.host === "boolean") return table.host;
+  if (table.is_host !== undefined) return !!table.is_host;
+  const host = table.host_id ?? table.host_profile_id ?? (table.host && (table.host.id ?? table.host));
+  if (host !== undefined && host !== null) return host === p.id;
+  return mySeatIn(table) === 0;
+}
+
+export const lobbyStarted = (tb) => !!(tb && tb.status && tb.status !== "lobby" && tb.status !== "open" && tb.status !== "waiting");
+
+export class Lobby {
+  // `route()` shows the page again (the game once it started), `navigate(path)` goes elsewhere.
+  constructor(id, invite, table, { route, navigate }) {
+    this.route = route;
+    this.navigate = navigate;
+    this.id = id;
+    this.invite = invite || inviteFor(id);
+    this.table = table;
+    this.stopped = false;
+    this.socket = new TableSocket({
+      url: () => tableSocketUrl(id, this.invite),
+      onFrame: (f) => f.type === "lobby" && f.table && this.update(f.table),
+      // a socket refused or lost: read the table over HTTP each time it tries again
+      onState: (state) => state === "reconnecting" && this.poll(),
+    });
+    this.botChoice = {}; // seat -> the level picked for "Add a bot" (kept across re-renders)
+    this.busy = false;
+  }
+  stop() {
+    this.stopped = true;
+    this.socket.stop();
+  }
+  async start() {
+    this.render();
+    this.socket.start();
+  }
+  reconnect() {
+    // The profile changed (the visitor just joined): a new socket carries it.
+    this.socket.reconnectNow();
+  }
+  update(tb) {
+    if (this.stopped) return;
+    const changed = JSON.stringify(tb) !== JSON.stringify(this.table);
+    this.table = tb;
+    if (lobbyStarted(tb)) {
+      this.stop();
+      this.route();
+      return;
+    }
+    if (changed) this.render();
+  }
+  async poll() {
+    try {
+      const tb = await get(tableUrl(this.id, this.invite));
+      this.update(tb);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.code === "network") this.setNote(t("err.network"));
+    }
+  }
+  setNote(text) {
+    const n = document.getElementById("lobby-note");
+    if (n) n.textContent = text;
+  }
+  render() {
+    const root = clear(main());
+    const tb = this.table;
+    if (!tb) {
+      root.append(h("section.panel.lobby", h("h1", t("lobby.title", { id: this.id })), this.joinBox()));
+      return;
+    }
+    if (tb.invite_code) rememberInvite(this.id, tb.invite_code), (this.invite = tb.invite_code);
+    const mine = mySeatIn(tb);
+    const seats = tb.seats || [];
+    const nSeats = tb.seat_count || tb.seats_count || seats.length;
+    const isTaken = (s) => !!(s && (s.taken || seatName(s)));
+    const taken = seats.filter(isTaken).length;
+    const hosting = mine !== null && isHost(tb);
+    const seatList = h("ol.seat-list");
+    for (let i = 0; i < nSeats; i++) {
+      const s = seats.find((x) => x && x.seat === i) || seats[i];
+      const name = isTaken(s) ? seatName(s) || t("lobby.bot") : null;
+      const bot = s && s.bot_level ? s.bot_level : null;
+      seatList.append(
+        h("li", { class: (name ? "taken" : "open") + (bot ? " bot" : ""), "data-testid": "lobby-seat", "data-seat": i, "data-bot-level": bot },
+          h("span.seat-token", { class: "seat" + i, "aria-hidden": "true" }, SEAT_SYMBOLS[i]),
+          " ",
+          name ? h("strong", bot ? h("span.bot-glyph", { "aria-hidden": "true" }, BOT_GLYPH, " ") : null, name) : h("span.muted", t("lobby.open_seat")),
+          mine === i ? h("span.tag", t("lobby.you")) : null,
+          (s && s.host) || (s && s.host === undefined && i === 0) ? h("span.tag", t("lobby.host")) : null,
+          hosting ? this.botTools(i, name, bot) : null
+        )
+      );
+    }
+    const opts = tb.options || {};
+    const yn = (v) => (v ? t("opt.yes") : t("opt.no"));
+    const optList = h("dl.options",
+      h("dt", t("opt.building_start")), h("dd", opts.building_start ?? t("opt.building_start_auto")),
+      h("dt", t("opt.random_locations")), h("dd", yn(opts.random_locations)),
+      h("dt", t("opt.full_selection")), h("dd", yn(opts.full_selection)),
+      h("dt", t("opt.spectators")), h("dd", yn(opts.spectators)),
+      h("dt", t("opt.start_player")), h("dd", opts.start_player === "random" || opts.start_player == null ? t("landing.start_random") : t("landing.seat_n", { n: Number(opts.start_player) + 1 }))
+    );
+    let inviteBox = null;
+    if (this.invite) {
+      const url = inviteUrl(this.id, this.invite);
+      const input = h("input.invite", { "data-testid": "invite-link", readonly: true, value: url, "aria-label": t("lobby.invite"), onfocus: (e) => e.target.select() });
+      const copy = h("button", {
+        type: "button",
+        onclick: async (e) => {
+          const b = e.currentTarget;
+          try { await navigator.clipboard.writeText(url); } catch { input.select(); document.execCommand && document.execCommand("copy"); }
+          b.textContent = t("lobby.copied");
+          setTimeout(() => (b.textContent = t("lobby.copy")), 1500);
+        },
+      }, t("lobby.copy"));
+      inviteBox = h("div", h("h2", t("lobby.invite")), h("div.row", input, copy), h("p.hint", t("lobby.invite_hint")));
+    }
+    let action;
+    if (mine === null) action = this.joinBox(taken >= nSeats);
+    else if (isHost(tb)) {
+      const ready = taken >= nSeats;
+      action = h("div",
+        h("button.primary", { type: "button", "data-testid": "start-game", disabled: !ready, onclick: (e) => this.startGame(e.currentTarget) }, "▶ ", t("lobby.start")),
+        ready ? null : h("p.hint", { id: "lobby-note" }, t("lobby.waiting", { taken, seats: nSeats }))
+      );
+    } else {
+      action = h("div", h("p", { id: "lobby-note" }, t("lobby.waiting_host")), h("button", { type: "button", "data-testid": "leave-table", onclick: () => this.leave() }, t("lobby.leave")));
+    }
+    root.append(
+      h("section.panel.lobby", { "data-testid": "lobby" },
+        h("h1", t("lobby.title", { id: tb.name || this.id })),
+        h("div.lobby-grid",
+          h("div", h("h2", t("lobby.seats")), seatList, action),
+          h("div", inviteBox, h("h2", t("lobby.options")), optList)
+        )
+      )
+    );
+  }
+  // The host's controls on a seat: "Add a bot" (with its level) on an open seat; on a bot's seat,
+  // its level and "Remove".
+  botTools(seat, name, bot) {
+    const path = `/api/tables/${encodeURIComponent(this.id)}/seats/${seat}/bot`;
+    if (bot) {
+      const level = botLevelSelect(bot, {
+        "data-testid": "bot-level-change",
+        "data-seat": seat,
+        disabled: this.busy,
+        onchange: (e) => this.seatCall(() => post(path, { level: e.target.value })),
+      });
+      const remove = h("button.small", { type: "button", "data-testid": "remove-bot", "data-seat": seat, disabled: this.busy, onclick: () => this.seatCall(() => del(path)) }, "✕ ", t("bot.remove"));
+      return h("span.seat-tools", level, remove);
+    }
+    if (name) return null;
+    const level = botLevelSelect(this.botChoice[seat] || "greedy", {
+      "data-testid": "bot-level",
+      "data-seat": seat,
+      disabled: this.busy,
+      onchange: (e) => (this.botChoice[seat] = e.target.value),
+    });
+    const add = h("button.small", {
+      type: "button",
+      "data-testid": "add-bot",
+      "data-seat": seat,
+      disabled: this.busy,
+      onclick: () => this.seatCall(() => post(path, { level: level.value })),
+    }, BOT_GLYPH, " ", t("bot.add"));
+    return h("span.seat-tools", level, add);
+  }
+  async seatCall(call) {
+    if (this.busy) return;
+    this.busy = true;
+    this.render();
+    let tb = null;
+    try {
+      tb = await call();
+    } catch (e) {
+      showError(e);
+    } finally {
+      this.busy = false;
+    }
+    if (this.stopped) return;
+    if (tb && tb.seats) this.table = tb;
+    this.render();
+  }
+  joinBox(full) {
+    if (full) return h("p", t("lobby.full"));
+    if (!this.invite) return h("p", t("lobby.no_invite"));
+    const go = async (btn) => {
+      btn.disabled = true;
+      try {
+        await ensureProfile(currentName());
+        await post(`/api/tables/${encodeURIComponent(this.id)}/join`, { invite_code: this.invite });
+        this.update(await get(tableUrl(this.id, this.invite)));
+        this.reconnect();
+      } catch (e) {
+        showError(e);
+      } finally {
+        btn.disabled = false;
+      }
+    };
+    const btn = h("button.primary", { type: "button", "data-testid": "join-table", onclick: (e) => go(e.currentTarget) }, "✚ ", t("lobby.join"));
+    return h("div.join-box", nameField(() => btn.click()), btn);
+  }
+  async startGame(btn) {
+    btn.disabled = true;
+    try {
+      await post(`/api/tables/${encodeURIComponent(this.id)}/start`, {});
+      if (!this.stopped) {
+        // (the socket's lobby frame may have said so first)
+        this.stop();
+        this.route();
+      }
+    } catch (e) {
+      showError(e);
+      btn.disabled = false;
+    }
+  }
+  async leave() {
+    try {
+      await post(`/api/tables/${encodeURIComponent(this.id)}/leave`, {});
+      this.navigate("/");
+    } catch (e) {
+      showError(e);
+    }
+  }
+}

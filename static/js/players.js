@@ -1,0 +1,178 @@
+// The players: the score track (CP and BP of every seat, SVG), each player's board with the bot
+// tools under it, and the final scores with the rematch.
+import { t } from "/js/i18n.js";
+import { h, s } from "/js/dom.js";
+import { BOT_GLYPH, GOODS, RESOURCES, SEAT_SYMBOLS, botLevelLabel, botLevelSelect, botTag, chip, costText } from "/js/pieces.js";
+
+const enc = encodeURIComponent;
+
+export function renderScoreTrack(ts) {
+  const v = ts.view;
+  const ps = v.players_state || [];
+  const rows = ps.map((p) => ({ seat: p.seat, name: ts.nameOf(p.seat), bot: ts.botLevelOf(p.seat), cp: p.cp, bp: p.bp }));
+  if (v.victoria) rows.push({ seat: "v", name: t("table.victoria"), cp: v.victoria.cp, bp: null });
+  const maxVal = Math.max(60, ...rows.map((r) => Math.max(r.cp || 0, r.bp || 0))) + 10;
+  const W = 400, L = 70, rowH = 30;
+  const H = rows.length * rowH + 22;
+  const x = (val) => L + ((W - L - 12) * val) / maxVal;
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "score-svg", role: "img", "aria-label": t("table.score_track") });
+  for (let tick = 0; tick <= maxVal; tick += 10) {
+    svg.append(s("line", { x1: x(tick), x2: x(tick), y1: 4, y2: H - 16, class: "tick" }));
+    svg.append(s("text", { x: x(tick), y: H - 4, class: "tick-label" }, String(tick)));
+  }
+  rows.forEach((r, i) => {
+    const y = 16 + i * rowH;
+    // a bot of its own goes by its level's word here, the name being "Bot · …"
+    const short = r.bot && !ts.hasPlayer(r.seat) ? t("bot.word." + r.bot) : r.name;
+    const label = r.bot ? `${SEAT_SYMBOLS[r.seat]} ${BOT_GLYPH} ${short.slice(0, 7)}` : `${r.seat === "v" ? "♕" : SEAT_SYMBOLS[r.seat]} ${r.name.slice(0, 9)}`;
+    svg.append(s("text", { x: 4, y: y + 4, class: "track-name" + (r.bot ? " bot" : "") }, label,
+      r.bot ? s("title", {}, `${r.name} — ${t("bot.played_by", { level: botLevelLabel(r.bot) })}`) : null));
+    svg.append(s("line", { x1: L, x2: W - 12, y1: y, y2: y, class: "track-line" }));
+    const lowerIsCp = r.bp === null || r.cp <= r.bp;
+    const cls = r.seat === "v" ? "seatv" : "seat" + r.seat;
+    // CP: circle, BP: square — the lower gets a star and a thick ring
+    const cp = s("g", { class: `track-marker cp ${cls}${lowerIsCp ? " lower" : ""}` });
+    cp.append(s("circle", { cx: x(r.cp), cy: y, r: lowerIsCp ? 10 : 8 }));
+    cp.append(s("text", { x: x(r.cp), y: y + 4 }, "C"));
+    cp.append(s("title", {}, `${r.name}: ${r.cp} ${t("table.cp")}${lowerIsCp ? " ★ " + t("table.lower") : ""}`));
+    svg.append(cp);
+    if (r.bp !== null) {
+      const bp = s("g", { class: `track-marker bp ${cls}${!lowerIsCp ? " lower" : ""}` });
+      const sz = !lowerIsCp ? 19 : 15;
+      bp.append(s("rect", { x: x(r.bp) - sz / 2, y: y - sz / 2, width: sz, height: sz, rx: 2 }));
+      bp.append(s("text", { x: x(r.bp), y: y + 4 }, "B"));
+      bp.append(s("title", {}, `${r.name}: ${r.bp} ${t("table.bp")}${!lowerIsCp ? " ★ " + t("table.lower") : ""}`));
+      svg.append(bp);
+      const low = lowerIsCp ? r.cp : r.bp;
+      svg.append(s("text", { x: x(low), y: y - 12, class: "star" }, "★"));
+    }
+  });
+  const legend = h("ul.track-legend", rows.map((r) =>
+    ts.mark(h("li",
+      r.seat === "v" ? "♕ " : h("span.seat-token", { class: "seat" + r.seat }, SEAT_SYMBOLS[r.seat]), " ",
+      r.seat === "v" ? h("strong", r.name) : ts.nameWithBot(r.seat), " ",
+      chip("cp", r.cp), r.bp !== null ? chip("bp", r.bp) : null,
+      r.bp !== null ? h("span.score", " = ", h("strong", String(Math.min(r.cp, r.bp))), " ★", r.cp <= r.bp ? t("table.cp") : t("table.bp")) : null
+    ), `track.${r.seat}`, [r.cp, r.bp])
+  ));
+  return h("section.panel.score-track", { "data-testid": "score-track" }, h("h2", t("table.score_track")), svg, legend, h("p.hint", t("table.score_track_hint")));
+}
+
+export function renderPlayers(ts) {
+  const v = ts.view;
+  const box = h("section.players", h("h2.sr", t("table.players")));
+  for (const p of v.players_state || []) {
+    const seat = p.seat;
+    const acting = (v.to_act || []).includes(seat) && v.phase !== "finished";
+    const k = (x) => `p${seat}.${x}`;
+    const slots = h("div.slots", [1, 2, 3].map((n) => {
+      const c = p.slots && p.slots[String(n)];
+      return ts.mark(h("div.slot", { class: c ? "filled" : "empty" }, h("span.slot-n", String(n)), c ? h("span", t("card." + c)) : h("span.muted", t("table.slot_empty"))), k("slot" + n), c);
+    }));
+    const res = h("div.goods", RESOURCES.map((r) => ts.mark(chip(r, p.resources[r] || 0, { dim: true }), k(r), p.resources[r])));
+    const goods = h("div.goods", GOODS.map((r) => ts.mark(chip(r, p.goods[r] || 0, { dim: true }), k(r), p.goods[r])));
+    const advisors = (p.advisors || []).length
+      ? h("div.owned", (p.advisors || []).map((a) => h("span.pill", { title: t("advtext." + a) }, t("adv." + a))))
+      : null;
+    const titles = (p.titles || []).length
+      ? h("div.owned", p.titles.map((ti) => h("span.pill.title", "♔ ", t("title." + ti.id), " ", chip("cp", ti.cp))))
+      : null;
+    const favors = (p.favor_tokens || []).length
+      ? h("div.owned", p.favor_tokens.map((f) => h("span.pill.favor", "✉ ", t("loc." + f.location), ": ", costText(f.reward))))
+      : null;
+    box.append(
+      h("article.player", { class: "seat" + seat + (acting ? " acting" : "") + (seat === ts.mySeat ? " me" : "") + (ts.botLevelOf(seat) ? " bot" : ""), "data-testid": "player-board", "data-seat": seat, "data-bot-level": ts.botLevelOf(seat) },
+        h("header",
+          h("span.seat-token", { class: "seat" + seat }, SEAT_SYMBOLS[seat]), " ",
+          ts.nameWithBot(seat), seat === ts.mySeat ? h("span.tag", t("table.you")) : null,
+          v.statue === seat ? h("span.tag.statue", t("table.statue")) : null,
+          acting ? h("span.tag.acting", "▶") : null,
+          h("span.spacer"),
+          ts.mark(h("span", chip("cp", p.cp)), k("cp"), p.cp), ts.mark(h("span", chip("bp", p.bp)), k("bp"), p.bp),
+          h("span.score-pill", { title: t("table.score") }, "★ ", String(p.score ?? Math.min(p.cp, p.bp)))
+        ),
+        slots,
+        h("div.row-wrap", res, goods),
+        h("div.meta",
+          ts.mark(h("span", "⚒ ", t("table.craftsmen_left", { n: p.craftsmen_left })), k("craftsmen"), p.craftsmen_left), " · ",
+          h("span.muted", t("table.cards", { hand: p.hand_size, deck: p.deck_size }))),
+        titles, advisors, favors,
+        seatTools(ts, seat)
+      )
+    );
+  }
+  if (v.victoria) {
+    box.append(h("article.player.victoria", h("header", "♕ ", h("strong", t("table.victoria")), h("span.spacer"), chip("cp", v.victoria.cp)),
+      (v.victoria.titles || []).length ? h("div.owned", v.victoria.titles.map((ti) => h("span.pill.title", "♔ ", t("title." + ti.id), " ", chip("cp", ti.cp)))) : null));
+  }
+  return box;
+}
+
+// ---------- bots ----------
+// Under a player's board: "Leave — a bot plays on" on one's own seat; for the host, "Let a bot
+// play" on another player's seat. Both open a confirm step with the bot's level.
+export function seatTools(ts, seat) {
+  const v = ts.view;
+  if (v.phase === "finished" || ts.status === "finished" || v.victoria || ts.mySeat === null) return null;
+  if (ts.botLevelOf(seat)) return null;
+  const own = seat === ts.mySeat;
+  if (!own && !(ts.isHost() && ts.hasPlayer(seat))) return null;
+  const kind = own ? "leave" : "hand";
+  const a = ts.seatAction;
+  if (!a || a.seat !== seat) {
+    return h("div.seat-tools",
+      own
+        ? h("button.small", { type: "button", "data-testid": "leave-seat", "data-seat": seat, disabled: ts.seatBusy, onclick: () => ts.openSeatAction(seat, kind) }, "⇥ ", t("bot.leave"))
+        : h("button.small", { type: "button", "data-testid": "hand-to-bot", "data-seat": seat, disabled: ts.seatBusy, onclick: () => ts.openSeatAction(seat, kind) }, BOT_GLYPH, " ", t("bot.hand_over")));
+  }
+  const idle = Number((ts.table && ts.table.options && ts.table.options.idle_seconds) ?? 120);
+  const select = botLevelSelect(a.level, { "data-testid": "bot-level", "data-seat": seat, disabled: ts.seatBusy, onchange: (e) => (a.level = e.target.value) });
+  return h("div.seat-tools.seat-confirm", { role: "group", "aria-label": own ? t("bot.leave") : t("bot.hand_over"), "data-testid": "seat-confirm", "data-seat": seat },
+    h("p", own ? t("bot.leave_confirm") : t("bot.hand_confirm", { name: ts.nameOf(seat), seconds: idle })),
+    h("label", t("bot.level_choice"), " ", select),
+    h("div.row",
+      h("button.primary.small", {
+        type: "button",
+        "data-testid": own ? "leave-confirm" : "hand-confirm",
+        "data-seat": seat,
+        disabled: ts.seatBusy,
+        onclick: () => ts.seatToBot(seat, select.value),
+      }, own ? t("bot.leave") : t("bot.hand_over")),
+      h("button.link", { type: "button", "data-testid": "seat-cancel", onclick: () => { ts.seatAction = null; ts.render(); } }, t("table.cancel"))));
+}
+
+export function renderFinal(ts) {
+  const v = ts.view;
+  const o = v.outcome;
+  const players = [...(o.players || [])].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+  const table = h("table.final",
+    h("thead", h("tr", ["end.rank", "end.player", "end.leftover", "end.split", "end.cp", "end.bp", "end.score", "end.tiebreak"].map((k) => h("th", { scope: "col" }, t(k))))),
+    h("tbody", players.map((p) => {
+      const cpLower = p.cp <= p.bp;
+      return h("tr", { class: p.rank === 1 ? "winner" : "" },
+        h("td", p.rank === 1 ? "♛ 1" : String(p.rank)),
+        h("td", h("span.seat-token", { class: "seat" + p.seat }, SEAT_SYMBOLS[p.seat]), " ", ts.nameOf(p.seat), ts.botLevelOf(p.seat) ? botTag(ts.botLevelOf(p.seat), { compact: !ts.hasPlayer(p.seat) }) : null),
+        h("td", String(p.leftover ? p.leftover.points : 0)),
+        h("td", p.leftover ? `+${p.leftover.to_cp} / +${p.leftover.to_bp}` : "—"),
+        h("td", { class: cpLower ? "lower" : "" }, String(p.cp), cpLower ? " ★" : ""),
+        h("td", { class: !cpLower ? "lower" : "" }, String(p.bp), !cpLower ? " ★" : ""),
+        h("td.score", h("strong", String(p.score))),
+        h("td", t("end.tb." + (p.tiebreak || "none"))));
+    }))
+  );
+  let headline;
+  if (o.victoria) headline = o.won ? t("end.solo_won") : t("end.solo_lost");
+  else if (players.length) headline = t("end.winner", { name: players.filter((p) => p.rank === 1).map((p) => ts.nameOf(p.seat)).join(" & ") });
+  const rematchBox = h("div.rematch");
+  if (ts.rematch) {
+    const url = ts.helpers.inviteUrl(ts.rematch.id, ts.rematch.invite_code);
+    rematchBox.append(h("p", t("end.rematch_ready")), h("div.row", h("input.invite", { "data-testid": "invite-link", readonly: true, value: url, onfocus: (e) => e.target.select() }),
+      h("button", { type: "button", onclick: () => ts.helpers.navigate(`/t/${enc(ts.rematch.id)}`) }, t("end.rematch_go"))));
+  } else if (ts.mySeat !== null) {
+    rematchBox.append(h("button.primary", { type: "button", "data-testid": "rematch", onclick: (e) => ts.doRematch(e.currentTarget) }, "↻ ", t("end.rematch")));
+  }
+  return h("section.panel.final-scores", { "data-testid": "final-scores" },
+    h("h2", "♛ ", t("end.title")), headline ? h("p.headline", headline) : null,
+    o.victoria ? h("p", t("end.victoria"), ": ", h("strong", String(o.victoria.score)), " (", chip("cp", o.victoria.cp), ")") : null,
+    table, h("p.hint", t("end.lower_note")), rematchBox);
+}

@@ -1,0 +1,186 @@
+// Who plays in this browser. The session is the HttpOnly `emara_token` cookie the server sets:
+// the page never stores a token or a recovery code (not in localStorage, sessionStorage or
+// document.cookie); who am I comes from GET /api/profiles/me. A new recovery code (after creating
+// a profile, or after a recovery) is shown once, with copy and download, and then forgotten.
+import { t } from "/js/i18n.js";
+import { h, clear } from "/js/dom.js";
+import { get, post, ApiError } from "/js/api.js";
+import { showError, toast } from "/js/notices.js";
+
+let me = null; // {id, name} or null
+
+// A hint, not a credential: "this browser signed in once", so that a first visit does not ask
+// GET /api/profiles/me for a 401 (which the browser's console reports as an error).
+const HINT = "emara.signed_in";
+
+function setHint(on) {
+  // the header's profile menu follows the change
+  document.dispatchEvent(new CustomEvent("emara:profile"));
+  try {
+    if (on) localStorage.setItem(HINT, "1");
+    else localStorage.removeItem(HINT);
+  } catch {}
+}
+
+function hinted() {
+  try {
+    return localStorage.getItem(HINT) === "1";
+  } catch {
+    return true;
+  }
+}
+
+export function profile() {
+  return me;
+}
+
+// Asks the server who the cookie belongs to (null: nobody, or the cookie is gone).
+export async function loadProfile() {
+  if (!hinted()) {
+    me = null;
+    return me;
+  }
+  try {
+    const p = await get("/api/profiles/me");
+    me = { id: p.id, name: p.name };
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.code === "network") throw e;
+    me = null;
+  }
+  setHint(!!me);
+  return me;
+}
+
+// The profile to act as: the signed-in one when `name` is empty or its own, else a new profile.
+export async function ensureProfile(name) {
+  name = (name || "").trim();
+  if (me && (!name || name === me.name)) return me;
+  if (!name) throw new ApiError(0, "need_name", t("landing.need_name"));
+  const created = await post("/api/profiles", { name });
+  me = { id: created.id, name: created.name };
+  setHint(true);
+  showRecoveryCode(me.name, created.recovery_code);
+  return me;
+}
+
+export async function recover(code) {
+  const p = await post("/api/profiles/recover", { code: code.trim() });
+  me = { id: p.id, name: p.name };
+  setHint(true);
+  // codes are one-time: a recovery hands out the next one, shown once like the first
+  if (p.recovery_code) showRecoveryCode(me.name, p.recovery_code);
+  return me;
+}
+
+// POST /api/profiles/signout (this browser) or …/signout-everywhere (every device of the profile).
+export async function signOut(everywhere) {
+  try {
+    await post(everywhere ? "/api/profiles/signout-everywhere" : "/api/profiles/signout", {});
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 404 || e.status === 405)) throw new ApiError(e.status, "signout_unavailable", e.message);
+    throw e;
+  }
+  me = null;
+  setHint(false);
+  hideRecoveryCode();
+  toast(t(everywhere ? "profile.signed_out_everywhere" : "profile.signed_out"));
+}
+
+// ---------- the recovery code, shown once ----------
+
+function hideRecoveryCode() {
+  const box = document.getElementById("recovery");
+  if (box) clear(box);
+}
+
+export function showRecoveryCode(name, code) {
+  const box = document.getElementById("recovery");
+  if (!box || !code) return;
+  const copy = h("button", { type: "button", "data-testid": "recovery-copy" }, t("recovery.copy"));
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(code);
+      copy.textContent = t("recovery.copied");
+    } catch {
+      toast(t("recovery.copy_failed"));
+    }
+  });
+  const download = h("button", { type: "button", "data-testid": "recovery-download" }, t("recovery.download"));
+  download.addEventListener("click", () => {
+    const blob = new Blob([t("recovery.file", { name, code }) + "\n"], { type: "text/plain" });
+    const url = URL.createObjectURL(blob);
+    const a = h("a", { href: url, download: "emara-recovery-code.txt" });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+  const done = h("button.primary", { type: "button", "data-testid": "recovery-done", onclick: hideRecoveryCode }, t("recovery.done"));
+  clear(box).append(
+    h("section.panel.recovery-panel", { "data-testid": "recovery-panel", role: "region", "aria-label": t("recovery.title") },
+      h("h2", t("recovery.title")),
+      h("p", t("recovery.text", { name })),
+      h("p", h("code.recovery-code", { "data-testid": "recovery-code" }, code)),
+      h("p", h("strong", t("recovery.once"))),
+      h("div.row", copy, download, done))
+  );
+}
+
+// ---------- the header's profile menu ----------
+
+// `after()` runs once the profile changed (the router shows the page again).
+export function profileMenu(after) {
+  if (me) {
+    const out = (everywhere) => async () => {
+      try {
+        await signOut(everywhere);
+        after();
+      } catch (e) {
+        showError(e);
+      }
+    };
+    return h("details.profile-menu", { "data-testid": "profile-menu" },
+      h("summary", { "aria-label": t("profile.menu") }, "☺ ", h("span", { "data-testid": "profile-name" }, me.name)),
+      h("div.menu",
+        h("p.muted", t("profile.signed_in_as", { name: me.name })),
+        h("button", { type: "button", "data-testid": "sign-out", onclick: out(false) }, t("profile.sign_out")),
+        h("button", { type: "button", "data-testid": "sign-out-everywhere", onclick: out(true) }, t("profile.sign_out_everywhere"))));
+  }
+  const input = h("input", { id: "recover-input", "data-testid": "recover-input", type: "text", autocomplete: "off", spellcheck: "false" });
+  const go = async () => {
+    try {
+      const p = await recover(input.value);
+      input.value = "";
+      toast(t("profile.recovered", { name: p.name }));
+      after();
+    } catch (e) {
+      showError(e);
+    }
+  };
+  input.addEventListener("keydown", (e) => e.key === "Enter" && go());
+  return h("details.profile-menu", { "data-testid": "profile-menu" },
+    h("summary", t("profile.recover")),
+    h("div.menu",
+      h("label", { for: "recover-input" }, t("profile.recover_label")), input,
+      h("button", { type: "button", "data-testid": "recover-go", onclick: go }, t("profile.recover_go"))));
+}
+
+// The name field of the landing page, the lobby's join box and the solo/records sign-in.
+export function nameField(onEnter) {
+  const input = h("input", {
+    id: "name-input",
+    "data-testid": "name-input",
+    type: "text",
+    maxlength: "40",
+    autocomplete: "nickname",
+    placeholder: t("landing.name_placeholder"),
+    value: me ? me.name : "",
+    onkeydown: (e) => e.key === "Enter" && onEnter && onEnter(),
+  });
+  return h("div.field", h("label", { for: "name-input" }, t("landing.you")), input);
+}
+
+export function currentName() {
+  const el = document.getElementById("name-input");
+  return el ? el.value : "";
+}

@@ -1,0 +1,146 @@
+// Entry point: the client routes (/, /t/{id}, /solo, /records), the header (language, profile
+// menu) and start-up (catalogue, who am I, first page).
+//
+// The modules, one concern each:
+//   router.js   routes, header, start-up          api.js      HTTP JSON, ApiError
+//   profile.js  sign-in, recovery, sign-out       socket.js   the one reconnecting table socket
+//   landing.js  the home page                     lobby.js    a table before its start
+//   table.js    the live table screen             state.js    the table's client state
+//   board.js    status bar, rondels, locations    players.js  score track, player boards, end
+//   controls.js hand and legal moves              log.js      game log, last move
+//   solo.js     solo launcher                     records.js  solo record sheet
+//   moves.js    words for moves and events        pieces.js   symbols, chips, bot markers
+//   i18n.js     catalogues and plurals            notices.js  errors, toasts, turn favicon
+//   invites.js  invite codes seen                 dom.js      the one DOM helper (text only)
+import { t, setLang, initialLang, languages } from "/js/i18n.js";
+import { h, clear } from "/js/dom.js";
+import { get, ApiError } from "/js/api.js";
+import { showError, setTurnBadge } from "/js/notices.js";
+import { inviteFor, rememberInvite } from "/js/invites.js";
+import { profile, loadProfile, ensureProfile, nameField, currentName, profileMenu } from "/js/profile.js";
+import { landing } from "/js/landing.js";
+import { Lobby, lobbyStarted, tableUrl } from "/js/lobby.js";
+import { TableScreen } from "/js/table.js";
+
+const main = () => document.getElementById("main");
+let screen = null; // the live screen object (has stop())
+
+export function navigate(path) {
+  history.pushState({}, "", path);
+  route();
+}
+
+export function link(path, text, attrs = {}) {
+  return h("a", { href: path, ...attrs, onclick: (e) => { if (e.button === 0 && !e.metaKey && !e.ctrlKey) { e.preventDefault(); navigate(path); } } }, text);
+}
+
+export async function route() {
+  if (screen && screen.stop) screen.stop();
+  screen = null;
+  setTurnBadge(false);
+  document.title = t("table.title");
+  const path = location.pathname;
+  const m = path.match(/^\/t\/([^/]+)\/?$/);
+  renderHeader();
+  try {
+    if (path === "/" || path === "/index.html") await landing({ link, navigate });
+    else if (m) await tablePage(decodeURIComponent(m[1]), new URLSearchParams(location.search).get("invite"));
+    else if (path === "/solo") await soloPage();
+    else if (path === "/records") await recordsPage();
+    else clear(main()).append(h("section.panel", h("p", t("err.page_not_found")), link("/", t("app.home"))));
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function renderHeader() {
+  const hdr = clear(document.getElementById("top"));
+  const sel = h(
+    "select",
+    { "aria-label": t("app.language"), onchange: async (e) => { await setLang(e.target.value); route(); } },
+    languages().map((code) => h("option", { value: code, selected: code === document.documentElement.lang }, code.toUpperCase()))
+  );
+  hdr.append(
+    link("/", h("span.brand", h("span.crown", { "aria-hidden": "true" }, "♛"), " ", t("app.title")), { class: "brand-link" }),
+    h("nav", link("/records", t("app.records")), " ", link("/solo", t("landing.solo")), " ", sel, " ", profileMenu(route))
+  );
+}
+
+// ---------- a table: its lobby, or the game ----------
+
+async function tablePage(id, invite) {
+  if (invite) rememberInvite(id, invite);
+  invite = invite || inviteFor(id);
+  let table;
+  try {
+    table = await get(tableUrl(id, invite));
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403) && invite) table = null;
+    else if (e instanceof ApiError && e.status === 404) {
+      clear(main()).append(h("section.panel.lobby", h("h1", t("lobby.title", { id })),
+        h("p", { "data-testid": "table-missing" }, invite ? t("err.bad_invite") : t("lobby.no_invite")), link("/", t("app.home"), { class: "button" })));
+      showError(e);
+      return;
+    } else throw e;
+  }
+  screen = lobbyStarted(table) ? new TableScreen(main(), id, table, { navigate }) : new Lobby(id, invite, table, { route, navigate });
+  await screen.start();
+}
+
+// ---------- solo and records: they need a profile ----------
+
+async function needProfile(then) {
+  if (profile()) return then();
+  const root = clear(main());
+  const go = async (btn) => {
+    btn.disabled = true;
+    try {
+      await ensureProfile(currentName());
+      renderHeader();
+      await then();
+    } catch (e) {
+      showError(e);
+      btn.disabled = false;
+    }
+  };
+  const btn = h("button.primary", { type: "button", onclick: (e) => go(e.currentTarget) }, t("solo.continue"));
+  root.append(h("section.panel", h("p", t("solo.need_name")), nameField(() => btn.click()), btn));
+}
+
+async function soloPage() {
+  await needProfile(async () => {
+    const { renderSolo } = await import("/js/solo.js");
+    await renderSolo(clear(main()), (id) => navigate(`/t/${encodeURIComponent(id)}`));
+  });
+}
+
+async function recordsPage() {
+  await needProfile(async () => {
+    const { renderRecords } = await import("/js/records.js");
+    await renderRecords(clear(main()));
+  });
+}
+
+// ---------- start-up ----------
+
+async function boot() {
+  await setLang(initialLang());
+  try {
+    await loadProfile();
+  } catch (e) {
+    showError(e);
+  }
+  window.addEventListener("popstate", route);
+  document.addEventListener("emara:profile", renderHeader);
+  // plain links marked data-link (solo.js, records.js) stay in the app
+  document.addEventListener("click", (e) => {
+    const a = e.target.closest && e.target.closest("a[data-link]");
+    if (a && e.button === 0 && !e.metaKey && !e.ctrlKey && a.origin === location.origin) {
+      e.preventDefault();
+      navigate(a.pathname + a.search);
+    }
+  });
+  await route();
+}
+
+boot();

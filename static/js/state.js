@@ -1,0 +1,98 @@
+// The table's client state: the view, the legal moves, the log and who holds each seat, as the
+// last snapshot/update frame (or GET …/game answer) left them. Versions only go forward.
+import { t } from "/js/i18n.js";
+import { seatName } from "/js/pieces.js";
+
+export class TableState {
+  constructor(table) {
+    this.table = table;
+    this.version = -1;
+    this.view = null;
+    this.legal = [];
+    this.log = [];
+    this.status = null;
+    // Who holds each seat: {seat, name, bot_level} from the game frames, plus host/you from the
+    // lobby frames the socket sends after every seat change (a bot taking or leaving a seat).
+    this.seats = new Map();
+    this.setSeats(table && table.seats);
+  }
+
+  setSeats(list) {
+    if (!Array.isArray(list)) return;
+    list.forEach((x, i) => {
+      if (!x) return;
+      const seat = typeof x.seat === "number" ? x.seat : i;
+      this.seats.set(seat, { ...(this.seats.get(seat) || {}), ...x, seat });
+    });
+  }
+
+  // A lobby answer or frame: the table with its seats as they are now.
+  takeTable(tb) {
+    if (!tb) return;
+    this.table = tb;
+    this.setSeats(tb.seats);
+  }
+
+  // Takes a snapshot, an update or a GET …/game body. Returns {applied, needLog}: whether it
+  // changed anything, and whether the log has a gap only a fresh GET …/game can fill (a snapshot
+  // that jumped over versions carries no moves).
+  apply(g) {
+    const version = g.version ?? (g.view && g.view.version);
+    if (typeof version === "number" && version < this.version) return { applied: false, needLog: false };
+    if (typeof version === "number" && version === this.version && this.view) return { applied: false, needLog: false };
+    let needLog = false;
+    if (g.view) this.view = g.view;
+    if (Array.isArray(g.seats)) this.setSeats(g.seats);
+    if (g.legal_moves) this.legal = g.legal_moves;
+    else if (g.view) this.legal = [];
+    if (Array.isArray(g.log)) this.log = g.log;
+    else if (Array.isArray(g.moves)) {
+      const last = this.log.length ? this.log[this.log.length - 1].version ?? -1 : -1;
+      this.log = this.log.concat(g.moves.filter((m) => (m.version ?? 0) > last));
+    } else if (Array.isArray(g.events) && typeof version === "number" && version > this.version) {
+      this.log = this.log.concat(g.events.map((e) => ({ ...e, version })));
+    } else if (g.type === "snapshot" && typeof version === "number" && version !== this.version && this.version >= 0) {
+      needLog = true;
+    }
+    if (g.status) this.status = g.status;
+    if (typeof version === "number") this.version = version;
+    return { applied: true, needLog };
+  }
+
+  get mySeat() {
+    return this.view && this.view.me ? this.view.me.seat : null;
+  }
+
+  get finished() {
+    return !!this.view && (this.view.phase === "finished" || this.status === "finished");
+  }
+
+  nameOf(seat) {
+    return seatName(this.seats.get(seat)) || t("landing.seat_n", { n: seat + 1 });
+  }
+
+  // The level of the bot playing the seat, or null when a person plays it.
+  botLevelOf(seat) {
+    const x = this.seats.get(seat);
+    return x && x.bot_level ? x.bot_level : null;
+  }
+
+  // Whether a person holds the seat (a bot seated in the lobby has no name of its own).
+  hasPlayer(seat) {
+    const x = this.seats.get(seat);
+    return !!(x && x.name);
+  }
+
+  botPlaysMe() {
+    return this.mySeat !== null && !!this.botLevelOf(this.mySeat);
+  }
+
+  isHost() {
+    return !!(this.table && this.table.host === true);
+  }
+
+  isMyTurn() {
+    const v = this.view;
+    return !!(v && this.mySeat !== null && (v.to_act || []).includes(this.mySeat) && v.phase !== "finished");
+  }
+}

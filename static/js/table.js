@@ -1,0 +1,354 @@
+// The live table screen: holds the table's state (state.js) and its socket (socket.js), sends the
+// chosen move as a `move` frame and waits for `accepted` (or shows the `error` in words), and
+// composes the board, players, controls and log renderers.
+import { t } from "/js/i18n.js";
+import { h, clear } from "/js/dom.js";
+import { get, post, ApiError } from "/js/api.js";
+import { showError, setTurnBadge } from "/js/notices.js";
+import { BOT_GLYPH, SEAT_SYMBOLS, botTag } from "/js/pieces.js";
+import { involves, stableKey } from "/js/moves.js";
+import { inviteFor, inviteUrl, rememberInvite } from "/js/invites.js";
+import { TableSocket, tableSocketUrl } from "/js/socket.js";
+import { TableState } from "/js/state.js";
+import { renderStatus, renderRondels, renderLocations, renderSupply } from "/js/board.js";
+import { renderScoreTrack, renderPlayers, renderFinal } from "/js/players.js";
+import { renderControls } from "/js/controls.js";
+import { renderLastMove, renderLog } from "/js/log.js";
+
+const enc = encodeURIComponent;
+
+function uuid() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  return "m-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
+}
+
+// A refused socket frame as the error the player reads (the catalogue's words for its code).
+function asApiError(e) {
+  if (e instanceof ApiError) return e;
+  const status = e && e.code === "closed" ? 0 : 409;
+  return new ApiError(status, (e && e.code) || "error", (e && e.message) || "", (e && e.frame) || {});
+}
+
+export class TableScreen {
+  constructor(root, id, table, { navigate }) {
+    this.root = root;
+    this.id = id;
+    this.state = new TableState(table);
+    this.helpers = { navigate, inviteUrl };
+    this.filter = null; // "loc:castle" | "adv:baker" | "card:gold" ...
+    this.picker = null; // {label, moves}
+    this.sending = false;
+    this.wsState = "offline";
+    this.stopped = false;
+    this.prevValues = null;
+    this.values = new Map();
+    this.wasMyTurn = false;
+    this.sound = localStorage.getItem("emara.sound") === "1";
+    this.notify = false;
+    this.rematch = null;
+    this.seatAction = null; // the open confirm step: {seat, kind: "leave" | "hand", level}
+    this.seatBusy = false;
+    this.socket = new TableSocket({
+      url: tableSocketUrl(id, this.inviteCode()),
+      since: () => (this.state.version >= 0 ? this.state.version : null),
+      onFrame: (f) => this.onFrame(f),
+      onState: (s) => this.setConn(s),
+    });
+    this.onVisible = () => document.visibilityState === "visible" && this.resync();
+    this.onOnline = () => this.socket.reconnectNow();
+  }
+
+  // ---------- what the renderers read ----------
+
+  get view() { return this.state.view; }
+  get legal() { return this.state.legal; }
+  get log() { return this.state.log; }
+  get status() { return this.state.status; }
+  get table() { return this.state.table; }
+  get version() { return this.state.version; }
+  get mySeat() { return this.state.mySeat; }
+  nameOf(seat) { return this.state.nameOf(seat); }
+  botLevelOf(seat) { return this.state.botLevelOf(seat); }
+  hasPlayer(seat) { return this.state.hasPlayer(seat); }
+  botPlaysMe() { return this.state.botPlaysMe(); }
+  isHost() { return this.state.isHost(); }
+  isMyTurn() { return this.state.isMyTurn(); }
+
+  // Name plus, for a seat a bot plays, the bot marker and level (in words).
+  nameWithBot(seat) {
+    const level = this.botLevelOf(seat);
+    return [h("strong", this.nameOf(seat)), level ? botTag(level, { compact: !this.hasPlayer(seat) }) : null];
+  }
+
+  who(seat) {
+    const level = this.botLevelOf(seat);
+    const bot = level && this.hasPlayer(seat) ? ` (${BOT_GLYPH} ${t("bot.tag", { level: t("bot.word." + level) })})` : "";
+    return `${SEAT_SYMBOLS[seat] || ""} ${this.nameOf(seat)}${bot}`;
+  }
+
+  legalInvolving() {
+    const set = new Set();
+    for (const m of this.legal) for (const x of involves(m, this.view)) set.add(x);
+    return set;
+  }
+
+  // ---------- life cycle ----------
+
+  async start() {
+    clear(this.root).append(h("p.muted", t("app.loading")));
+    document.addEventListener("visibilitychange", this.onVisible);
+    window.addEventListener("online", this.onOnline);
+    await this.fetchGame();
+    this.socket.start();
+  }
+
+  stop() {
+    this.stopped = true;
+    document.removeEventListener("visibilitychange", this.onVisible);
+    window.removeEventListener("online", this.onOnline);
+    this.socket.stop();
+  }
+
+  // spectators (no seat) see the table through its invite code
+  inviteCode() {
+    if (this.state.table && typeof this.state.table.my_seat === "number") return null;
+    return inviteFor(this.id);
+  }
+
+  inviteQuery() {
+    const code = this.inviteCode();
+    return code ? `?invite=${enc(code)}` : "";
+  }
+
+  async fetchGame() {
+    try {
+      this.apply(await get(`/api/tables/${enc(this.id)}/game${this.inviteQuery()}`));
+    } catch (e) {
+      if (this.view === null) clear(this.root);
+      showError(e);
+    }
+  }
+
+  async refreshTable() {
+    try {
+      this.takeTable(await get(`/api/tables/${enc(this.id)}${this.inviteQuery()}`));
+    } catch {}
+  }
+
+  takeTable(tb) {
+    if (!tb) return;
+    this.state.takeTable(tb);
+    if (this.seatAction && this.botLevelOf(this.seatAction.seat)) this.seatAction = null;
+    this.render();
+  }
+
+  // Catch up: over the socket when it is up (hello with the last version seen), else over HTTP.
+  resync() {
+    if (this.stopped) return;
+    if (!this.socket.send({ type: "hello", since: this.state.version >= 0 ? this.state.version : null })) this.fetchGame();
+  }
+
+  onFrame(f) {
+    const type = f.type;
+    if (type === "error") {
+      showError(asApiError(f.error || f));
+      if ((f.code || (f.error && f.error.code)) === "stale_version") this.resync();
+      return;
+    }
+    if (type === "welcome" || type === "accepted") return;
+    if (f.view || f.legal_moves) {
+      this.apply(f);
+      return;
+    }
+    if (typeof f.version === "number" && f.version > this.state.version) {
+      this.resync(); // events without the view
+      return;
+    }
+    if (type === "lobby" && f.table) this.takeTable(f.table);
+    else if (type === "table" || type === "seats") this.refreshTable();
+  }
+
+  apply(g) {
+    const { applied, needLog } = this.state.apply(g);
+    if (!applied) return;
+    if (needLog) setTimeout(() => this.fetchGame(), 0);
+    this.picker = null;
+    this.render();
+  }
+
+  setConn(state) {
+    this.wsState = state;
+    const el = document.getElementById("conn");
+    if (el) {
+      el.textContent = t(state === "live" ? "table.connected" : "table.reconnecting");
+      el.className = "conn " + state;
+    }
+  }
+
+  // ---------- moves ----------
+
+  choose(moves, label) {
+    if (moves.length === 1) this.send(moves[0]);
+    else {
+      this.picker = { label, moves };
+      renderControls(this);
+      const first = document.querySelector("[data-testid=pay-option]");
+      if (first) first.focus();
+    }
+  }
+
+  // The one way a move leaves the page: a `move` frame on the table's socket. Resolves once the
+  // server answered (`accepted`, before the `update` that brings the new view; or `error`).
+  async send(move) {
+    if (this.sending) return;
+    this.sending = true;
+    document.body.classList.add("sending");
+    this.picker = null;
+    try {
+      await this.socket.request({ type: "move", move, expected_version: this.state.version, move_id: uuid() });
+    } catch (e) {
+      if (this.stopped) return;
+      showError(asApiError(e));
+      if (e && e.code === "stale_version") this.resync();
+      this.render();
+    } finally {
+      this.sending = false;
+      document.body.classList.remove("sending");
+    }
+  }
+
+  setFilter(f) {
+    this.filter = this.filter === f ? null : f;
+    this.picker = null;
+    this.render();
+    const c = document.getElementById("controls");
+    if (c && this.filter && c.scrollIntoView) c.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }
+
+  // ---------- rendering ----------
+
+  render() {
+    const v = this.view;
+    if (!v || this.stopped) return;
+    document.body.dataset.version = String(this.version);
+    this.values = new Map();
+    const scrollLog = document.getElementById("log-list");
+    const logAtBottom = !scrollLog || scrollLog.scrollTop + scrollLog.clientHeight >= scrollLog.scrollHeight - 20;
+    clear(this.root);
+    const game = h("div.game", { "data-testid": "game", "data-phase": v.phase });
+    game.append(renderStatus(this));
+    const last = renderLastMove(this);
+    if (last) game.append(last);
+    if (v.outcome) game.append(renderFinal(this));
+    game.append(
+      h("section.board", { "aria-label": t("table.title") }, renderRondels(this), renderLocations(this), renderSupply(this)),
+      h("aside.side", renderScoreTrack(this), renderPlayers(this)),
+      h("section.controls", { id: "controls" }),
+      renderLog(this)
+    );
+    this.root.append(game);
+    renderControls(this);
+    const list = document.getElementById("log-list");
+    if (list && logAtBottom) list.scrollTop = list.scrollHeight;
+    this.flashChanges();
+    this.turnSignal();
+  }
+
+  // record a value for change highlighting
+  mark(el, key, value) {
+    el.dataset.k = key;
+    this.values.set(key, stableKey(value));
+    return el;
+  }
+
+  flashChanges() {
+    const prev = this.prevValues;
+    this.prevValues = this.values;
+    if (!prev) return;
+    for (const [k, val] of this.values) {
+      if (prev.has(k) && prev.get(k) !== val) {
+        const el = this.root.querySelector(`[data-k="${CSS.escape(k)}"]`);
+        if (el) {
+          el.classList.add("flash");
+          setTimeout(() => el.classList.remove("flash"), 2400);
+        }
+      }
+    }
+  }
+
+  turnSignal() {
+    const mine = this.isMyTurn() && this.legal.length > 0 && !this.botPlaysMe();
+    document.title = mine ? t("table.title_turn") : t("table.title");
+    setTurnBadge(mine);
+    if (mine && !this.wasMyTurn) {
+      if (this.sound) beep();
+      if (document.hidden && this.notify && "Notification" in window && Notification.permission === "granted") {
+        try { new Notification(t("table.your_turn"), { body: t("app.title"), icon: "/favicon-turn.svg" }); } catch {}
+      }
+    }
+    this.wasMyTurn = mine;
+  }
+
+  // ---------- seats and bots (HTTP: they are table settings, not moves) ----------
+
+  openSeatAction(seat, kind) {
+    this.seatAction = { seat, kind, level: "greedy" };
+    this.render();
+    const confirm = this.root.querySelector(`[data-testid=seat-confirm] select`);
+    if (confirm) confirm.focus();
+  }
+
+  async seatCall(path, body) {
+    if (this.seatBusy) return;
+    this.seatBusy = true;
+    this.render();
+    try {
+      const tb = await post(path, body);
+      this.seatAction = null;
+      this.seatBusy = false;
+      this.takeTable(tb);
+    } catch (e) {
+      showError(e);
+    } finally {
+      if (this.seatBusy) {
+        this.seatBusy = false;
+        this.render();
+      }
+    }
+  }
+
+  seatToBot(seat, level) {
+    return this.seatCall(`/api/tables/${enc(this.id)}/seats/${seat}/bot`, { level });
+  }
+
+  reclaim() {
+    return this.seatCall(`/api/tables/${enc(this.id)}/seats/${this.mySeat}/reclaim`, {});
+  }
+
+  async doRematch(btn) {
+    btn.disabled = true;
+    try {
+      const opts = { ...((this.table && this.table.options) || {}) };
+      const res = await post("/api/tables", { seats: this.view.players || 2, options: opts });
+      rememberInvite(res.id, res.invite_code);
+      this.rematch = res;
+      this.render();
+    } catch (e) {
+      showError(e);
+      btn.disabled = false;
+    }
+  }
+}
+
+function beep() {
+  try {
+    const ctx = new (window.AudioContext || window.webkitAudioContext)();
+    const o = ctx.createOscillator();
+    const g = ctx.createGain();
+    o.frequency.value = 660;
+    g.gain.value = 0.08;
+    o.connect(g).connect(ctx.destination);
+    o.start();
+    o.stop(ctx.currentTime + 0.18);
+  } catch {}
+}
