@@ -42,6 +42,19 @@ class Settings(BaseSettings):
     ws_rate_per_second: float = 20.0
     ws_rate_burst: int = 40
     ws_heartbeat_seconds: float = 20.0
+    # ---- Table socket limits (docs/operations.md, "Socket limits")
+    ws_max_depth: int = 32  # JSON nesting of an inbound frame
+    ws_idle_timeout_seconds: float = 60.0  # nothing heard for this long: closed (4408)
+    ws_send_timeout_seconds: float = 10.0  # one send blocked this long: closed (1013)
+    ws_auth_timeout_seconds: float = 10.0  # first-frame authentication
+    ws_outbox_frames: int = 256  # answers pending for one socket, beyond: closed (1013)
+    ws_outbox_bytes: int = 1_048_576
+    ws_catch_up_token_bytes: int = 8192  # a catch-up costs one rate token per this many bytes
+    ws_max_per_profile: int = 16  # open sockets, per process; beyond: refused (4429)
+    ws_max_per_address: int = 64
+    ws_max_per_table: int = 64
+    ws_max_per_process: int = 5000
+    # ---- end of the table socket limits
     # Where the browser client lives.
     static_dir: Path = Path(__file__).resolve().parent.parent / "static"
 
