@@ -43,7 +43,7 @@ class SharedRenders:
     def __init__(self, max_entries: int = 512) -> None:
         self.max_entries = max_entries
         self._done: OrderedDict[Key, Render | None] = OrderedDict()
-        self._pending: dict[Key, asyncio.Future[Render | None]] = {}
+        self._pending: dict[Key, asyncio.Task[Render | None]] = {}
         self.renders = 0  # how many times the service was asked (for tests and figures)
 
     def forget(self, notice: Notice) -> None:
@@ -57,28 +57,39 @@ class SharedRenders:
         if key in self._done:
             self._done.move_to_end(key)
             return self._done[key]
-        pending = self._pending.get(key)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[Render | None] = asyncio.get_running_loop().create_future()
-        self._pending[key] = future
-        try:
+        task = self._pending.get(key)
+        if task is None:
+            # A task of its own: a socket that goes away mid-render cancels its wait, not the
+            # render the other sockets wait for.
+            task = asyncio.create_task(self._render(key, produce))
+            task.add_done_callback(_retrieve)
+            self._pending[key] = task
             self.renders += 1
+        return await asyncio.shield(task)
+
+    async def _render(
+        self, key: Key, produce: Callable[[], Awaitable[dict[str, Any] | None]]
+    ) -> Render | None:
+        me = asyncio.current_task()
+        try:
             frame = await produce()
-            render = None if frame is None else Render(int(frame["version"]), encode(frame))
-        except BaseException as exc:
-            if self._pending.get(key) is future:
+        except BaseException:
+            if self._pending.get(key) is me:
                 del self._pending[key]
-            future.set_exception(exc)
-            future.exception()  # retrieved: waiters re-raise it, nobody else needs to
             raise
-        if self._pending.get(key) is future:  # not forgotten meanwhile: still current
+        render = None if frame is None else Render(int(frame["version"]), encode(frame))
+        if self._pending.get(key) is me:  # not forgotten meanwhile: still current
             del self._pending[key]
             self._done[key] = render
             if len(self._done) > self.max_entries:
                 self._done.popitem(last=False)
-        future.set_result(render)
         return render
+
+
+def _retrieve(task: asyncio.Task[Render | None]) -> None:
+    """A failed render is reported to the sockets that waited; nobody else needs it."""
+    if not task.cancelled():
+        task.exception()
 
 
 class ServiceAccess:

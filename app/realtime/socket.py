@@ -190,6 +190,9 @@ class Connection:
         try:
             await work
         except asyncio.CancelledError:
+            if not self.done.is_set():  # not our own cancellation at the close
+                log.error("table socket %s cancelled (table %s)", name, self.table_id)
+                self.finish(CLOSE_INTERNAL, "internal error")
             raise
         except (WebSocketDisconnect, OSError):
             self.finish(None)
@@ -217,9 +220,8 @@ class Connection:
         token = frame.token if isinstance(frame, f.Auth | f.Hello) else None
         pid = await self.access.profile_of(token)
         if pid is None or not isinstance(frame, f.Auth | f.Hello):
-            ref = frame.ref if not isinstance(frame, f.Move) else None
             await self._refuse(
-                error("unauthenticated", "a valid profile token is needed", ref),
+                error("unauthenticated", "a valid profile token is needed", frame.ref),
                 CLOSE_UNAUTHENTICATED,
                 "unauthenticated",
             )
@@ -233,6 +235,8 @@ class Connection:
             msg = await self.transport.receive()
             if msg["type"] == "websocket.disconnect":
                 self.finish(None)
+                return
+            if self.done.is_set():  # closing (fell behind, flooded): read no further
                 return
             self.heard = self.clock.monotonic()
             frame = f.parse_client(

@@ -165,3 +165,25 @@ def test_socket_limits_come_from_settings(env: dict[str, str], monkeypatch: Any)
     limits = SocketLimits.from_settings(Settings())
     assert limits.per_profile == 3 and limits.outbox_frames == 9
     assert limits.per_address == 64 and limits.per_table == 64 and limits.per_process == 5000
+
+
+def test_a_socket_leaving_mid_render_does_not_cancel_the_render_others_wait_for() -> None:
+    async def go() -> None:
+        renders = SharedRenders()
+        gate = asyncio.Event()
+
+        async def produce() -> dict[str, Any]:
+            await gate.wait()
+            return {"type": "snapshot", "version": 4, "seat": None}
+
+        key = ("t", None, None, True)
+        leaver = asyncio.create_task(renders.get(key, produce))
+        stayer = asyncio.create_task(renders.get(key, produce))
+        await asyncio.sleep(0)
+        leaver.cancel()
+        gate.set()
+        got = await stayer
+        assert got is not None and got.version == 4 and leaver.cancelled()
+        assert renders.renders == 1
+
+    asyncio.run(go())
