@@ -8,8 +8,9 @@ caps raised so that every bench socket (all from 127.0.0.1) is let in, then meas
 
 1. idle: server RSS per open socket (N sockets, each welcomed and caught up, then silent);
 2. abuse: server RSS growth over ``--seconds`` under 10 sockets that never read while sending
-   pings with 15 kB refs (within the rate limit) and 10 that send frames with numbers no encoder
-   can write (ref 10^30, -2^64, a list nested 300 deep); how many the server closed, and codes;
+   pings with 15 kB refs and ``hello since=0`` (within the rate limit) and 10 that send frames
+   with numbers no encoder can write (ref 10^30, -2^64, a list nested 300 deep); how many the
+   server closed, and codes;
 3. burst: M sockets each sending 40 ``hello since=0`` at once: bytes the server sent, its CPU
    seconds, and the /api/health median latency meanwhile.
 
@@ -133,7 +134,10 @@ async def phase_abuse(
         i = 0
         try:
             while time.monotonic() < end:
-                await ws.send(big if kind == "nonreading" else HOSTILE[i % 3])
+                if kind == "nonreading":  # 15 kB refs, and catch-ups of several kB
+                    await ws.send(big if i % 2 else '{"type": "hello", "since": 0}')
+                else:
+                    await ws.send(HOSTILE[i % 3])
                 i += 1
                 if kind == "hostile":
                     with contextlib.suppress(TimeoutError):
@@ -142,8 +146,9 @@ async def phase_abuse(
                             answers["hostile"] += 1
                 await asyncio.sleep(1 / 15)
         except Exception:
-            pass
-        closed[kind].append(ws.close_code)
+            closed[kind].append(ws.close_code or 1006)  # 1006: the connection went away
+        else:
+            closed[kind].append(ws.close_code)
 
     samples: list[int] = []
 
