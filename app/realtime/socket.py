@@ -129,7 +129,8 @@ class Connection:
         try:
             self.viewer = await self.access.viewer(self.profile_id, self.table_id, self.invite)
         except AppError as exc:
-            code = CLOSE_FORBIDDEN if exc.status == 403 else CLOSE_NOT_FOUND
+            codes = {403: CLOSE_FORBIDDEN, 404: CLOSE_NOT_FOUND}
+            code = codes.get(exc.status, CLOSE_TRY_AGAIN)  # else: the database is away
             await self._refuse(error(exc.code, exc.message), code, exc.code)
             return
         slot = Slot(self.profile_id, self.address, self.table_id)
@@ -152,7 +153,10 @@ class Connection:
             profile_id=self.profile_id,
             heartbeat=self.limits.heartbeat_seconds,
         )
-        await self.transport.send_text(welcome.model_dump_json())
+        try:
+            await self.transport.send_text(welcome.model_dump_json())
+        except (WebSocketDisconnect, OSError):
+            return  # gone already
         self.access.subscribe(self.table_id, self.outbox)
         if first is not None:
             self.outbox.put_hello(first.since, first.ref)
