@@ -57,6 +57,19 @@ class Settings(BaseSettings):
     rate_table_create: str = "300/hour"  # new tables per client address and per profile
     rate_invite_misses: str = "20/minute;200/hour"  # wrong table id or invite code
     rate_recover_misses: str = "10/minute;100/hour"  # wrong recovery codes
+    # ---- Table socket limits (docs/operations.md, "Socket limits")
+    ws_max_depth: int = 32  # JSON nesting of an inbound frame
+    ws_idle_timeout_seconds: float = 60.0  # nothing heard for this long: closed (4408)
+    ws_send_timeout_seconds: float = 10.0  # one send blocked this long: closed (1013)
+    ws_auth_timeout_seconds: float = 10.0  # first-frame authentication
+    ws_outbox_frames: int = 256  # answers pending for one socket, beyond: closed (1013)
+    ws_outbox_bytes: int = 1_048_576
+    ws_catch_up_token_bytes: int = 8192  # a catch-up costs one rate token per this many bytes
+    ws_max_per_profile: int = 16  # open sockets, per process; beyond: refused (4429)
+    ws_max_per_address: int = 64
+    ws_max_per_table: int = 64
+    ws_max_per_process: int = 5000
+    # ---- end of the table socket limits
     # Where the browser client lives.
     static_dir: Path = Path(__file__).resolve().parent.parent / "static"
 

@@ -44,6 +44,8 @@ from app.web.headers import SecurityHeaders
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     settings = settings or get_settings()
     redact.install()  # no token or cookie in any log line, whatever the log level
+    # One injectable clock for everything that reads time (tests move it: app/clock.py).
+    clock = clock or SystemClock()
     db = Database(settings.effective_database_url, settings.db_pool_size, settings.db_max_overflow)
     hub = Hub()
     signer = TokenSigner(settings.effective_secret_key, settings.previous_secret_keys)
@@ -56,10 +58,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # A solo game's result is recorded in the transaction of the move that ends it.
     solo = SoloService(db, service)
     service.play.finish_hooks.append(solo.record_in)
-    bot_seats = BotSeats(db, hub, service.locks)
+    bot_seats = BotSeats(db, hub, service.locks, clock)
     runner = BotRunner(service)
-    # --- Sessions and rate limits: one injectable clock (tests move it) ---
-    clock = clock or SystemClock()
+    # --- Sessions and rate limits ---
     profiles_service = ProfileService(
         db, signer, clock, settings.session_days * 86400, settings.session_renew_hours * 3600
     )

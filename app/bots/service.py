@@ -20,12 +20,12 @@ from anyio import to_thread
 from sqlalchemy.orm import Session
 
 from app import rules
+from app.clock import Clock, SystemClock
 from app.db.models import GameTable, Seat
 from app.db.session import Database
 from app.errors import AppError, NotFound, NotHost, NotYourSeat, WrongStatus
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
-from app.tables.clock import Clock, SystemClock
 from app.tables.lobby import lobby_of, visible
 from app.tables.locks import KeyedLocks
 from app.tables.schemas import IDLE_SECONDS_DEFAULT, IDLE_SECONDS_MIN
@@ -83,7 +83,7 @@ class BotSeats:
 
     async def put(self, profile_id: str, table_id: str, seat: int, level: str) -> dict[str, Any]:
         async with self.locks[table_id]:
-            now = self.clock.now()
+            now = self.clock.utcnow()
             out = await to_thread.run_sync(self._put, profile_id, table_id, seat, level, now)
         self.hub.publish(Notice(table_id, NoticeKind.LOBBY))
         return out

@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app import rules
+from app.clock import ManualClock
 from app.db.models import MoveRecord, utcnow
-from app.tables.clock import ManualClock
 from tests.conftest import Player, SecretCanary, pick_move
 
 

@@ -41,6 +41,7 @@ class Socket:
         self.name = name
         self.frames: list[dict[str, Any]] = []  # everything received, in order
         self._unread: list[dict[str, Any]] = []
+        self.answer_pings = True
 
     @classmethod
     async def open(
@@ -78,6 +79,8 @@ class Socket:
         raw = await asyncio.wait_for(self.conn.recv(), TIMEOUT)
         frame = json.loads(raw)
         self.frames.append(frame)
+        if frame.get("type") == "ping" and self.answer_pings:
+            await self.conn.send(json.dumps({"type": "pong"}))  # as the browser client does
         return frame  # type: ignore[no-any-return]
 
     async def expect(self, kind: str, **match: Any) -> dict[str, Any]:

@@ -1,0 +1,133 @@
+"""The socket's one adapter to the table service: every ``svc.*`` the socket uses is here.
+
+Catch-ups are rendered once and shared: for each (table, seat, since, force) the service renders
+the frame and it is encoded once; every socket that asks for the same thing while the table has
+not changed gets the same bytes. Any notice for a table (a move, a lobby change, from this process
+or relayed) forgets that table's renders, and renders already under way for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
+
+import orjson
+
+from app.profiles.service import ProfileService
+from app.realtime.hub import Notice
+from app.tables.service import TableService, Viewer
+
+
+def encode(frame: dict[str, Any]) -> str:
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+class Listener(Protocol):
+    def put_nowait(self, notice: object) -> None: ...
+
+
+@dataclass(frozen=True)
+class Render:
+    """A shared catch-up: the game version it brings a socket to, and its encoded frame."""
+
+    version: int
+    text: str
+
+
+Key = tuple[str, int | None, int | None, bool]
+
+
+class SharedRenders:
+    def __init__(self, max_entries: int = 512) -> None:
+        self.max_entries = max_entries
+        self._done: OrderedDict[Key, Render | None] = OrderedDict()
+        self._pending: dict[Key, asyncio.Task[Render | None]] = {}
+        self.renders = 0  # how many times the service was asked (for tests and figures)
+
+    def forget(self, notice: Notice) -> None:
+        for store in (self._done, self._pending):
+            for key in [k for k in store if k[0] == notice.table_id]:
+                del store[key]
+
+    async def get(
+        self, key: Key, produce: Callable[[], Awaitable[dict[str, Any] | None]]
+    ) -> Render | None:
+        if key in self._done:
+            self._done.move_to_end(key)
+            return self._done[key]
+        task = self._pending.get(key)
+        if task is None:
+            # A task of its own: a socket that goes away mid-render cancels its wait, not the
+            # render the other sockets wait for.
+            task = asyncio.create_task(self._render(key, produce))
+            task.add_done_callback(_retrieve)
+            self._pending[key] = task
+            self.renders += 1
+        return await asyncio.shield(task)
+
+    async def _render(
+        self, key: Key, produce: Callable[[], Awaitable[dict[str, Any] | None]]
+    ) -> Render | None:
+        me = asyncio.current_task()
+        try:
+            frame = await produce()
+        except BaseException:
+            if self._pending.get(key) is me:
+                del self._pending[key]
+            raise
+        render = None if frame is None else Render(int(frame["version"]), encode(frame))
+        if self._pending.get(key) is me:  # not forgotten meanwhile: still current
+            del self._pending[key]
+            self._done[key] = render
+            if len(self._done) > self.max_entries:
+                self._done.popitem(last=False)
+        return render
+
+
+def _retrieve(task: asyncio.Task[Render | None]) -> None:
+    """A failed render is reported to the sockets that waited; nobody else needs it."""
+    if not task.cancelled():
+        task.exception()
+
+
+class ServiceAccess:
+    """What the socket needs from the table service."""
+
+    def __init__(self, svc: TableService, profiles: ProfileService) -> None:
+        self.svc = svc
+        self.profiles = profiles
+        self.renders = SharedRenders()
+        svc.hub.watchers.append(self.renders.forget)
+
+    async def profile_of(self, token: str | None) -> str | None:
+        """The profile a token signs in (checked for expiry and revocation), else None."""
+        return await self.profiles.profile_for_token(token)
+
+    async def viewer(self, profile_id: str, table_id: str, invite: str | None) -> Viewer:
+        return await self.svc.viewer(profile_id, table_id, invite)
+
+    async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> dict[str, Any]:
+        return await self.svc.lobby(profile_id, table_id, invite)
+
+    async def catch_up(self, viewer: Viewer, since: int | None, force: bool) -> Render | None:
+        key: Key = (viewer.table_id, viewer.seat, since, force)
+        return await self.renders.get(key, lambda: self.svc.catch_up(viewer, since, force=force))
+
+    async def submit_move(
+        self,
+        viewer: Viewer,
+        move: dict[str, Any],
+        expected_version: int,
+        move_id: str,
+        on_commit: Callable[[dict[str, Any]], Awaitable[None]],
+    ) -> None:
+        await self.svc.submit_move(viewer, move, expected_version, move_id, on_commit)
+
+    def subscribe(self, table_id: str, listener: Listener) -> None:
+        self.svc.hub.subscribe(table_id, cast(asyncio.Queue[object], listener))
+
+    def unsubscribe(self, table_id: str, listener: Listener) -> None:
+        self.svc.hub.unsubscribe(table_id, cast(asyncio.Queue[object], listener))

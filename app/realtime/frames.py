@@ -1,0 +1,242 @@
+"""Every frame of the table socket, in both directions, as pydantic models.
+
+Inbound text is checked in this order, before anything is done: size, JSON nesting depth (a cheap
+scan of the brackets, before parsing), JSON, integer range (every integer a safe one), then the
+models. What fails is a ``Refusal``: the error to send, with the frame's ``ref`` when it had a
+usable one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+SAFE_INT = 2**53 - 1  # the largest integer every JSON reader (a browser's too) keeps exactly
+MAX_VERSION = 2**31 - 1
+
+Ref = (
+    Annotated[str, StringConstraints(max_length=64)]
+    | Annotated[int, Field(strict=True, ge=-SAFE_INT, le=SAFE_INT)]
+)
+Version = Annotated[int, Field(strict=True, ge=0, le=MAX_VERSION)]
+Token = Annotated[str, StringConstraints(max_length=1024)]
+
+
+class Frame(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ---------------------------------------------------------------------------- client → server
+class Hello(Frame):
+    """Ask for the lobby and the game from ``since`` (None: a full snapshot)."""
+
+    type: Literal["hello"]
+    since: Version | None = None
+    token: Token | None = None  # first-frame authentication
+    ref: Ref | None = None
+
+
+class Move(Frame):
+    type: Literal["move"]
+    move: dict[str, Any]
+    expected_version: Version
+    move_id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    ref: Ref | None = None
+
+
+class Ping(Frame):
+    type: Literal["ping"]
+    ref: Ref | None = None
+
+
+class Pong(Frame):
+    type: Literal["pong"]
+    ref: Ref | None = None
+    t: Annotated[int, Field(strict=True, ge=0, le=SAFE_INT)] | None = None
+
+
+class Auth(Frame):
+    """First-frame authentication (a token once the socket is open is ignored)."""
+
+    type: Literal["auth"]
+    token: Token
+    ref: Ref | None = None
+
+
+ClientFrame = Annotated[Hello | Move | Ping | Pong | Auth, Field(discriminator="type")]
+CLIENT_FRAME: TypeAdapter[Hello | Move | Ping | Pong | Auth] = TypeAdapter(ClientFrame)
+
+
+# ---------------------------------------------------------------------------- server → client
+class Rendered(BaseModel):
+    """A frame rendered by the table service (its fields are documented in docs/protocol.md)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class Welcome(Frame):
+    type: Literal["welcome"] = "welcome"
+    table_id: str
+    seat: int | None
+    profile_id: str
+    heartbeat: float
+
+
+class Lobby(Frame):
+    type: Literal["lobby"] = "lobby"
+    table: dict[str, Any]
+
+
+class Snapshot(Rendered):
+    type: Literal["snapshot"] = "snapshot"
+    version: int
+    seat: int | None
+
+
+class Update(Rendered):
+    type: Literal["update"] = "update"
+    version: int
+    since: int
+    seat: int | None
+    moves: list[dict[str, Any]]
+
+
+class Accepted(Frame):
+    type: Literal["accepted"] = "accepted"
+    version: int
+    move_id: str
+    events: list[Any]
+    duplicate: bool
+    ref: Ref | None = None
+
+
+class Error(BaseModel):
+    """Any refused frame. ``code`` is stable; some codes carry more fields (``limit``,
+    ``details``, ``version``, ``move_id``, ``engine_code`` …)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    ref: Ref | None = None
+
+
+class ServerPing(Frame):
+    type: Literal["ping"] = "ping"
+    t: int  # the server's wall clock, seconds
+
+
+class ServerPong(Frame):
+    type: Literal["pong"] = "pong"
+    ref: Ref | None = None
+
+
+ServerFrame = Annotated[
+    Welcome | Lobby | Snapshot | Update | Accepted | Error | ServerPing | ServerPong,
+    Field(discriminator="type"),
+]
+SERVER_FRAME: TypeAdapter[Any] = TypeAdapter(ServerFrame)
+
+
+# ---------------------------------------------------------------------------- parsing
+@dataclass(frozen=True)
+class Refusal:
+    """An inbound frame that cannot be served: the error frame owed for it."""
+
+    code: str
+    message: str
+    ref: str | int | None = None
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def frame(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        out.update(self.extra)
+        if self.ref is not None:
+            out["ref"] = self.ref
+        return out
+
+
+_REF: TypeAdapter[str | int] = TypeAdapter(Ref)
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def depth_exceeds(text: str, limit: int) -> bool:
+    """Whether the JSON text nests deeper than ``limit`` (strings skipped; no parsing)."""
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        c = m.group()
+        if c in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
+
+
+def _unsafe_number(value: Any) -> bool:
+    """Whether any integer in the parsed JSON lies beyond the safe range (or a float is not
+    finite): such a number could not be written back out."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, bool) or v is None or isinstance(v, str):
+            continue
+        if isinstance(v, int):
+            if not -SAFE_INT <= v <= SAFE_INT:
+                return True
+        elif isinstance(v, float):
+            if v != v or v in (float("inf"), float("-inf")):
+                return True
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return False
+
+
+def usable_ref(raw: Any) -> str | int | None:
+    """The frame's ``ref`` if it follows the rule (a string of at most 64 characters or a safe
+    integer), else None: a bad ``ref`` is never echoed."""
+    if not isinstance(raw, dict) or "ref" not in raw:
+        return None
+    try:
+        return _REF.validate_python(raw["ref"], strict=True)
+    except ValidationError:
+        return None
+
+
+def parse_client(
+    text: str | None, max_bytes: int, max_depth: int
+) -> Hello | Move | Ping | Pong | Auth | Refusal:
+    if text is None:
+        return Refusal("malformed", "frames are JSON text")
+    size = len(text.encode())
+    if size > max_bytes:
+        return Refusal("frame_too_large", "frame too large", extra=(("limit", max_bytes),))
+    if depth_exceeds(text, max_depth):
+        return Refusal("malformed", f"frames nest at most {max_depth} deep")
+    try:
+        raw = json.loads(text)
+    except (ValueError, RecursionError):
+        return Refusal("malformed", "frames are JSON text")
+    ref = usable_ref(raw)
+    if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
+        return Refusal("malformed", "a frame is an object with a type", ref)
+    if _unsafe_number(raw):
+        return Refusal("malformed", f"numbers are finite, integers within ±{SAFE_INT}", ref)
+    try:
+        return CLIENT_FRAME.validate_python(raw)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False, include_context=False, include_input=False)
+        if errors and errors[0]["type"] == "union_tag_invalid":
+            kind = raw["type"][:40]
+            return Refusal("unknown_frame", f"unknown frame type {kind!r}", ref)
+        details = [{"loc": [str(p) for p in e["loc"]], "msg": e["msg"]} for e in errors[:10]]
+        return Refusal(
+            "malformed", f"malformed {raw['type'][:40]} frame", ref, (("details", details),)
+        )

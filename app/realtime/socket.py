@@ -1,0 +1,388 @@
+"""One table socket: the handshake, then a reader, a writer and a heartbeat.
+
+Every inbound frame is checked (``frames.parse_client``) before anything is done and gets an
+answer or a close, never silence. Answers go through a bounded ``Outbox``; a client that falls
+behind (outbox full, or one send blocked past the send timeout) is closed with 1013, one that
+stops answering with 4408. A failure in any of the three tasks closes the socket with 1011 and is
+logged: a socket is either served or closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from typing import Any, Protocol
+
+from starlette.websockets import WebSocketDisconnect
+
+from app.clock import Clock
+from app.errors import AppError
+from app.realtime import frames as f
+from app.realtime.access import Listener, Render, encode
+from app.realtime.hub import Notice
+from app.realtime.limits import Bucket, Slot, SocketLimits, SocketRegistry
+from app.realtime.outbox import GameChanged, HelloRequest, LobbyChanged, Outbox, PingDue, Text
+
+log = logging.getLogger("emara.socket")
+
+CLOSE_NORMAL = 1000
+CLOSE_POLICY = 1008  # a client that keeps flooding past the rate limit
+CLOSE_INTERNAL = 1011  # the server failed serving this socket
+CLOSE_TRY_AGAIN = 1013  # the server is busy, or the client fell behind: reconnect, hello {since}
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_NO_ANSWER = 4408  # nothing heard within the idle timeout
+CLOSE_TOO_MANY = 4429  # a socket cap (profile, address, table, process)
+CLOSE_WAIT_SECONDS = 2.0  # how long a close frame may take to go out before we give up on it
+RETRY_SECONDS = 0.2  # a catch-up that met a database outage is tried again after this
+
+
+class Transport(Protocol):
+    """The part of a Starlette ``WebSocket`` the connection uses."""
+
+    async def accept(self) -> None: ...
+    async def receive(self) -> Mapping[str, Any]: ...
+    async def send_text(self, data: str) -> None: ...
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class SeatView(Protocol):
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def seat(self) -> int | None: ...
+
+
+class Access(Protocol):
+    """The table service as the socket sees it (``access.ServiceAccess``)."""
+
+    async def profile_of(self, token: str | None) -> str | None: ...
+    async def viewer(self, profile_id: str, table_id: str, invite: str | None) -> Any: ...
+    async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> dict[str, Any]: ...
+    async def catch_up(self, viewer: Any, since: int | None, force: bool) -> Render | None: ...
+    async def submit_move(
+        self,
+        viewer: Any,
+        move: dict[str, Any],
+        expected_version: int,
+        move_id: str,
+        on_commit: Callable[[dict[str, Any]], Awaitable[None]],
+    ) -> None: ...
+    def subscribe(self, table_id: str, listener: Listener) -> None: ...
+    def unsubscribe(self, table_id: str, listener: Listener) -> None: ...
+
+
+def error(code: str, message: str, ref: str | int | None = None, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message, **extra}
+    if ref is not None:
+        out["ref"] = ref
+    return out
+
+
+class Connection:
+    def __init__(
+        self,
+        transport: Transport,
+        access: Access,
+        limits: SocketLimits,
+        clock: Clock,
+        registry: SocketRegistry,
+        table_id: str,
+        invite: str | None,
+        address: str,
+    ) -> None:
+        self.transport, self.access, self.limits = transport, access, limits
+        self.clock, self.registry = clock, registry
+        self.table_id, self.invite, self.address = table_id, invite, address
+        self.outbox = Outbox(limits.outbox_frames, limits.outbox_bytes, self._fell_behind)
+        self.bucket = Bucket(limits.rate_per_second, limits.rate_burst, clock)
+        self.profile_id: str | None = None
+        self.viewer: SeatView | None = None
+        self.synced = False  # a hello has been answered
+        self.version: int | None = None  # last game version sent to this socket
+        now = clock.monotonic()
+        self.heard = now  # last frame from the client
+        self.last_sent = now
+        self.sending_since: float | None = None  # a send under way since then
+        self.close_code: int | None = None
+        self.close_reason = ""
+        self.done = asyncio.Event()
+
+    # ---------------------------------------------------------------- lifecycle
+    async def run(self, token: str | None, presented: bool = False) -> None:
+        """``presented``: the token came in an Authorization header, so a bad one is refused at
+        once instead of waiting for a first-frame ``auth`` (a stale cookie still may)."""
+        try:
+            self.profile_id = await self.access.profile_of(token)
+        except AppError:
+            await self.transport.close(CLOSE_TRY_AGAIN, "try again later")
+            return
+        await self.transport.accept()
+        first: f.Hello | None = None
+        if self.profile_id is None and presented:
+            await self._refuse(
+                error("unauthenticated", "the token is not valid (expired or signed out)", None),
+                CLOSE_UNAUTHENTICATED,
+                "unauthenticated",
+            )
+            return
+        if self.profile_id is None:
+            authed = await self._authenticate()
+            if authed is False:
+                return
+            first = authed if isinstance(authed, f.Hello) else None
+        assert self.profile_id is not None
+        try:
+            self.viewer = await self.access.viewer(self.profile_id, self.table_id, self.invite)
+        except AppError as exc:
+            codes = {403: CLOSE_FORBIDDEN, 404: CLOSE_NOT_FOUND}
+            code = codes.get(exc.status, CLOSE_TRY_AGAIN)  # else: the database is away
+            await self._refuse(error(exc.code, exc.message), code, exc.code)
+            return
+        slot = Slot(self.profile_id, self.address, self.table_id)
+        over = self.registry.claim(slot, self.limits)
+        if over is not None:
+            limit = getattr(self.limits, f"per_{over}")
+            frame = error("too_many_sockets", f"too many sockets per {over}", per=over, limit=limit)
+            await self._refuse(frame, CLOSE_TOO_MANY, "too many sockets")
+            return
+        try:
+            await self._serve(first)
+        finally:
+            self.registry.release(slot)
+
+    async def _serve(self, first: f.Hello | None) -> None:
+        assert self.viewer is not None and self.profile_id is not None
+        welcome = f.Welcome(
+            table_id=self.table_id,
+            seat=self.viewer.seat,
+            profile_id=self.profile_id,
+            heartbeat=self.limits.heartbeat_seconds,
+        )
+        try:
+            await self.transport.send_text(welcome.model_dump_json())
+        except (WebSocketDisconnect, OSError):
+            return  # gone already
+        self.access.subscribe(self.table_id, self.outbox)
+        if first is not None:
+            self.outbox.put_hello(first.since, first.ref)
+        tasks = [
+            asyncio.create_task(self._guarded("reader", self._reader())),
+            asyncio.create_task(self._guarded("writer", self._writer())),
+            asyncio.create_task(self._guarded("heartbeat", self._heartbeat())),
+        ]
+        try:
+            await self.done.wait()
+        finally:
+            self.access.unsubscribe(self.table_id, self.outbox)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            if self.close_code is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(
+                        self.transport.close(self.close_code, self.close_reason),
+                        CLOSE_WAIT_SECONDS,
+                    )
+
+    def finish(self, code: int | None, reason: str = "") -> None:
+        """End the socket (``code`` None: the client is gone, nothing to send)."""
+        if self.done.is_set():
+            return
+        self.close_code, self.close_reason = code, reason
+        self.done.set()
+
+    def _fell_behind(self) -> None:
+        log.info("socket on table %s fell behind: closed", self.table_id)
+        self.finish(CLOSE_TRY_AGAIN, "fell behind: reconnect and hello since")
+
+    async def _guarded(self, name: str, work: Coroutine[Any, Any, None]) -> None:
+        try:
+            await work
+        except asyncio.CancelledError:
+            if not self.done.is_set():  # not our own cancellation at the close
+                log.error("table socket %s cancelled (table %s)", name, self.table_id)
+                self.finish(CLOSE_INTERNAL, "internal error")
+            raise
+        except (WebSocketDisconnect, OSError):
+            self.finish(None)
+        except Exception:
+            log.exception("table socket %s failed (table %s)", name, self.table_id)
+            self.finish(CLOSE_INTERNAL, "internal error")
+
+    async def _refuse(self, frame: dict[str, Any], code: int, reason: str) -> None:
+        with contextlib.suppress(WebSocketDisconnect, OSError):
+            await self.transport.send_text(encode(frame))
+            await self.transport.close(code, reason)
+
+    async def _authenticate(self) -> f.Hello | f.Auth | bool:
+        """No cookie: the first frame carries the token (``auth``, or ``hello`` with ``token``).
+        False when the socket was refused (and closed)."""
+        try:
+            msg = await asyncio.wait_for(self.transport.receive(), self.limits.auth_timeout_seconds)
+        except TimeoutError:
+            msg = {}
+        except (WebSocketDisconnect, OSError):
+            return False
+        if msg.get("type") == "websocket.disconnect":
+            return False
+        frame = f.parse_client(msg.get("text"), self.limits.max_frame_bytes, self.limits.max_depth)
+        token = frame.token if isinstance(frame, f.Auth | f.Hello) else None
+        pid = await self.access.profile_of(token)
+        if pid is None or not isinstance(frame, f.Auth | f.Hello):
+            await self._refuse(
+                error("unauthenticated", "a valid profile token is needed", frame.ref),
+                CLOSE_UNAUTHENTICATED,
+                "unauthenticated",
+            )
+            return False
+        self.profile_id = pid
+        return frame
+
+    # ---------------------------------------------------------------- inbound
+    async def _reader(self) -> None:
+        while True:
+            msg = await self.transport.receive()
+            if msg["type"] == "websocket.disconnect":
+                self.finish(None)
+                return
+            if self.done.is_set():  # closing (fell behind, flooded): read no further
+                return
+            self.heard = self.clock.monotonic()
+            frame = f.parse_client(
+                msg.get("text"), self.limits.max_frame_bytes, self.limits.max_depth
+            )
+            if not self.bucket.take():
+                if self.bucket.refused > 10 * self.limits.rate_burst:
+                    self.finish(CLOSE_POLICY, "rate limit")
+                    return
+                self._reply(error("rate_limited", "too many frames, slow down", frame.ref))
+                continue
+            await self._handle(frame)
+
+    def _reply(self, frame: dict[str, Any]) -> None:
+        self.outbox.put_text(encode(frame))
+
+    async def _handle(self, frame: f.Hello | f.Move | f.Ping | f.Pong | f.Auth | f.Refusal) -> None:
+        if isinstance(frame, f.Refusal):
+            self._reply(frame.frame())
+        elif isinstance(frame, f.Ping):
+            self._reply(f.ServerPong(ref=frame.ref).model_dump(exclude_none=True))
+        elif isinstance(frame, f.Hello):
+            self.outbox.put_hello(frame.since, frame.ref)
+        elif isinstance(frame, f.Move):
+            await self._move(frame)
+        # pong answers our ping; a later auth needs nothing (the socket is authenticated)
+
+    async def _move(self, frame: f.Move) -> None:
+        ref = frame.ref
+        extra = {} if ref is None else {"ref": ref}
+
+        async def accepted(out: dict[str, Any]) -> None:
+            self._reply({"type": "accepted", **out, **extra})
+
+        assert self.viewer is not None
+        try:
+            await self.access.submit_move(
+                self.viewer, frame.move, frame.expected_version, frame.move_id, accepted
+            )
+        except AppError as exc:
+            self._reply({"type": "error", **exc.to_dict(), "move_id": frame.move_id, **extra})
+
+    # ---------------------------------------------------------------- heartbeat
+    async def _heartbeat(self) -> None:
+        step = min(1.0, self.limits.heartbeat_seconds / 4)
+        while True:
+            await asyncio.sleep(step)
+            self.tick()
+
+    def tick(self) -> None:
+        """One heartbeat step on the injected clock: a send blocked too long or a silent client
+        ends the socket; a quiet socket gets a ping."""
+        now = self.clock.monotonic()
+        if (
+            self.sending_since is not None
+            and now - self.sending_since > self.limits.send_timeout_seconds
+        ):
+            log.info("socket on table %s stopped reading: closed", self.table_id)
+            self.finish(CLOSE_TRY_AGAIN, "fell behind: reconnect and hello since")
+        elif now - self.heard > self.limits.idle_timeout_seconds:
+            self.finish(CLOSE_NO_ANSWER, "no answer")
+        elif now - self.last_sent >= self.limits.heartbeat_seconds:
+            self.outbox.put_ping()
+
+    # ---------------------------------------------------------------- outbound
+    async def _send(self, data: str) -> None:
+        self.sending_since = self.clock.monotonic()
+        await self.transport.send_text(data)
+        self.sending_since = None
+        self.last_sent = self.clock.monotonic()
+
+    async def _writer(self) -> None:
+        while True:
+            item = await self.outbox.get()
+            try:
+                if isinstance(item, Text):
+                    await self._send(item.data)
+                elif isinstance(item, PingDue):
+                    ping = f.ServerPing(t=int(self.clock.now()))
+                    await self._send(ping.model_dump_json())
+                elif isinstance(item, HelloRequest):
+                    await self._on_hello(item)
+                elif isinstance(item, LobbyChanged):
+                    await self._send_lobby(None)
+                else:
+                    await self._on_game(item)
+            except AppError as exc:
+                # The database is away: say so, and try the catch-up again shortly.
+                ref = item.ref if isinstance(item, HelloRequest) else None
+                await self._send(encode(error(exc.code, exc.message, ref)))
+                if not isinstance(item, Text | PingDue):
+                    asyncio.get_running_loop().call_later(RETRY_SECONDS, self._retry, item)
+
+    def _retry(self, item: HelloRequest | LobbyChanged | GameChanged) -> None:
+        if self.done.is_set():
+            return
+        if isinstance(item, HelloRequest):
+            self.outbox.put_hello(item.since, item.ref)
+        elif isinstance(item, LobbyChanged):
+            self.outbox.put_nowait(Notice(self.table_id, "lobby"))
+        else:
+            self.outbox.put_nowait(Notice(self.table_id, "game", item.version))
+
+    async def _send_render(self, render: Render) -> None:
+        self.version = render.version
+        await self._send(render.text)
+
+    async def _on_hello(self, hello: HelloRequest) -> None:
+        await self._send_lobby(hello.ref)
+        assert self.viewer is not None
+        render = await self.access.catch_up(self.viewer, hello.since, True)
+        self.synced = True
+        if render is not None:
+            await self._send_render(render)
+            # A catch-up the client asked for costs what it sends: a token per N bytes.
+            self.bucket.charge(len(render.text) / self.limits.catch_up_token_bytes)
+
+    async def _send_lobby(self, ref: str | int | None) -> None:
+        assert self.profile_id is not None
+        try:
+            lobby = await self.access.lobby(self.profile_id, self.table_id, self.invite)
+            self.viewer = await self.access.viewer(self.profile_id, self.table_id, self.invite)
+        except AppError as exc:
+            await self._send(encode(error(exc.code, exc.message, ref)))
+            return
+        await self._send(encode({"type": "lobby", "table": lobby}))
+
+    async def _on_game(self, notice: GameChanged) -> None:
+        if not self.synced or self.viewer is None:
+            return
+        behind = notice.version is None or self.version is None or notice.version > self.version
+        if not behind:
+            return
+        render = await self.access.catch_up(self.viewer, self.version, False)
+        if render is not None:
+            await self._send_render(render)

@@ -1,0 +1,122 @@
+"""In-memory stand-ins for the socket's collaborators: a clock the test moves, a websocket whose
+sends can be made to block, and a table service that counts what it is asked."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from app.clock import ManualClock
+from app.realtime.access import Listener, Render, encode
+from app.realtime.limits import SocketLimits, SocketRegistry
+from app.realtime.socket import Connection
+
+GUARD = 30.0  # only so that a broken test fails instead of hanging
+
+
+class FakeClock(ManualClock):
+    """The project's manual clock (wall and monotonic time move together)."""
+
+
+class FakeTransport:
+    def __init__(self) -> None:
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.sent: asyncio.Queue[str] = asyncio.Queue()
+        self.blocked = False  # sends never finish (a client that does not read)
+        self.send_started = asyncio.Event()
+        self.attempts = 0
+        self.closed: tuple[int, str | None] | None = None
+        self.closed_event = asyncio.Event()
+
+    async def accept(self) -> None:
+        pass
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.inbox.get()
+
+    async def send_text(self, data: str) -> None:
+        self.attempts += 1
+        self.send_started.set()
+        if self.blocked:
+            await asyncio.Event().wait()
+        self.sent.put_nowait(data)
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed = (code, reason)
+        self.closed_event.set()
+
+    def push(self, text: str) -> None:
+        self.inbox.put_nowait({"type": "websocket.receive", "text": text})
+
+    async def next(self) -> str:
+        return await asyncio.wait_for(self.sent.get(), GUARD)
+
+
+@dataclass(frozen=True)
+class FakeViewer:
+    table_id: str
+    seat: int | None
+
+
+class FakeAccess:
+    def __init__(self) -> None:
+        self.listeners: list[Listener] = []
+        self.moves: list[dict[str, Any]] = []
+        self.catch_ups = 0
+        self.lobby_error: Exception | None = None
+        self.version = 0
+
+    async def profile_of(self, token: str | None) -> str | None:
+        return "p1" if token == "good" else None
+
+    async def viewer(self, profile_id: str, table_id: str, invite: str | None) -> FakeViewer:
+        return FakeViewer(table_id, 0)
+
+    async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> dict[str, Any]:
+        if self.lobby_error is not None:
+            raise self.lobby_error
+        return {"id": table_id, "status": "playing"}
+
+    async def catch_up(self, viewer: Any, since: int | None, force: bool) -> Render | None:
+        self.catch_ups += 1
+        frame = {"type": "snapshot", "version": self.version, "seat": viewer.seat, "pad": "x" * 64}
+        return Render(self.version, encode(frame))
+
+    async def submit_move(
+        self,
+        viewer: Any,
+        move: dict[str, Any],
+        expected_version: int,
+        move_id: str,
+        on_commit: Callable[[dict[str, Any]], Awaitable[None]],
+    ) -> None:
+        self.moves.append(move)
+        self.version += 1
+        await on_commit(
+            {"version": self.version, "move_id": move_id, "events": [], "duplicate": False}
+        )
+
+    def subscribe(self, table_id: str, listener: Listener) -> None:
+        self.listeners.append(listener)
+
+    def unsubscribe(self, table_id: str, listener: Listener) -> None:
+        self.listeners.remove(listener)
+
+
+def connection(
+    limits: SocketLimits | None = None,
+) -> tuple[Connection, FakeTransport, FakeAccess, FakeClock]:
+    transport, access, clock = FakeTransport(), FakeAccess(), FakeClock()
+    conn = Connection(
+        transport,
+        access,
+        limits or SocketLimits(),
+        clock,
+        SocketRegistry(),
+        "t1",
+        None,
+        "127.0.0.1",
+    )
+    return conn, transport, access, clock

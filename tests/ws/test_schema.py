@@ -1,0 +1,32 @@
+"""The committed JSON Schema of the socket frames is the one the models give."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.realtime.schema import frames_schema, render
+
+COMMITTED = Path(__file__).resolve().parents[2] / "docs" / "frames.schema.json"
+
+
+def test_committed_frames_schema_is_current() -> None:
+    assert COMMITTED.read_text() == render(), (
+        "docs/frames.schema.json is stale: python -m app.realtime.schema > docs/frames.schema.json"
+    )
+
+
+def test_schema_names_every_frame_in_both_directions() -> None:
+    schema = frames_schema()
+    client = set(schema["client"]["discriminator"]["mapping"])
+    server = set(schema["server"]["discriminator"]["mapping"])
+    assert client == {"hello", "move", "ping", "pong", "auth"}
+    assert server == {
+        "welcome",
+        "lobby",
+        "snapshot",
+        "update",
+        "accepted",
+        "error",
+        "ping",
+        "pong",
+    }
