@@ -180,7 +180,9 @@ class Connection:
             self.access.unsubscribe(self.table_id, self.outbox)
             for task in tasks:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            # Shielded: when the server itself cancels the handler (shutdown), the three tasks
+            # still end before it returns.
+            await asyncio.shield(asyncio.gather(*tasks, return_exceptions=True))
             if self.close_code is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(

@@ -50,6 +50,15 @@ async def _collect(db, **kw):
     return n, got, event
 
 
+async def _heard(got: list[tuple[str, int]], event: asyncio.Event, hint: tuple[str, int]) -> None:
+    """Wait until ``hint`` has been heard (woken by each delivery, never by a timer)."""
+    while hint not in got:
+        event.clear()
+        if hint in got:
+            break
+        await asyncio.wait_for(event.wait(), 10)
+
+
 def test_hint_crosses_processes_on_commit_only(db):
     from sqlalchemy import create_engine
 
@@ -67,15 +76,13 @@ def test_hint_crosses_processes_on_commit_only(db):
                 conn.execute(notify_statement("t1", 2, origin="elsewhere"))
             await asyncio.wait_for(event.wait(), 5)
             assert await other.publish("t2", 9)
-            for _ in range(50):
-                if ("t2", 9) in got:
-                    break
-                await asyncio.sleep(0.05)
+            await _heard(got, event, ("t2", 9))
             assert got == [("t1", 2), ("t2", 9)]
-            # A process skips its own hints.
-            event.clear()
+            # A process skips its own hints: its own t3, then another's t4 (delivered in commit
+            # order, so once t4 is heard, t3 would have been too).
             assert await listener.publish("t3", 1)
-            await asyncio.sleep(0.3)
+            assert await other.publish("t4", 1)
+            await _heard(got, event, ("t4", 1))
             assert ("t3", 1) not in got
             engine.dispose()
         finally:
@@ -108,9 +115,13 @@ def test_listener_reconnects_and_resyncs_after_backend_terminated(db):
     async def scenario():
         resynced = asyncio.Event()
         got: list[tuple[str, int]] = []
-        listener = PgNotifier(
-            db.url, lambda t, v, k: got.append((t, v)), on_resync=resynced.set, max_backoff=0.5
-        )
+        event = asyncio.Event()
+
+        def on_hint(t: str, v: int | None, k: str) -> None:
+            got.append((t, v))
+            event.set()
+
+        listener = PgNotifier(db.url, on_hint, on_resync=resynced.set, max_backoff=0.5)
         await listener.start()
         publisher = PgNotifier(db.url, lambda t, v, k: None, origin="pub")
         try:
@@ -121,11 +132,7 @@ def test_listener_reconnects_and_resyncs_after_backend_terminated(db):
             assert listener.reconnects >= 1
             # The publisher's connection may have been terminated too: publish reconnects.
             assert await publisher.publish("after", 5)
-            for _ in range(100):
-                if ("after", 5) in got:
-                    break
-                await asyncio.sleep(0.05)
-            assert ("after", 5) in got
+            await _heard(got, event, ("after", 5))
         finally:
             await listener.stop()
             await publisher.stop()

@@ -109,7 +109,12 @@ def test_no_secret_in_errors_reconnection_spectators_or_logs(tmp_path):
                         await again.close()
                         key = socks.index(s) if s in socks else None
                         received[key].extend(again.frames)
-                await asyncio.sleep(0.5)
+                # A ping answered on every socket: whatever was sent before it has arrived.
+                for s in [*socks, spectator]:
+                    await s.send({"type": "ping", "ref": "barrier"})
+                    await s.wait_for(
+                        lambda f: f.get("type") == "pong" and f.get("ref") == "barrier", 30
+                    )
                 for i, s in enumerate(socks):
                     received[i].extend(s.frames)
                     await s.close()
