@@ -73,6 +73,7 @@ export async function recover(code) {
 }
 
 // POST /api/profiles/signout (this browser) or …/signout-everywhere (every device of the profile).
+// Everywhere: every other device's session ends; this one gets a fresh cookie and stays.
 export async function signOut(everywhere) {
   try {
     await post(everywhere ? "/api/profiles/signout-everywhere" : "/api/profiles/signout", {});
@@ -80,10 +81,14 @@ export async function signOut(everywhere) {
     if (e instanceof ApiError && (e.status === 404 || e.status === 405)) throw new ApiError(e.status, "signout_unavailable", e.message);
     throw e;
   }
+  if (everywhere) {
+    toast(t("profile.signed_out_everywhere"));
+    return;
+  }
   me = null;
   setHint(false);
   hideRecoveryCode();
-  toast(t(everywhere ? "profile.signed_out_everywhere" : "profile.signed_out"));
+  toast(t("profile.signed_out"));
 }
 
 // ---------- the recovery code, shown once ----------
