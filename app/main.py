@@ -17,8 +17,6 @@ from fastapi import FastAPI
 from sqlalchemy import text
 
 from app import redact
-from app.api import ws
-from app.api.limits import BodyLimit
 from app.auth import TokenSigner
 from app.bots import endpoints as bot_endpoints
 from app.bots.runner import BotRunner
@@ -30,6 +28,7 @@ from app.errors import Unavailable, install_handlers
 from app.profiles import endpoints as profiles
 from app.profiles.service import ProfileService
 from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
+from app.realtime import endpoints as socket_endpoints
 from app.realtime.hub import Hub
 from app.realtime.notify import relay_for
 from app.solo import endpoints as solo_endpoints
@@ -37,6 +36,7 @@ from app.solo.service import SoloService
 from app.tables import endpoints as table_endpoints
 from app.tables.schemas import HealthOut
 from app.tables.service import TableService
+from app.web.body_limit import BodyLimit
 from app.web.client import client_router
 from app.web.headers import SecurityHeaders
 
@@ -121,7 +121,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(table_endpoints.router)
     app.include_router(bot_endpoints.router)
     app.include_router(solo_endpoints.router)
-    app.include_router(ws.router)
+    app.include_router(socket_endpoints.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:

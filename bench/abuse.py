@@ -3,7 +3,7 @@
     .venv/bin/python bench/abuse.py                 # all three phases, 30 s of abuse
     .venv/bin/python bench/abuse.py --seconds 10 --idle 100 --burst 50
 
-Starts its own Postgres database and one uvicorn process (tests/multi/harness.py), with the socket
+Starts its own Postgres database and one uvicorn process (app/devtools/stack.py), with the socket
 caps raised so that every bench socket (all from 127.0.0.1) is let in, then measures:
 
 1. idle: server RSS per open socket (N sockets, each welcomed and caught up, then silent);
@@ -27,26 +27,18 @@ import contextlib
 import json
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+from app.devtools.players import Player, get_game, http_move, seat_table
+from app.devtools.stack import ServerProcess, TempDatabase
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-import httpx  # noqa: E402
-from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
-
-from tests.multi.harness import (  # noqa: E402
-    Player,
-    ServerProcess,
-    TempDatabase,
-    get_game,
-    http_move,
-    seat_table,
-)
 
 OPEN = {
     "EMARA_WS_MAX_PER_PROFILE": "100000",

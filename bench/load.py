@@ -37,18 +37,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
+
+from app.devtools.players import SeatSocket
+from app.devtools.stack import PG_ADMIN_URL, ServerProcess, TempDatabase, server_errors
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-import httpx  # noqa: E402
-
-from tests.multi.harness import (  # noqa: E402
-    PG_ADMIN_URL,
-    SeatSocket,
-    ServerProcess,
-    TempDatabase,
-    server_errors,
-)
 
 
 def pct(values: list[float], p: float) -> float:

@@ -11,10 +11,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
-from app.api.deps import ProfileId
 from app.bots.runner import BotRunner
 from app.bots.schemas import BotIn
 from app.bots.service import BotSeats
+from app.profiles.deps import ProfileId
 from app.tables.schemas import LobbyOut, SeatPath, TableIdPath
 
 router = APIRouter(prefix="/api/tables", tags=["bots"])

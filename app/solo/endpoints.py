@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
-from app.api.deps import ProfileId
+from app.profiles.deps import ProfileId
 from app.solo.schemas import SoloIn, SoloSheetOut, SoloStartOut
 from app.solo.service import SoloService
 

@@ -9,8 +9,9 @@ from typing import Any
 
 from fastapi import APIRouter, Depends
 
-from app.api.deps import MaybeProfileId, ProfileId, Service
+from app.profiles.deps import MaybeProfileId, ProfileId
 from app.ratelimit import LimitName, limit
+from app.tables.deps import Service
 from app.tables.schemas import (
     GameOut,
     JoinIn,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.multi.harness import ServerProcess
+from app.devtools.stack import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.multi.harness import TempDatabase, require_postgres
+from app.devtools.stack import TempDatabase
+from tests.conftest import need_postgres as require_postgres
 
 
 @pytest.fixture(scope="module")

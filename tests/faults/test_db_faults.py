@@ -14,15 +14,8 @@ import uuid
 import httpx
 import pytest
 
-from tests.multi.harness import (
-    SeatSocket,
-    ServerProcess,
-    get_game,
-    move_log,
-    seat_table,
-    table_version,
-    unhandled_errors,
-)
+from app.devtools.players import SeatSocket, get_game, move_log, seat_table, table_version
+from app.devtools.stack import ServerProcess, unhandled_errors
 
 pytestmark = pytest.mark.postgres
 

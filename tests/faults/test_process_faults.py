@@ -10,15 +10,8 @@ import signal
 import httpx
 import pytest
 
-from tests.multi.harness import (
-    SeatSocket,
-    ServerProcess,
-    move_log,
-    play_one,
-    seat_table,
-    server_errors,
-    table_version,
-)
+from app.devtools.players import SeatSocket, move_log, play_one, seat_table, table_version
+from app.devtools.stack import ServerProcess, server_errors
 
 pytestmark = pytest.mark.postgres
 

@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from app.devtools.stack import TempDatabase
 from app.realtime.notify import (
     PgNotifier,
     decode_hint,
@@ -14,7 +15,7 @@ from app.realtime.notify import (
     libpq_dsn,
     notify_statement,
 )
-from tests.multi.harness import TempDatabase, require_postgres
+from tests.conftest import need_postgres as require_postgres
 
 pytestmark = pytest.mark.postgres
 

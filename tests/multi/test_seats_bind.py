@@ -13,7 +13,8 @@ import uuid
 import httpx
 import pytest
 
-from tests.multi.harness import ServerProcess, get_game, http_move, seat_table, server_errors
+from app.devtools.players import get_game, http_move, seat_table
+from app.devtools.stack import ServerProcess, server_errors
 
 pytestmark = pytest.mark.postgres
 

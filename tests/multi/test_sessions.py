@@ -10,7 +10,8 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.multi.harness import new_player, server_errors
+from app.devtools.players import new_player
+from app.devtools.stack import server_errors
 
 pytestmark = pytest.mark.postgres
 

@@ -13,13 +13,8 @@ import uuid
 import httpx
 import pytest
 
-from tests.multi.harness import (
-    SeatSocket,
-    get_game,
-    new_player,
-    seat_table,
-    server_errors,
-)
+from app.devtools.players import SeatSocket, get_game, new_player, seat_table
+from app.devtools.stack import server_errors
 
 pytestmark = pytest.mark.postgres
 

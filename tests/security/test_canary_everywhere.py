@@ -16,15 +16,10 @@ import httpx
 import pytest
 
 from app.db.session import Database
+from app.devtools.players import SeatSocket, play_one
+from app.devtools.stack import ServerProcess, TempDatabase, server_errors
 from tests.conftest import SecretCanary
-from tests.multi.harness import (
-    SeatSocket,
-    ServerProcess,
-    TempDatabase,
-    play_one,
-    require_postgres,
-    server_errors,
-)
+from tests.conftest import need_postgres as require_postgres
 
 pytestmark = pytest.mark.postgres
 

@@ -17,9 +17,9 @@ from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
 from app.db.migrate import upgrade
+from app.devtools.stack import ServerProcess
 from app.solo.models import SoloGame
 from tests.conftest import postgres_database
-from tests.multi.harness import ServerProcess
 
 pytestmark = pytest.mark.postgres
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, WebSocket
 
-from app.api.deps import token_from
 from app.clock import SYSTEM_CLOCK, Clock
 from app.config import Settings
+from app.profiles.deps import token_from
 from app.realtime.access import ServiceAccess
 from app.realtime.limits import SocketLimits, SocketRegistry
 from app.realtime.socket import CLOSE_POLICY, Connection
