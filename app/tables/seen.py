@@ -58,6 +58,8 @@ class Seen:
             head = seen_repo.table_version(s, table_id)
             if head is None:
                 raise NotFound("no such table")
+            if not head.started:
+                raise WrongStatus("the game has not started")
             if version > head.version:
                 raise StaleVersion("the table has not reached that version", version=head.version)
             seen_repo.advance_seen(s, table_id, seat, profile_id, version)

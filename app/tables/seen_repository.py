@@ -24,9 +24,11 @@ def game_head(s: Session, table_id: str) -> Any:
 
 
 def table_version(s: Session, table_id: str) -> Any:
-    """status, version of a table (None if there is none)."""
+    """version of a table, and whether its game has started (None if there is no table)."""
     return s.execute(
-        select(GameTable.status, GameTable.version).where(GameTable.id == table_id)
+        select(GameTable.version, GameTable.seed.is_not(None).label("started")).where(
+            GameTable.id == table_id
+        )
     ).first()
 
 

@@ -143,6 +143,8 @@ def test_strangers_and_lobbies_are_refused(
     lobby = client.post("/api/tables", json={"seats": 2}, headers=ann.headers).json()
     r = client.get(f"/api/tables/{lobby['id']}/since", headers=ann.headers)
     assert r.status_code == 409 and r.json()["error"]["code"] == "wrong_status"
+    r = seen(client, lobby["id"], ann, {"version": 0})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "wrong_status"
 
 
 def test_far_behind_gets_the_summary_of_the_last_window_only(
