@@ -99,12 +99,15 @@ def away_while_two_moved(server: Any, ctx: Any, watch: ConsoleWatch) -> tuple[st
     return tid, mark, now
 
 
-@pytest.mark.parametrize(("lang", "words"), [("en", "Since you looked"), ("cs", "Od vaší")])
+@pytest.mark.parametrize(
+    ("lang", "words", "motion"),
+    [("en", "Since you looked", "no-preference"), ("cs", "Od vaší", "reduce")],
+)
 def test_a_person_away_while_two_seats_moved_sees_what_they_did(
-    server: Any, browser: Any, artifacts: Path, lang: str, words: str
+    server: Any, browser: Any, artifacts: Path, lang: str, words: str, motion: str
 ) -> None:
     watch = ConsoleWatch()
-    ctx = browser.new_context(viewport=VIEWPORT)
+    ctx = browser.new_context(viewport=VIEWPORT, reduced_motion=motion)
     ctx.add_init_script(f"localStorage.setItem('emara.lang', '{lang}')")
     try:
         tid, mark, now = away_while_two_moved(server, ctx, watch)
@@ -138,6 +141,12 @@ def test_a_person_away_while_two_seats_moved_sees_what_they_did(
             "() => [...document.querySelectorAll('[data-key].changed')].map(e => e.dataset.key)"
         )
         assert all(isinstance(k, str) and k for k in keyed)
+        # the marks pulse, unless the person asked for less motion: then a still outline
+        style = page.evaluate(
+            """() => { const s = getComputedStyle(document.querySelector('.changed'));
+                       return [s.animationName, s.outlineStyle]; }"""
+        )
+        assert style == (["none", "solid"] if motion == "reduce" else ["since-pulse", "solid"])
         summary.scroll_into_view_if_needed()
         page.screenshot(path=str(artifacts / f"since-summary-{lang}.png"), full_page=False)
         # dismissed: the marks go, and opening the table again shows nothing new

@@ -59,6 +59,9 @@ def test_the_undo_button_and_ctrl_z_take_back_moves(
         page.locator(PLAY_CARD).first.click()
         page.wait_for_selector(UNDO, timeout=WAIT)
         assert page.inner_text(UNDO).strip().endswith("Take back 1 move")
+        # live play: the newest log lines and the score track light up as the update arrives
+        assert page.locator("#log-list li.new.since-live").count() > 0
+        assert page.locator("[data-testid=score-track].since-live").count() == 1
         page.click(UNDO)
         wait_version_at_least(page, v0 + 2, WAIT)
         page.wait_for_selector(UNDO, state="detached", timeout=WAIT)
