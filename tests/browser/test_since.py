@@ -162,3 +162,68 @@ def test_a_person_away_while_two_seats_moved_sees_what_they_did(
         assert watch.errors == []
     finally:
         ctx.close()
+
+
+# A page whose visibility the test switches (headless Chromium is always "visible").
+FAKE_VISIBILITY = """
+window.__hidden = false;
+Object.defineProperty(Document.prototype, 'visibilityState',
+  {configurable: true, get() { return window.__hidden ? 'hidden' : 'visible'; }});
+Object.defineProperty(Document.prototype, 'hidden',
+  {configurable: true, get() { return window.__hidden; }});
+"""
+SET_HIDDEN = "h => { window.__hidden = h; document.dispatchEvent(new Event('visibilitychange')); }"
+
+
+def test_a_hidden_page_marks_nothing_and_shows_what_changed_when_it_comes_back(
+    server: Any, browser: Any
+) -> None:
+    watch = ConsoleWatch()
+    ctx = browser.new_context(viewport=VIEWPORT)
+    ctx.add_init_script("localStorage.setItem('emara.lang', 'en')")
+    ctx.add_init_script(FAKE_VISIBILITY)
+    try:
+        api = Api(server.base)
+        r = ctx.request.post(server.url("/api/profiles"), data={"name": "Ann"})
+        assert r.ok, r.text()
+        tokens = [r.json()["token"], api.profile("Bo")]
+        t = api.call(
+            "POST", "/api/tables", tokens[0], json={"seats": 2, "options": {"start_player": 0}}
+        )
+        tid = t["id"]
+        api.call(
+            "POST", f"/api/tables/{tid}/join", tokens[1], json={"invite_code": t["invite_code"]}
+        )
+        api.call("POST", f"/api/tables/{tid}/start", tokens[0])
+        rng = random.Random(8)
+        while 0 in api.to_act(tid, tokens[0]):
+            api.play(tid, tokens, 0, rng)
+        page = ctx.new_page()
+        watch.attach(page, "ann")
+        with page.expect_response(lambda res: res.url.endswith("/seen"), timeout=WAIT) as seen:
+            page.goto(server.url(f"/t/{tid}"))
+        mark = int(seen.value.json()["last_seen_version"])
+        page.evaluate(SET_HIDDEN, True)
+        posted: list[str] = []
+        page.on("request", lambda req: req.url.endswith("/seen") and posted.append(req.url))
+        now = mark
+        while 1 in api.to_act(tid, tokens[0]):
+            now = api.play(tid, tokens, 1, rng)
+        assert now > mark
+        page.wait_for_function(
+            "v => Number(document.body.dataset.version) === v", arg=now, timeout=WAIT
+        )
+        # rendered while hidden: not seen, nothing posted
+        assert posted == []
+        mine = ctx.request.get(server.url(f"/api/tables/{tid}/since")).json()
+        assert mine["last_seen_version"] == mark and mine["to_version"] == now
+        with page.expect_response(lambda res: res.url.endswith("/seen"), timeout=WAIT) as seen:
+            page.evaluate(SET_HIDDEN, False)
+            page.wait_for_selector(SUMMARY, timeout=WAIT)
+        assert seen.value.json() == {"last_seen_version": now}
+        lines = page.locator("[data-testid=since-player]")
+        assert lines.count() == 1 and lines.first.inner_text().startswith("Bo ")
+        assert "changed" in (page.locator(BOARD.format(1)).get_attribute("class") or "")
+        assert watch.errors == []
+    finally:
+        ctx.close()
