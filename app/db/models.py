@@ -86,6 +86,9 @@ class Seat(Base):
     )
     bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The last table version this seat's person saw ("since you looked"; migration 0500): only
+    # moves forward, kept across devices and restarts.
+    last_seen_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class MoveRecord(Base):

@@ -1,4 +1,6 @@
-// The game log (every event, in words) and the "last move" line above the board.
+// The game log (every event, in words) and the "last move" line above the board. Each log line
+// carries the version of its move (`data-version`): since.js marks the lines new since you looked.
+// A taken-back turn reads as its event `moves_taken_back` ("Ada took back 2 moves").
 import { t } from "/js/i18n.js";
 import { h } from "/js/dom.js";
 import { SEAT_SYMBOLS } from "/js/pieces.js";
@@ -36,7 +38,7 @@ export function renderLog(ts) {
   const latest = entries.length ? entries[entries.length - 1].version : null;
   const recent = entries.slice(-250);
   for (const e of recent) {
-    list.append(h("li", { class: (e.version !== undefined && e.version === latest ? "new " : "") + (e.type === "round_started" ? "round" : "") },
+    list.append(h("li", { class: (e.version !== undefined && e.version === latest ? "new " : "") + (e.type === "round_started" ? "round" : ""), "data-version": e.version },
       e.seat !== undefined && e.seat !== null ? h("span.seat-token", { class: "seat" + e.seat }, SEAT_SYMBOLS[e.seat]) : null, " ",
       describeEvent(e, (seat) => ts.nameOf(seat))));
   }

@@ -14,6 +14,9 @@ import { renderStatus, renderRondels, renderLocations, renderSupply } from "/js/
 import { renderScoreTrack, renderPlayers, renderFinal } from "/js/players.js";
 import { renderControls } from "/js/controls.js";
 import { renderLastMove, renderLog } from "/js/log.js";
+// since you looked + the Undo button: mounted here, drawn after each render (since.js, undo.js)
+import { SinceMarks } from "/js/since.js";
+import { UndoControl, undoRefusal } from "/js/undo.js";
 
 const enc = encodeURIComponent;
 
@@ -26,7 +29,7 @@ function uuid() {
 function asApiError(e) {
   if (e instanceof ApiError) return e;
   const status = e && e.code === "closed" ? 0 : 409;
-  return new ApiError(status, (e && e.code) || "error", (e && e.message) || "", (e && e.frame) || {});
+  return new ApiError(status, undoRefusal(e) || (e && e.code) || "error", (e && e.message) || "", (e && e.frame) || {});
 }
 
 export class TableScreen {
@@ -56,6 +59,8 @@ export class TableScreen {
     });
     this.onVisible = () => document.visibilityState === "visible" && this.resync();
     this.onOnline = () => this.socket.reconnectNow();
+    this.since = new SinceMarks(this); // since you looked (since.js)
+    this.undo = new UndoControl(this); // the Undo button and Ctrl+Z (undo.js)
   }
 
   // ---------- what the renderers read ----------
@@ -98,6 +103,8 @@ export class TableScreen {
     clear(this.root).append(h("p.muted", t("app.loading")));
     document.addEventListener("visibilitychange", this.onVisible);
     window.addEventListener("online", this.onOnline);
+    this.since.start();
+    this.undo.start();
     await this.fetchGame();
     this.socket.start();
   }
@@ -106,6 +113,8 @@ export class TableScreen {
     this.stopped = true;
     document.removeEventListener("visibilitychange", this.onVisible);
     window.removeEventListener("online", this.onOnline);
+    this.since.stop();
+    this.undo.stop();
     this.socket.stop();
   }
 
@@ -252,6 +261,8 @@ export class TableScreen {
     if (list && logAtBottom) list.scrollTop = list.scrollHeight;
     this.flashChanges();
     this.turnSignal();
+    this.undo.afterRender(); // since you looked + Undo: drawn over the fresh page
+    this.since.afterRender();
   }
 
   // record a value for change highlighting

@@ -1,0 +1,117 @@
+"""Since you looked: the last version each seat's person saw, and what changed after it.
+
+``POST …/seen`` moves the caller's mark forward (never back, never past the table's version);
+``GET …/since`` compares the caller's view at the mark with the current one
+(``rules.changes_between``) and summarises the log entries in between as that seat received them
+(``rules.summarize`` over ``events_for``), so the answer reveals nothing the seat was not sent.
+The view at the mark is rebuilt by replaying the move log from the seed, the way the audit does;
+a seat more than ``SINCE_WINDOW`` versions behind gets the summary of the last ones only.
+
+Spectators keep no mark: both routes take no invite code, so for someone without a seat the
+table is ``404 not_found`` (a ``Viewer`` without a seat, should one come here, gets
+``not_your_seat`` from ``mark`` and an empty answer from ``since``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from anyio import to_thread
+
+from app import rules
+from app.db.session import Database
+from app.errors import NotFound, NotYourSeat, StaleVersion, WrongStatus
+from app.tables import repository as repo
+from app.tables import seen_repository as seen_repo
+from app.tables.types import Viewer
+
+# The most versions one answer replays and summarises.
+SINCE_WINDOW = 200
+
+
+def _nothing(version: int, last_seen: int) -> dict[str, Any]:
+    return {
+        "from_version": version,
+        "to_version": version,
+        "last_seen_version": last_seen,
+        "truncated": False,
+        "changes": [],
+        "summary": [],
+        "new_log_versions": [],
+    }
+
+
+class Seen:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # ------------------------------------------------------------------ the mark
+    async def mark(self, viewer: Viewer, version: int) -> dict[str, Any]:
+        if viewer.seat is None or viewer.profile_id is None:
+            raise NotYourSeat("you do not hold a seat at this table")
+        return await to_thread.run_sync(
+            self._mark, viewer.table_id, viewer.seat, viewer.profile_id, version
+        )
+
+    def _mark(self, table_id: str, seat: int, profile_id: str, version: int) -> dict[str, Any]:
+        with self.db.session() as s:
+            head = seen_repo.table_version(s, table_id)
+            if head is None:
+                raise NotFound("no such table")
+            if not head.started:
+                raise WrongStatus("the game has not started")
+            if version > head.version:
+                raise StaleVersion("the table has not reached that version", version=head.version)
+            seen_repo.advance_seen(s, table_id, seat, profile_id, version)
+            s.commit()
+            return {"last_seen_version": seen_repo.last_seen(s, table_id, seat)}
+
+    # ------------------------------------------------------------------ what changed
+    async def since(self, viewer: Viewer) -> dict[str, Any]:
+        return await to_thread.run_sync(self._since, viewer.table_id, viewer.seat)
+
+    def _since(self, table_id: str, seat: int | None) -> dict[str, Any]:
+        with self.db.session() as s:
+            t = seen_repo.game_head(s, table_id)
+            if t is None:
+                raise NotFound("no such table")
+            if t.state is None or t.seed is None:
+                raise WrongStatus("the game has not started")
+            version: int = t.version
+            if seat is None:
+                return _nothing(version, version)
+            mark = min(seen_repo.last_seen(s, table_id, seat), version)
+            if mark >= version:
+                return _nothing(version, mark)
+            start = max(mark, version - SINCE_WINDOW)
+            truncated = start > mark
+            if truncated:
+                missed = list(repo.log_between(s.connection(), table_id, start, version))
+                changes: list[Any] = []
+            else:
+                records = repo.full_log(s, table_id, upto=version)
+                missed = [r for r in records if r.version > mark]
+                played = [(r.seat, r.move) for r in records if r.version <= mark]
+                before = rules.replay(t.seed, t.engine_options or {}, played)
+                after = rules.decode_state(t.state)
+                changes = list(
+                    rules.changes_between(rules.view_for(before, seat), rules.view_for(after, seat))
+                )
+        entries: list[rules.LogEntry] = [
+            {
+                "version": r.version,
+                "seat": r.seat,
+                "move": r.move,
+                "events": rules.events_for(r.events, seat),
+            }
+            for r in missed
+        ]
+        return {
+            "from_version": start,
+            "to_version": version,
+            "last_seen_version": mark,
+            "truncated": truncated,
+            "changes": changes,
+            "summary": list(rules.summarize(entries, seat)),
+            "new_log_versions": [r.version for r in missed],
+        }
