@@ -16,7 +16,9 @@ from typing import Any, Protocol, cast
 
 import orjson
 
+from app.errors import NotFound
 from app.profiles.service import ProfileService
+from app.ratelimit import LimitName, RateLimiter
 from app.realtime.hub import Notice
 from app.tables.service import TableService, Viewer
 
@@ -96,9 +98,12 @@ def _retrieve(task: asyncio.Task[Render | None]) -> None:
 class ServiceAccess:
     """What the socket needs from the table service."""
 
-    def __init__(self, svc: TableService, profiles: ProfileService) -> None:
+    def __init__(
+        self, svc: TableService, profiles: ProfileService, limiter: RateLimiter | None = None
+    ) -> None:
         self.svc = svc
         self.profiles = profiles
+        self.limiter = limiter
         self.renders = SharedRenders()
         svc.hub.watchers.append(self.renders.forget)
 
@@ -108,6 +113,21 @@ class ServiceAccess:
 
     async def viewer(self, profile_id: str, table_id: str, invite: str | None) -> Viewer:
         return await self.svc.viewer(profile_id, table_id, invite)
+
+    async def admit(
+        self, profile_id: str, table_id: str, invite: str | None, address: str
+    ) -> Viewer:
+        """The handshake's look-up: with an invite code it is a guess like the HTTP ones, counted
+        under the same "invite" limit when refused (429 once the limit is used up)."""
+        if invite is None or self.limiter is None:
+            return await self.viewer(profile_id, table_id, invite)
+        keys = [f"ip:{address}", f"profile:{profile_id}"]
+        await self.limiter.ensure_open(LimitName.INVITE, keys)
+        try:
+            return await self.viewer(profile_id, table_id, invite)
+        except NotFound:
+            await self.limiter.miss(LimitName.INVITE, keys)
+            raise
 
     async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> dict[str, Any]:
         return await self.svc.lobby(profile_id, table_id, invite)

@@ -28,7 +28,7 @@ def _shared(ws: WebSocket) -> tuple[ServiceAccess, SocketRegistry, SocketLimits,
     """The process's socket state, made on first use and kept on ``app.state``."""
     state = ws.app.state
     if getattr(state, "socket_access", None) is None:
-        state.socket_access = ServiceAccess(state.service, state.profiles)
+        state.socket_access = ServiceAccess(state.service, state.profiles, state.limiter)
         state.socket_registry = SocketRegistry()
         state.socket_limits = SocketLimits.from_settings(state.settings)
     clock: Clock = getattr(state, "clock", None) or SYSTEM_CLOCK

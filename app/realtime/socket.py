@@ -61,6 +61,9 @@ class Access(Protocol):
 
     async def profile_of(self, token: str | None) -> str | None: ...
     async def viewer(self, profile_id: str, table_id: str, invite: str | None) -> Any: ...
+    async def admit(
+        self, profile_id: str, table_id: str, invite: str | None, address: str
+    ) -> Any: ...
     async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> dict[str, Any]: ...
     async def catch_up(self, viewer: Any, since: int | None, force: bool) -> Render | None: ...
     async def submit_move(
@@ -136,7 +139,9 @@ class Connection:
             first = authed if isinstance(authed, f.Hello) else None
         assert self.profile_id is not None
         try:
-            self.viewer = await self.access.viewer(self.profile_id, self.table_id, self.invite)
+            self.viewer = await self.access.admit(
+                self.profile_id, self.table_id, self.invite, self.address
+            )
         except AppError as exc:
             codes = {403: CLOSE_FORBIDDEN, 404: CLOSE_NOT_FOUND}
             code = codes.get(exc.status, CLOSE_TRY_AGAIN)  # else: the database is away

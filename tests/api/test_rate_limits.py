@@ -275,3 +275,23 @@ def test_unreachable_counters_do_not_stop_the_game(tmp_path: Path) -> None:
         for _ in range(3):
             assert c.post("/api/profiles", json={"name": "Ann"}).status_code == 201
     application.state.db.dispose()
+
+
+def test_wrong_invite_codes_cost_on_the_socket_too(make: Make, clock: ManualClock) -> None:
+    host, guest = make("10.0.0.1"), make("10.0.0.9")
+    ann = _profile(host, "Ann")
+    t = host.post("/api/tables", json={"seats": 2}, headers=ann).json()
+    bob = _profile(guest, "Bob")
+
+    def first_frame(invite: str) -> dict[str, Any]:
+        url = f"/ws/tables/{t['id']}?invite={invite}"
+        with guest.websocket_connect(url, headers=bob) as ws:
+            frame: dict[str, Any] = ws.receive_json()
+        return frame
+
+    for n in range(3):
+        assert first_frame(f"WRONG{n}")["code"] == "not_found"
+    # out of misses: the handshake is refused before any look-up, also with the right code
+    assert first_frame(t["invite_code"])["code"] == "rate_limited"
+    clock.advance(60)
+    assert first_frame(t["invite_code"])["type"] == "welcome"

@@ -74,6 +74,11 @@ class FakeAccess:
     async def viewer(self, profile_id: str, table_id: str, invite: str | None) -> FakeViewer:
         return FakeViewer(table_id, 0)
 
+    async def admit(
+        self, profile_id: str, table_id: str, invite: str | None, address: str
+    ) -> FakeViewer:
+        return await self.viewer(profile_id, table_id, invite)
+
     async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> dict[str, Any]:
         if self.lobby_error is not None:
             raise self.lobby_error
