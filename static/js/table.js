@@ -10,10 +10,36 @@ import { involves, stableKey } from "/js/moves.js";
 import { inviteFor, inviteUrl, rememberInvite } from "/js/invites.js";
 import { TableSocket, tableSocketUrl } from "/js/socket.js";
 import { TableState } from "/js/state.js";
-import { renderStatus, renderRondels, renderLocations, renderSupply } from "/js/board.js";
+import { renderStatus, renderRondels, renderLocations, renderSupply, renderFocus } from "/js/board.js";
 import { renderScoreTrack, renderPlayers, renderFinal } from "/js/players.js";
 import { renderControls } from "/js/controls.js";
 import { renderLastMove, renderLog } from "/js/log.js";
+import { renderScoreBar } from "/js/scorebar.js";
+import { PHONE_QUERY, addPanel, isPhone, renderPanels } from "/js/panels.js";
+
+// The table's panels, in the order of the phone's tabs (and of the keyboard on a desktop).
+addPanel({
+  id: "hand", icon: "✋", label: "phone.tab_hand",
+  build: (ts, { phone }) => [h("section.controls", { id: "controls", tabindex: "-1", "aria-label": t("table.actions") }), phone ? renderFocus(ts) : null],
+  badge: (ts) => (ts.isMyTurn() && ts.legal.length && !ts.botPlaysMe() ? "★" : null),
+});
+addPanel({
+  id: "board", icon: "♜", label: "phone.tab_board",
+  build: (ts) => h("section.board", { "aria-label": t("phone.tab_board") }, renderRondels(ts), renderLocations(ts), renderSupply(ts)),
+});
+addPanel({
+  id: "players", icon: "☺", label: "phone.tab_players",
+  build: (ts) => h("aside.side", { "aria-label": t("table.players") }, renderScoreTrack(ts), renderPlayers(ts)),
+});
+addPanel({ id: "log", icon: "▤", label: "phone.tab_log", build: (ts) => renderLog(ts) });
+
+// What identifies a control across a re-render (the DOM is rebuilt on every change).
+function focusKey(el) {
+  if (!el || el === document.body) return null;
+  if (el.id) return "#" + el.id;
+  const d = el.dataset || {};
+  return [el.tagName, el.getAttribute("data-testid"), d.move, d.panel, d.location, el.getAttribute("aria-label")].join("|");
+}
 
 const enc = encodeURIComponent;
 
@@ -48,6 +74,13 @@ export class TableScreen {
     this.rematch = null;
     this.seatAction = null; // the open confirm step: {seat, kind: "leave" | "hand", level}
     this.seatBusy = false;
+    this.panel = "hand"; // the phone's open tab
+    this.phone = isPhone();
+    this.mq = typeof window.matchMedia === "function" ? window.matchMedia(PHONE_QUERY) : null;
+    this.onLayout = () => {
+      this.phone = isPhone();
+      this.render();
+    };
     this.socket = new TableSocket({
       url: tableSocketUrl(id, this.inviteCode()),
       since: () => (this.state.version >= 0 ? this.state.version : null),
@@ -98,6 +131,7 @@ export class TableScreen {
     clear(this.root).append(h("p.muted", t("app.loading")));
     document.addEventListener("visibilitychange", this.onVisible);
     window.addEventListener("online", this.onOnline);
+    if (this.mq) this.mq.addEventListener("change", this.onLayout);
     await this.fetchGame();
     this.socket.start();
   }
@@ -106,6 +140,7 @@ export class TableScreen {
     this.stopped = true;
     document.removeEventListener("visibilitychange", this.onVisible);
     window.removeEventListener("online", this.onOnline);
+    if (this.mq) this.mq.removeEventListener("change", this.onLayout);
     this.socket.stop();
   }
 
@@ -220,9 +255,19 @@ export class TableScreen {
   setFilter(f) {
     this.filter = this.filter === f ? null : f;
     this.picker = null;
+    if (this.phone && this.filter) this.panel = "hand";
     this.render();
     const c = document.getElementById("controls");
     if (c && this.filter && c.scrollIntoView) c.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }
+
+  // The phone's tabs: show one panel.
+  showPanel(id) {
+    if (this.panel === id) return;
+    this.panel = id;
+    this.render();
+    const tab = document.getElementById("tab-" + id);
+    if (tab) tab.focus({ preventScroll: true });
   }
 
   // ---------- rendering ----------
@@ -234,24 +279,43 @@ export class TableScreen {
     this.values = new Map();
     const scrollLog = document.getElementById("log-list");
     const logAtBottom = !scrollLog || scrollLog.scrollTop + scrollLog.clientHeight >= scrollLog.scrollHeight - 20;
+    const active = document.activeElement;
+    const hadFocus = active && this.root.contains(active) ? focusKey(active) : null;
+    const inControls = !!(active && active.closest && active.closest("#controls"));
     clear(this.root);
-    const game = h("div.game", { "data-testid": "game", "data-phase": v.phase });
+    const phone = this.phone;
+    const game = h("div.game", { class: phone ? "tabbed" : "", "data-testid": "game", "data-phase": v.phase, "data-layout": phone ? "tabs" : "all" });
     game.append(renderStatus(this));
     const last = renderLastMove(this);
     if (last) game.append(last);
     if (v.outcome) game.append(renderFinal(this));
-    game.append(
-      h("section.board", { "aria-label": t("table.title") }, renderRondels(this), renderLocations(this), renderSupply(this)),
-      h("aside.side", renderScoreTrack(this), renderPlayers(this)),
-      h("section.controls", { id: "controls" }),
-      renderLog(this)
-    );
+    game.append(renderScoreBar(this));
+    for (const el of renderPanels(this, phone).flat()) if (el) game.append(el);
     this.root.append(game);
     renderControls(this);
+    this.restoreFocus(hadFocus, inControls);
     const list = document.getElementById("log-list");
     if (list && logAtBottom) list.scrollTop = list.scrollHeight;
     this.flashChanges();
     this.turnSignal();
+  }
+
+  // After a re-render the keyboard stays where it was: on the same control if it is still there,
+  // else (a move was made) on the first choice of the actions, else on the actions themselves.
+  restoreFocus(key, inControls) {
+    if (!key) return;
+    const all = this.root.querySelectorAll("button, [tabindex], input, select, a[href], summary");
+    for (const el of all) {
+      if (focusKey(el) === key && !el.closest("[hidden]")) {
+        el.focus({ preventScroll: true });
+        return;
+      }
+    }
+    if (!inControls) return;
+    const box = document.getElementById("controls");
+    if (!box) return;
+    const first = box.querySelector("[data-testid=legal-move], [data-testid=end-turn], [data-testid=pay-option]");
+    (first || box).focus({ preventScroll: true });
   }
 
   // record a value for change highlighting
