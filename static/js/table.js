@@ -19,7 +19,7 @@ import { PHONE_QUERY, addPanel, isPhone, renderPanels } from "/js/panels.js";
 
 // The table's panels, in the order of the phone's tabs (and of the keyboard on a desktop).
 addPanel({
-  id: "hand", icon: "✋", label: "phone.tab_hand",
+  id: "hand", icon: "☛", label: "phone.tab_hand",
   build: (ts, { phone }) => [h("section.controls", { id: "controls", tabindex: "-1", "aria-label": t("table.actions") }), phone ? renderFocus(ts) : null],
   badge: (ts) => (ts.isMyTurn() && ts.legal.length && !ts.botPlaysMe() ? "★" : null),
 });
@@ -285,7 +285,7 @@ export class TableScreen {
     clear(this.root);
     const phone = this.phone;
     const game = h("div.game", { class: phone ? "tabbed" : "", "data-testid": "game", "data-phase": v.phase, "data-layout": phone ? "tabs" : "all" });
-    game.append(renderStatus(this));
+    game.append(h("h1.sr", t("table.title")), renderStatus(this));
     const last = renderLastMove(this);
     if (last) game.append(last);
     if (v.outcome) game.append(renderFinal(this));
