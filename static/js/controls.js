@@ -32,7 +32,8 @@ export function renderControls(ts) {
       );
     }
     if (!(me.hand || []).length) hand.append(h("li.muted", t("table.hand_empty")));
-    box.append(h("div.hand-wrap", h("h2", t("table.hand")), hand));
+    // no card to play now: the hand folds to the cards' names on a phone, to leave room for the moves
+    box.append(h("div.hand-wrap", { class: playable.length ? "" : "idle" }, h("h2", t("table.hand")), hand));
   }
   // the rest of the legal moves, grouped
   const actions = h("div.actions", { "data-testid": "actions" });

@@ -160,3 +160,41 @@ def test_keyboard_focus_is_visible_with_contrast(server: Any, browser: Any, arti
         assert float(width.removesuffix("px")) >= 2
         assert contrast(rgb(color), rgb(page_bg)) >= 3, (color, page_bg)
         mine.screenshot(path=str(artifacts / "focus-visible.png"))
+
+
+def test_score_bar_marks_the_lower_track_and_announces_changes(server: Any, browser: Any) -> None:
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url("/"))
+        page.get_by_test_id("create-table").wait_for(timeout=WAIT)
+        said = page.evaluate(
+            """async () => {
+                 const { renderScoreBar } = await import('/js/scorebar.js');
+                 const players = [{seat: 0, cp: 12, bp: 9, score: 9}, {seat: 1, cp: 7, bp: 7, score: 7}];
+                 const ts = { id: 'T', mySeat: 0, nameOf: (s) => ['Ann', 'Ben'][s], botLevelOf: () => null,
+                              view: { phase: 'turns', turn: { seat: 1 }, players_state: players } };
+                 const bar = renderScoreBar(ts);
+                 const first = document.getElementById('score-live').textContent;
+                 players[0].cp = 15; players[0].bp = 11; players[0].score = 11;
+                 const again = renderScoreBar(ts);
+                 const row = (b, s) => b.querySelector(`tr[data-seat="${s}"]`);
+                 return {
+                   first,
+                   after: document.getElementById('score-live').textContent,
+                   lower0: [...row(bar, 0).querySelectorAll('td.lower')].map((td) => td.dataset.key),
+                   lower1: [...row(bar, 1).querySelectorAll('td.lower')].map((td) => td.dataset.key),
+                   text0: row(again, 0).textContent,
+                   now: row(bar, 1).getAttribute('aria-current'),
+                   nowMark: row(bar, 1).querySelector('.turn-mark').textContent,
+                 };
+               }"""
+        )
+        assert said["first"] == ""  # nothing is said on the first look
+        assert said["after"] == "Ann: 15 CP, 11 BP, score 11."  # only the seat that changed
+        assert said["lower0"] == ["player:0:bp"]
+        assert said["lower1"] == ["player:1:cp", "player:1:bp"]  # a tie: both tracks count
+        assert "▼" in said["text0"] and "lower track" in said["text0"]
+        assert said["now"] == "true" and said["nowMark"] == "▶"
+    finally:
+        ctx.close()

@@ -207,7 +207,7 @@ def next_target(page: Any, played: bool) -> str | None:
     return f"#controls [data-testid=legal-move][data-kind={rest[0]}]" if rest else None
 
 
-def test_a_whole_turn_with_the_keyboard_alone(server: Any, browser: Any) -> None:
+def test_a_whole_turn_with_the_keyboard_alone(server: Any, browser: Any, artifacts: Path) -> None:
     with two_players(browser, server, PHONE) as pages:
         mine, other = wait_turn_known(pages)
         me = mine.evaluate("Number(document.querySelector('[data-testid=scorebar] tr.now').dataset.seat)")
@@ -228,10 +228,12 @@ def test_a_whole_turn_with_the_keyboard_alone(server: Any, browser: Any) -> None
             mine.wait_for_function(
                 "(v) => Number(document.body.dataset.version) > v", arg=before, timeout=WAIT
             )
-            played = played or "play_card" in target
             mine.wait_for_function(
                 "() => !document.body.classList.contains('sending')", timeout=WAIT
             )
+            if "play_card" in target and not played:
+                mine.screenshot(path=str(artifacts / "phone-after-card-en.png"))
+            played = played or "play_card" in target
         assert played, "a card was played"
         # the turn passed: the other player now has it, on both screens
         other.wait_for_function(
