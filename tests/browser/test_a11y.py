@@ -92,7 +92,9 @@ def test_board_elements_have_names_and_keys(server: Any, browser: Any) -> None:
         mine.wait_for_function(
             "() => document.querySelector('svg [role=button][aria-pressed=true]')", timeout=WAIT
         )
-        keys = set(mine.evaluate("[...document.querySelectorAll('[data-key]')].map(e => e.dataset.key)"))
+        keys = set(
+            mine.evaluate("[...document.querySelectorAll('[data-key]')].map(e => e.dataset.key)")
+        )
         for k in (
             "round",
             "turn:seat",
@@ -116,7 +118,11 @@ def test_board_elements_have_names_and_keys(server: Any, browser: Any) -> None:
         assert any(re.fullmatch(r"nobility:\w+", k) for k in keys)
         assert any(re.fullmatch(r"marker:(gift|donation):\w+", k) for k in keys)
         # every seat token carries its shape as text, not only its colour
-        shapes = set(mine.evaluate("[...document.querySelectorAll('.seat-token')].map(e => e.textContent.trim()[0])"))
+        shapes = set(
+            mine.evaluate(
+                "[...document.querySelectorAll('.seat-token')].map(e => e.textContent.trim()[0])"
+            )
+        )
         assert shapes <= {"●", "▲", "■", "◆", "♕"} and {"●", "▲"} <= shapes
         # the score bar speaks politely
         live = mine.get_by_test_id("score-live")
@@ -143,7 +149,9 @@ def rgb(css: str) -> tuple[int, int, int]:
     return int(m[1]), int(m[2]), int(m[3])
 
 
-def test_keyboard_focus_is_visible_with_contrast(server: Any, browser: Any, artifacts: Path) -> None:
+def test_keyboard_focus_is_visible_with_contrast(
+    server: Any, browser: Any, artifacts: Path
+) -> None:
     with two_players(browser, server, DESKTOP) as pages:
         mine, _other = wait_turn_known(pages)
         for _ in range(60):
@@ -171,19 +179,23 @@ def test_score_bar_marks_the_lower_track_and_announces_changes(server: Any, brow
         said = page.evaluate(
             """async () => {
                  const { renderScoreBar } = await import('/js/scorebar.js');
-                 const players = [{seat: 0, cp: 12, bp: 9, score: 9}, {seat: 1, cp: 7, bp: 7, score: 7}];
-                 const ts = { id: 'T', mySeat: 0, nameOf: (s) => ['Ann', 'Ben'][s], botLevelOf: () => null,
+                 const players = [{seat: 0, cp: 12, bp: 9, score: 9},
+                                  {seat: 1, cp: 7, bp: 7, score: 7}];
+                 const ts = { id: 'T', mySeat: 0, nameOf: (s) => ['Ann', 'Ben'][s],
+                              botLevelOf: () => null,
                               view: { phase: 'turns', turn: { seat: 1 }, players_state: players } };
                  const bar = renderScoreBar(ts);
                  const first = document.getElementById('score-live').textContent;
                  players[0].cp = 15; players[0].bp = 11; players[0].score = 11;
                  const again = renderScoreBar(ts);
                  const row = (b, s) => b.querySelector(`tr[data-seat="${s}"]`);
+                 const lower = (b, s) => [...row(b, s).querySelectorAll('td.lower')]
+                   .map((td) => td.dataset.key);
                  return {
                    first,
                    after: document.getElementById('score-live').textContent,
-                   lower0: [...row(bar, 0).querySelectorAll('td.lower')].map((td) => td.dataset.key),
-                   lower1: [...row(bar, 1).querySelectorAll('td.lower')].map((td) => td.dataset.key),
+                   lower0: lower(bar, 0),
+                   lower1: lower(bar, 1),
                    text0: row(again, 0).textContent,
                    now: row(bar, 1).getAttribute('aria-current'),
                    nowMark: row(bar, 1).querySelector('.turn-mark').textContent,

@@ -157,7 +157,9 @@ def test_tablet_and_desktop_show_every_panel(server: Any, browser: Any, artifact
         mine, _other = wait_turn_known(pages)
         for size in (TABLET, DESKTOP):
             mine.set_viewport_size(size)
-            mine.wait_for_function("() => document.querySelector('[data-layout=all]')", timeout=WAIT)
+            mine.wait_for_function(
+                "() => document.querySelector('[data-layout=all]')", timeout=WAIT
+            )
             assert mine.get_by_role("tablist").count() == 0
             for sel in ("#controls", ".board", ".side", ".log", "[data-testid=scorebar]"):
                 assert mine.locator(sel).is_visible(), sel
@@ -210,7 +212,9 @@ def next_target(page: Any, played: bool) -> str | None:
 def test_a_whole_turn_with_the_keyboard_alone(server: Any, browser: Any, artifacts: Path) -> None:
     with two_players(browser, server, PHONE) as pages:
         mine, other = wait_turn_known(pages)
-        me = mine.evaluate("Number(document.querySelector('[data-testid=scorebar] tr.now').dataset.seat)")
+        me = mine.evaluate(
+            "Number(document.querySelector('[data-testid=scorebar] tr.now').dataset.seat)"
+        )
         played = False
         keys = ["Enter", "Space"]
         for step in range(40):
