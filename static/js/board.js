@@ -31,11 +31,11 @@ export function renderStatus(ts) {
     if (ts.notify && Notification.permission === "default") { try { await Notification.requestPermission(); } catch {} }
   } }), h("span", { "aria-hidden": "true" }, " ✉ "), h("span.tool-text", t("table.notify"))) : null;
   // On a phone the event's text folds away under its name (one tap, or Enter, opens it).
-  const evOpen = !ts.phone;
+  const evOpen = ts.phone ? !!ts.eventOpen : true;
   return h("header.status-bar",
     h("div.round", ts.mark(h("strong", { "data-key": "round" }, v.round ? t("table.round", { round: v.round }) : t("table.setup")), "round", v.round)),
     ev
-      ? h("details.event-card", { "data-testid": "event", open: evOpen, "data-key": "event" },
+      ? h("details.event-card", { "data-testid": "event", open: evOpen, "data-key": "event", ontoggle: (e) => { if (ts.phone) ts.eventOpen = e.target.open; } },
           h("summary", h("span.label", t("table.event"), " · ", t("timing." + ev.timing)), " ",
             ts.mark(h("strong", t("event." + ev.id)), "event", ev.id)),
           h("span.event-text", t("eventtext." + ev.id)))
@@ -219,15 +219,17 @@ function locationLabel(ts, locId, here, legal) {
 }
 
 // The phone's "my hand & actions" panel: the part of the board the legal moves concern (the
-// locations they involve and the one being visited), compact, each a button that filters.
+// locations they involve, the one being visited, and where one's own councilors stand),
+// compact, each a button that filters the moves.
 export function renderFocus(ts) {
   const v = ts.view;
   const targets = ts.legalInvolving();
   const all = [].concat(...Object.values(v.rondels || {}));
   const visit = v.turn && v.turn.visit ? v.turn.visit.location : null;
-  const ids = all.filter((id) => targets.has("loc:" + id) || id === visit);
-  if (!ids.length) return null;
   const mine = ts.mySeat !== null && v.councilors ? v.councilors[ts.mySeat] || {} : {};
+  const minePlaces = Object.values(mine);
+  const ids = all.filter((id) => targets.has("loc:" + id) || id === visit || minePlaces.includes(id));
+  if (!ids.length) return null;
   return h("section.focus", { "data-testid": "focus", "aria-label": t("phone.focus") },
     h("h2", t("phone.focus")),
     h("ul.focus-list", ids.map((id) => {
@@ -241,7 +243,7 @@ export function renderFocus(ts) {
         onclick: () => ts.setFilter("loc:" + id),
       },
         h("span.sym", { "aria-hidden": "true" }, LOCATION_SYMBOL[id]), " ", h("strong", t("loc." + id)),
-        Object.values(mine).includes(id) ? h("span.tag", t("table.you")) : null,
+        minePlaces.includes(id) ? h("span.tag", t("table.you")) : null,
         here.map((seat) => seatToken(seat, t("a11y.councilor_of", { name: ts.nameOf(seat) }))),
         free !== null ? h("span.muted", " · ", t("phone.huts_free", { n: free })) : null,
         id === visit ? h("span.visit-flag", "⚑ ", t("phone.visiting")) : null));

@@ -40,10 +40,11 @@ function trackCell(row, track) {
     lower ? h("span.sr", " " + t("table.lower")) : null);
 }
 
-function turnSeat(v) {
-  if (v.phase === "finished") return null;
-  if (v.turn && v.phase === "turns") return v.turn.seat;
-  return null;
+// Whose move it is: the seat whose turn it is, else the seats asked for a decision.
+function actingSeats(v) {
+  if (v.phase === "finished") return [];
+  if (v.turn && v.phase === "turns") return [v.turn.seat];
+  return v.to_act || [];
 }
 
 function sentence(row) {
@@ -64,11 +65,11 @@ function announce(ts, rows) {
 export function renderScoreBar(ts) {
   const v = ts.view;
   const rows = scoreRows(ts);
-  const turn = turnSeat(v);
+  const acting = actingSeats(v);
   liveRegion();
   announce(ts, rows);
   const body = rows.map((r) => {
-    const now = r.seat === turn;
+    const now = acting.includes(r.seat);
     const cls = (now ? "now " : "") + (r.seat === ts.mySeat ? "me" : "");
     return h("tr", { class: cls, "data-seat": String(r.seat), "data-testid": "score-row", "aria-current": now ? "true" : null },
       h("th", { scope: "row" },

@@ -141,6 +141,8 @@ def test_phone_table_fits_the_first_screen(server: Any, browser: Any, artifacts:
             # on my turn: my cards and every legal action on the first screen
             assert assert_on_first_screen(mine, "[data-testid=card]", PHONE) >= 1
             assert assert_on_first_screen(mine, CHOICES, PHONE) >= 1
+            # and the part of the board they concern: where my councilors stand
+            assert assert_on_first_screen(mine, "[data-testid=focus] button", PHONE) >= 1
             mine.screenshot(path=str(artifacts / f"phone-my-turn-{lang}.png"))
             other.screenshot(path=str(artifacts / f"phone-their-turn-{lang}.png"))
             # the other tabs: the board, then back to the hand
@@ -163,6 +165,8 @@ def test_tablet_and_desktop_show_every_panel(server: Any, browser: Any, artifact
             assert mine.get_by_role("tablist").count() == 0
             for sel in ("#controls", ".board", ".side", ".log", "[data-testid=scorebar]"):
                 assert mine.locator(sel).is_visible(), sel
+            if size is TABLET:
+                mine.screenshot(path=str(artifacts / "tablet-table-en.png"))
         for lang in ("en", "cs"):
             if lang != "en":
                 set_lang(mine, lang)
