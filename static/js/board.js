@@ -49,7 +49,7 @@ export function renderRondels(ts) {
   const v = ts.view;
   const targets = ts.legalInvolving();
   const keys = Object.keys(v.rondels || {});
-  const wrap = h("div.rondels");
+  const wrap = h("div.rondels", { "data-key": "rondels" });
   keys.forEach((key) => {
     const order = v.rondels[key];
     const W = 260, C = 130, R = 82;
@@ -206,7 +206,7 @@ export function renderSupply(ts) {
     h("div.supply-box", h("h3", t("table.nobility")), nob),
     h("div.supply-box.small",
       ts.mark(h("p", { "data-key": "favor:pile" }, h("span", { "aria-hidden": "true" }, "✉ "), t("table.favor_pile", { pile: (v.favor || {}).pile ?? 0, discard: (v.favor || {}).discard ?? 0 })), "favor", v.favor),
-      v.event_top ? h("p", h("span.muted", t("table.event_next") + ": "), t("event." + v.event_top.id), " ", h("span.muted", t("table.events_left", { n: v.events_left }))) : null)
+      v.event_top ? h("p", { "data-key": "event_top" }, h("span.muted", t("table.event_next") + ": "), t("event." + v.event_top.id), " ", h("span.muted", { "data-key": "events_left" }, t("table.events_left", { n: v.events_left }))) : null)
   );
 }
 

@@ -94,7 +94,7 @@ export function renderPlayers(ts) {
         h("header",
           seatToken(seat), " ",
           ts.nameWithBot(seat), seat === ts.mySeat ? h("span.tag", t("table.you")) : null,
-          v.statue === seat ? h("span.tag.statue", t("table.statue")) : null,
+          v.statue === seat ? h("span.tag.statue", { "data-key": "statue" }, t("table.statue")) : null,
           acting ? h("span.tag.acting", h("span", { "aria-hidden": "true" }, "▶"), h("span.sr", t("a11y.acting"))) : null,
           h("span.spacer"),
           track("cp", p.cp, cpLower), track("bp", p.bp, bpLower),
@@ -104,7 +104,7 @@ export function renderPlayers(ts) {
         h("div.row-wrap", res, goods),
         h("div.meta",
           ts.mark(h("span", { "data-key": `player:${seat}:craftsmen_left` }, "⚒ ", t("table.craftsmen_left", { n: p.craftsmen_left })), k("craftsmen"), p.craftsmen_left), " · ",
-          h("span.muted", { "data-key": `player:${seat}:hand_size` }, t("table.cards", { hand: p.hand_size, deck: p.deck_size }))),
+          h("span.muted", { "data-key": `player:${seat}:deck_size` }, h("span", { "data-key": `player:${seat}:hand_size` }, t("table.cards", { hand: p.hand_size, deck: p.deck_size })))),
         titles, advisors, favors,
         seatTools(ts, seat)
       )
@@ -112,7 +112,7 @@ export function renderPlayers(ts) {
   }
   if (v.victoria) {
     box.append(h("article.player.victoria", h("header", "♕ ", h("strong", t("table.victoria")), h("span.spacer"), h("span", { "data-key": "victoria:cp" }, chip("cp", v.victoria.cp))),
-      (v.victoria.titles || []).length ? h("div.owned", v.victoria.titles.map((ti) => h("span.pill.title", "♔ ", t("title." + ti.id), " ", chip("cp", ti.cp)))) : null));
+      (v.victoria.titles || []).length ? h("div.owned", { "data-key": "victoria:titles" }, v.victoria.titles.map((ti) => h("span.pill.title", "♔ ", t("title." + ti.id), " ", chip("cp", ti.cp)))) : null));
   }
   return box;
 }
@@ -180,7 +180,7 @@ export function renderFinal(ts) {
   } else if (ts.mySeat !== null) {
     rematchBox.append(h("button.primary", { type: "button", "data-testid": "rematch", onclick: (e) => ts.doRematch(e.currentTarget) }, "↻ ", t("end.rematch")));
   }
-  return h("section.panel.final-scores", { "data-testid": "final-scores" },
+  return h("section.panel.final-scores", { "data-testid": "final-scores", "data-key": "outcome" },
     h("h2", "♛ ", t("end.title")), headline ? h("p.headline", headline) : null,
     o.victoria ? h("p", t("end.victoria"), ": ", h("strong", String(o.victoria.score)), " (", chip("cp", o.victoria.cp), ")") : null,
     table, h("p.hint", t("end.lower_note")), rematchBox);

@@ -14,7 +14,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_phone import DESKTOP, PHONE, WAIT, two_players, wait_turn_known
+from tests.browser.test_phone import (
+    DESKTOP,
+    PHONE,
+    WAIT,
+    assert_on_first_screen,
+    two_players,
+    wait_turn_known,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -208,5 +215,29 @@ def test_score_bar_marks_the_lower_track_and_announces_changes(server: Any, brow
         assert said["lower1"] == ["player:1:cp", "player:1:bp"]  # a tie: both tracks count
         assert "▼" in said["text0"] and "lower track" in said["text0"]
         assert said["now"] == "true" and said["nowMark"] == "▶"
+    finally:
+        ctx.close()
+
+
+def test_solo_table_on_a_phone(server: Any, browser: Any, artifacts: Path) -> None:
+    """Against Victoria: her CP are a row of the score bar, in the first screen with the rest."""
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url("/"))
+        page.get_by_test_id("name-input").fill("Sola")
+        page.get_by_test_id("create-table").click()
+        page.get_by_test_id("invite-link").wait_for(timeout=WAIT)
+        page.goto(server.url("/solo"))
+        page.get_by_test_id("solo-start-high-score").click()
+        page.get_by_test_id("game").wait_for(timeout=WAIT)
+        page.wait_for_function("() => document.querySelector('[data-layout=tabs]')", timeout=WAIT)
+        rows = page.locator("[data-testid=score-row]")
+        assert rows.count() == 2
+        assert page.locator("[data-testid=score-row][data-seat=v]").count() == 1
+        assert page.locator("[data-key='victoria:cp']").count() >= 1
+        assert assert_on_first_screen(page, "[data-testid=scorebar] td", PHONE) == 6
+        assert axe_violations(page) == []
+        page.screenshot(path=str(artifacts / "phone-solo-en.png"))
     finally:
         ctx.close()
