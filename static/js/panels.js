@@ -1,13 +1,35 @@
 // The table's panels. On a phone (narrow screen) they become tabs a thumb switches between, with
 // the score bar kept above them; on a tablet or desktop every panel is in view at once (no tabs).
 // The list is data: a new panel (e.g. a chat) is one more entry in PANELS, or addPanel({...}).
-// Each entry: {id, icon, label (i18n key), build(ts) -> Node, badge?(ts) -> string | null}.
+// Each entry: {id, icon, label (i18n key), build(ts, {phone}) -> Node | Node[],
+// badge?(ts) -> {glyph, label} | null}. On a desktop the built elements are placed by the grid
+// of app.css (a new panel brings its own grid-area there).
 import { t } from "/js/i18n.js";
 import { h } from "/js/dom.js";
+import { renderRondels, renderLocations, renderSupply, renderFocus } from "/js/board.js";
+import { renderScoreTrack, renderPlayers } from "/js/players.js";
+import { renderLog } from "/js/log.js";
 
 export const PHONE_QUERY = "(max-width: 700px)";
 
-export const PANELS = [];
+// The table's panels, in the order of the phone's tabs (and of the keyboard on a desktop).
+export const PANELS = [
+  {
+    id: "hand", icon: "☛", label: "phone.tab_hand",
+    // the controls are filled by controls.js; on a phone the part of the board they concern follows
+    build: (ts, { phone }) => [h("section.controls", { id: "controls", tabindex: "-1", "aria-label": t("table.actions") }), phone ? renderFocus(ts) : null],
+    badge: (ts) => (ts.isMyTurn() && ts.legal.length && !ts.botPlaysMe() ? { glyph: "★", label: t("table.your_turn") } : null),
+  },
+  {
+    id: "board", icon: "♜", label: "phone.tab_board",
+    build: (ts) => h("section.board", { "aria-label": t("phone.tab_board") }, renderRondels(ts), renderLocations(ts), renderSupply(ts)),
+  },
+  {
+    id: "players", icon: "☺", label: "phone.tab_players",
+    build: (ts) => h("aside.side", { "aria-label": t("table.players") }, renderScoreTrack(ts), renderPlayers(ts)),
+  },
+  { id: "log", icon: "▤", label: "phone.tab_log", build: (ts) => renderLog(ts) },
+];
 
 export function addPanel(panel) {
   const at = PANELS.findIndex((p) => p.id === panel.id);
@@ -39,7 +61,7 @@ export function renderPanels(ts, phone) {
       onclick: () => ts.showPanel(p.id),
       onkeydown: (e) => onTabKey(e, ts),
     }, h("span.tab-icon", { "aria-hidden": "true" }, p.icon), h("span.tab-label", t(p.label)),
-      badge ? h("span.tab-badge", badge) : null);
+      badge ? [h("span.tab-badge", { "aria-hidden": "true" }, badge.glyph), h("span.sr", " — " + badge.label)] : null);
   });
   const panels = PANELS.map((p) => h("div.tab-panel", {
     id: "panel-" + p.id,

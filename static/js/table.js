@@ -10,28 +10,12 @@ import { involves, stableKey } from "/js/moves.js";
 import { inviteFor, inviteUrl, rememberInvite } from "/js/invites.js";
 import { TableSocket, tableSocketUrl } from "/js/socket.js";
 import { TableState } from "/js/state.js";
-import { renderStatus, renderRondels, renderLocations, renderSupply, renderFocus } from "/js/board.js";
-import { renderScoreTrack, renderPlayers, renderFinal } from "/js/players.js";
+import { renderStatus } from "/js/board.js";
+import { renderFinal } from "/js/players.js";
 import { renderControls } from "/js/controls.js";
-import { renderLastMove, renderLog } from "/js/log.js";
+import { renderLastMove } from "/js/log.js";
 import { renderScoreBar } from "/js/scorebar.js";
-import { PHONE_QUERY, addPanel, isPhone, renderPanels } from "/js/panels.js";
-
-// The table's panels, in the order of the phone's tabs (and of the keyboard on a desktop).
-addPanel({
-  id: "hand", icon: "☛", label: "phone.tab_hand",
-  build: (ts, { phone }) => [h("section.controls", { id: "controls", tabindex: "-1", "aria-label": t("table.actions") }), phone ? renderFocus(ts) : null],
-  badge: (ts) => (ts.isMyTurn() && ts.legal.length && !ts.botPlaysMe() ? "★" : null),
-});
-addPanel({
-  id: "board", icon: "♜", label: "phone.tab_board",
-  build: (ts) => h("section.board", { "aria-label": t("phone.tab_board") }, renderRondels(ts), renderLocations(ts), renderSupply(ts)),
-});
-addPanel({
-  id: "players", icon: "☺", label: "phone.tab_players",
-  build: (ts) => h("aside.side", { "aria-label": t("table.players") }, renderScoreTrack(ts), renderPlayers(ts)),
-});
-addPanel({ id: "log", icon: "▤", label: "phone.tab_log", build: (ts) => renderLog(ts) });
+import { PHONE_QUERY, isPhone, renderPanels } from "/js/panels.js";
 
 // What identifies a control across a re-render (the DOM is rebuilt on every change).
 function focusKey(el) {
