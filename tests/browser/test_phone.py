@@ -50,6 +50,11 @@ def two_players(browser: Any, server: Any, viewport: dict[str, int]) -> Iterator
         host.get_by_test_id("start-game").click()
         for p in (host, guest):
             p.get_by_test_id("game").wait_for(timeout=WAIT)
+            # a new player is shown the recovery code once; "I have kept it" puts it away
+            done = p.get_by_test_id("recovery-done")
+            if done.count():
+                done.click()
+                done.wait_for(state="detached", timeout=WAIT)
         yield [host, guest]
     finally:
         host_ctx.close()
@@ -150,6 +155,12 @@ def test_phone_table_fits_the_first_screen(server: Any, browser: Any, artifacts:
             other.get_by_test_id("panel-board").locator(".rondels").wait_for(timeout=WAIT)
             assert other.get_by_test_id("panel-hand").is_hidden()
             other.screenshot(path=str(artifacts / f"phone-board-tab-{lang}.png"))
+            # the score bar stays on screen when the long board panel is scrolled to its end
+            other.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+            other.wait_for_function("() => window.scrollY > 0", timeout=WAIT)
+            for b in boxes(other, SCORES):
+                assert b["y"] >= 0 and b["y"] + b["h"] <= PHONE["height"], b
+            other.evaluate("window.scrollTo(0, 0)")
             other.get_by_test_id("tab-hand").click()
             other.get_by_test_id("panel-hand").wait_for(timeout=WAIT)
 
