@@ -230,8 +230,9 @@ export function renderFocus(ts) {
   const minePlaces = Object.values(mine);
   const ids = all.filter((id) => targets.has("loc:" + id) || id === visit || minePlaces.includes(id));
   if (!ids.length) return null;
-  return h("section.focus", { "data-testid": "focus", "aria-label": t("phone.focus") },
-    h("h2", t("phone.focus")),
+  const title = ts.legal.length ? t("phone.focus") : t("phone.focus_idle");
+  return h("section.focus", { "data-testid": "focus", "aria-label": title },
+    h("h2", title),
     h("ul.focus-list", ids.map((id) => {
       const here = (v.councilors || []).map((c, seat) => (c && Object.values(c).includes(id) ? seat : null)).filter((x) => x !== null);
       const free = COUNTRYSIDE.includes(id) ? ((v.huts && v.huts[id]) || []).filter((x) => x.occupant === null || x.occupant === undefined).length : null;

@@ -32,8 +32,10 @@ export function renderControls(ts) {
       );
     }
     if (!(me.hand || []).length) hand.append(h("li.muted", t("table.hand_empty")));
-    // no card to play now: the hand folds to the cards' names on a phone, to leave room for the moves
-    box.append(h("div.hand-wrap", { class: playable.length ? "" : "idle" }, h("h2", t("table.hand")), hand));
+    // my turn, but no card to play now: the hand folds to the cards' names on a phone, to leave
+    // room for the moves
+    const fold = !playable.length && ts.legal.length > 0;
+    box.append(h("div.hand-wrap", { class: fold ? "idle" : "" }, h("h2", t("table.hand")), hand));
   }
   // the rest of the legal moves, grouped
   const actions = h("div.actions", { "data-testid": "actions" });
