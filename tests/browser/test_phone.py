@@ -4,8 +4,8 @@ Two people start a 2-player game on 390 x 844 phones. On the first screen, witho
 every player's CP, BP and score are in view (the sticky score bar), and on your turn your cards
 and the legal actions are too; the panels are tabs. At 768 and 1366 px every panel is in view and
 there are no tabs. Then the player whose turn it is plays a whole turn with Tab, Enter and Space
-only (on a phone and on a desktop). Screenshots (phone on your turn and on another's, desktop; in English and Czech) land in
-test-artifacts/.
+only (on a phone and on a desktop). Screenshots (phone on your turn and on another's, desktop;
+in English and Czech) land in test-artifacts/.
 """
 
 from __future__ import annotations
