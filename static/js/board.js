@@ -3,7 +3,7 @@
 // Clicking a location, advisor or title filters the choices to the moves that involve it.
 import { t } from "/js/i18n.js";
 import { h, s } from "/js/dom.js";
-import { ADVISOR_INFO, BOT_GLYPH, COUNTRYSIDE, LOCATION_SYMBOL, RESOURCES, SEAT_SYMBOLS, botLevelLabel, chip, costChips } from "/js/pieces.js";
+import { ADVISOR_INFO, BOT_GLYPH, COUNTRYSIDE, LOCATION_SYMBOL, RESOURCES, SEAT_SYMBOLS, botLevelLabel, chip, costChips, seatToken } from "/js/pieces.js";
 
 export function renderStatus(ts) {
   const v = ts.view;
@@ -25,20 +25,22 @@ export function renderStatus(ts) {
   const sound = h("label.toggle", h("input", { type: "checkbox", checked: ts.sound, onchange: (e) => {
     ts.sound = e.target.checked;
     localStorage.setItem("emara.sound", ts.sound ? "1" : "0");
-  } }), " ♪ ", t("table.sound"));
+  } }), h("span", { "aria-hidden": "true" }, " ♪ "), h("span.tool-text", t("table.sound")));
   const notify = "Notification" in window ? h("label.toggle", h("input", { type: "checkbox", checked: !!ts.notify, onchange: async (e) => {
     ts.notify = e.target.checked;
     if (ts.notify && Notification.permission === "default") { try { await Notification.requestPermission(); } catch {} }
-  } }), " ✉ ", t("table.notify")) : null;
+  } }), h("span", { "aria-hidden": "true" }, " ✉ "), h("span.tool-text", t("table.notify"))) : null;
+  // On a phone the event's text folds away under its name (one tap, or Enter, opens it).
+  const evOpen = ts.phone ? !!ts.eventOpen : true;
   return h("header.status-bar",
-    h("div.round", ts.mark(h("strong", v.round ? t("table.round", { round: v.round }) : t("table.setup")), "round", v.round)),
+    h("div.round", ts.mark(h("strong", { "data-key": "round" }, v.round ? t("table.round", { round: v.round }) : t("table.setup")), "round", v.round)),
     ev
-      ? h("div.event-card", { "data-testid": "event" },
-          h("span.label", t("table.event"), " · ", t("timing." + ev.timing)), " ",
-          ts.mark(h("strong", t("event." + ev.id)), "event", ev.id), " — ",
-          h("span", t("eventtext." + ev.id)))
-      : h("div.event-card", h("span.muted", v.event_top ? `${t("table.event_next")}: ${t("event." + v.event_top.id)}` : "")),
-    h("div.turn", { class: cls, "data-testid": "turn-indicator", role: "status", "aria-live": "polite" }, cls === "mine" ? "★ " : cls === "over" ? "♛ " : cls === "bot" ? BOT_GLYPH + " " : "… ", turnText),
+      ? h("details.event-card", { "data-testid": "event", open: evOpen, "data-key": "event", ontoggle: (e) => { if (ts.phone) ts.eventOpen = e.target.open; } },
+          h("summary", h("span.label", t("table.event"), " · ", t("timing." + ev.timing)), " ",
+            ts.mark(h("strong", t("event." + ev.id)), "event", ev.id)),
+          h("span.event-text", t("eventtext." + ev.id)))
+      : h("div.event-card", { "data-key": "event_top" }, h("span.muted", v.event_top ? `${t("table.event_next")}: ${t("event." + v.event_top.id)}` : "")),
+    h("div.turn", { class: cls, "data-testid": "turn-indicator", "data-key": "turn:seat", role: "status", "aria-live": "polite" }, h("span", { "aria-hidden": "true" }, cls === "mine" ? "★ " : cls === "over" ? "♛ " : cls === "bot" ? BOT_GLYPH + " " : "… "), turnText),
     h("div.tools", sound, notify, h("span", { id: "conn", class: "conn " + ts.wsState }, t(ts.wsState === "live" ? "table.connected" : "table.reconnecting")))
   );
 }
@@ -47,7 +49,7 @@ export function renderRondels(ts) {
   const v = ts.view;
   const targets = ts.legalInvolving();
   const keys = Object.keys(v.rondels || {});
-  const wrap = h("div.rondels");
+  const wrap = h("div.rondels", { "data-key": "rondels" });
   keys.forEach((key) => {
     const order = v.rondels[key];
     const W = 260, C = 130, R = 82;
@@ -64,23 +66,25 @@ export function renderRondels(ts) {
       const a = (i / order.length) * 2 * Math.PI - Math.PI / 2;
       const x = C + R * Math.cos(a), y = C + R * Math.sin(a);
       const legal = targets.has("loc:" + locId);
+      const here = (v.councilors || []).map((c, seat) => (c && c[key] === locId ? seat : null)).filter((x) => x !== null);
       const g = s("g", {
         class: "loc-node" + (legal ? " legal-target" : "") + (ts.filter === "loc:" + locId ? " selected" : ""),
         tabindex: "0",
         role: "button",
-        "aria-label": t("loc." + locId),
+        "data-location": locId,
+        "aria-pressed": ts.filter === "loc:" + locId ? "true" : "false",
+        "aria-label": locationLabel(ts, locId, here, legal),
         onclick: () => ts.setFilter("loc:" + locId),
         onkeydown: (e) => (e.key === "Enter" || e.key === " ") && (e.preventDefault(), ts.setFilter("loc:" + locId)),
       });
       g.append(s("circle", { cx: x, cy: y, r: 30, class: "node loc-" + locId }));
       g.append(s("text", { x, y: y - 4, class: "node-sym" }, LOCATION_SYMBOL[locId] || "?"));
       g.append(s("text", { x, y: y + 14, class: "node-label" }, shortLoc(locId)));
-      // councilors standing here
-      const here = (v.councilors || []).map((c, seat) => (c && c[key] === locId ? seat : null)).filter((x) => x !== null);
+      // councilors standing here: colour and shape
       here.forEach((seat, j) => {
         const px = x + (j - (here.length - 1) / 2) * 18;
         const py = y + (y < C ? -38 : 40);
-        const pawn = s("g", { class: "pawn seat" + seat });
+        const pawn = s("g", { class: "pawn seat" + seat, "data-key": `councilor:${seat}:${key}` });
         pawn.append(s("circle", { cx: px, cy: py, r: 9 }));
         pawn.append(s("text", { x: px, y: py + 4 }, SEAT_SYMBOLS[seat]));
         pawn.append(s("title", {}, `${ts.nameOf(seat)} — ${t("loc." + locId)}`));
@@ -104,8 +108,14 @@ export function renderLocations(ts) {
     const cards = [];
     const here = (v.councilors || []).map((c, seat) => (c && Object.values(c).includes(locId) ? seat : null)).filter((x) => x !== null);
     const head = h("h3",
-      h("span.sym", { "aria-hidden": "true" }, LOCATION_SYMBOL[locId], " "), t("loc." + locId), " ",
-      here.map((seat) => h("span.seat-token", { class: "seat" + seat, title: ts.nameOf(seat) }, SEAT_SYMBOLS[seat]))
+      h("button.loc-btn", {
+        type: "button",
+        "data-testid": "location-filter",
+        "data-location": locId,
+        "aria-pressed": ts.filter === "loc:" + locId ? "true" : "false",
+        onclick: () => ts.setFilter("loc:" + locId),
+      }, h("span.sym", { "aria-hidden": "true" }, LOCATION_SYMBOL[locId], " "), t("loc." + locId)), " ",
+      here.map((seat) => seatToken(seat, t("a11y.councilor_of", { name: ts.nameOf(seat) })))
     );
     if (COUNTRYSIDE.includes(locId)) {
       const huts = (v.huts && v.huts[locId]) || [];
@@ -116,15 +126,16 @@ export function renderLocations(ts) {
         const li = h("li", { class: (occ !== null && occ !== undefined ? "occupied" : "free") + (legal ? " legal-target" : "") },
           h("span.hut-n", t("table.hut_n", { n: i + 1 })), " ", costChips(hut.cost), " ",
           occ !== null && occ !== undefined
-            ? h("span.occupant", h("span.seat-token", { class: "seat" + occ }, SEAT_SYMBOLS[occ]), " ", ts.nameOf(occ))
+            ? h("span.occupant", seatToken(occ), " ", ts.nameOf(occ))
             : h("span.muted", t("table.hut_free")));
+        li.dataset.key = `hut:${locId}:${i}`;
         ul.append(ts.mark(li, `hut.${locId}.${i}`, occ));
       });
       cards.push(h("div.small-label", t("table.huts")), ul);
     } else {
       const mk = v.markers || {};
       const markerRow = (m, key, kind) => {
-        const el = h("span.marker", { class: m.removed ? "removed" : "" },
+        const el = h("span.marker", { class: m.removed ? "removed" : "", "data-key": "marker:" + key.replace(".", ":") },
           kind ? chip(kind) : null, " ", h("strong", String(m.value)),
           m.removed ? h("span.muted", " (" + t("table.board_value") + ")") : h("span.muted", " · " + t("table.marker_steps", { n: m.steps_left })));
         return ts.mark(el, key, m);
@@ -144,7 +155,7 @@ export function renderLocations(ts) {
       }
       const display = (v.advisors && v.advisors.display && v.advisors.display[locId]) || [];
       if (display.length) {
-        cards.push(h("div.small-label", t("table.advisors")), h("div.advisor-list", display.map((a) => advisorCard(ts, a, targets))));
+        cards.push(h("div.small-label", t("table.advisors")), h("div.advisor-list", display.map((a) => advisorCard(ts, a, targets, "display:" + locId + ":" + a))));
       }
     }
     const visit = v.turn && v.turn.visit && v.turn.visit.location === locId;
@@ -159,7 +170,7 @@ export function renderLocations(ts) {
   return grid;
 }
 
-export function advisorCard(ts, id, targets) {
+export function advisorCard(ts, id, targets, dataKey) {
   const v = ts.view;
   const info = ADVISOR_INFO[id] || {};
   const cost = (v.advisors && v.advisors.costs && v.advisors.costs[id]) || {};
@@ -169,6 +180,7 @@ export function advisorCard(ts, id, targets) {
     class: (legal ? "legal-target" : "") + (ts.filter === "adv:" + id ? " selected" : ""),
     title: t("advtext." + id),
     "aria-pressed": ts.filter === "adv:" + id ? "true" : "false",
+    "data-key": dataKey || null,
     onclick: () => ts.setFilter("adv:" + id),
   },
     h("span.adv-name", t("adv." + id)),
@@ -182,20 +194,61 @@ export function renderSupply(ts) {
   const targets = ts.legalInvolving();
   const adv = v.advisors || {};
   const nob = h("div.nobility", (v.nobility || []).map((n) =>
-    ts.mark(h("button.title-stack", { type: "button", class: (targets.has("title:" + n.id) ? "legal-target" : "") + (ts.filter === "title:" + n.id ? " selected" : ""), onclick: () => ts.setFilter("title:" + n.id) },
+    ts.mark(h("button.title-stack", { type: "button", "data-key": "nobility:" + n.id, "aria-pressed": ts.filter === "title:" + n.id ? "true" : "false", class: (targets.has("title:" + n.id) ? "legal-target" : "") + (ts.filter === "title:" + n.id ? " selected" : ""), onclick: () => ts.setFilter("title:" + n.id) },
       h("strong", "♔ ", t("title." + n.id)),
       h("span", costChips(n.cost)),
       h("span", n.top !== null && n.top !== undefined ? chip("cp", n.top) : h("span.muted", t("table.nothing"))),
       h("span.muted", t("table.b_left", { n: n.left }))), "nob." + n.id, n)
   ));
   return h("div.supply",
-    h("div.supply-box", h("h3", t("table.b_stack"), " ", h("span.muted", t("table.b_left", { n: adv.b_left ?? 0 }))),
+    h("div.supply-box", { "data-key": "advisors:b_stack" }, h("h3", t("table.b_stack"), " ", h("span.muted", t("table.b_left", { n: adv.b_left ?? 0 }))),
       adv.b_top ? advisorCard(ts, adv.b_top, targets) : h("p.muted", t("table.nothing"))),
     h("div.supply-box", h("h3", t("table.nobility")), nob),
     h("div.supply-box.small",
-      ts.mark(h("p", "✉ ", t("table.favor_pile", { pile: (v.favor || {}).pile ?? 0, discard: (v.favor || {}).discard ?? 0 })), "favor", v.favor),
-      v.event_top ? h("p", h("span.muted", t("table.event_next") + ": "), t("event." + v.event_top.id), " ", h("span.muted", t("table.events_left", { n: v.events_left }))) : null)
+      ts.mark(h("p", { "data-key": "favor:pile" }, h("span", { "aria-hidden": "true" }, "✉ "), t("table.favor_pile", { pile: (v.favor || {}).pile ?? 0, discard: (v.favor || {}).discard ?? 0 })), "favor", v.favor),
+      v.event_top ? h("p", { "data-key": "event_top" }, h("span.muted", t("table.event_next") + ": "), t("event." + v.event_top.id), " ", h("span.muted", { "data-key": "events_left" }, t("table.events_left", { n: v.events_left }))) : null)
   );
+}
+
+// A location's name for screen readers: the place, who stands there, whether you can act there.
+function locationLabel(ts, locId, here, legal) {
+  const parts = [t("loc." + locId)];
+  if (here.length) parts.push(t("a11y.councilors_here", { names: here.map((seat) => `${SEAT_SYMBOLS[seat]} ${ts.nameOf(seat)}`).join(", ") }));
+  if (legal) parts.push(t("a11y.can_act_here"));
+  return parts.join(" — ");
+}
+
+// The phone's "my hand & actions" panel: the part of the board the legal moves concern (the
+// locations they involve, the one being visited, and where one's own councilors stand),
+// compact, each a button that filters the moves.
+export function renderFocus(ts) {
+  const v = ts.view;
+  const targets = ts.legalInvolving();
+  const all = [].concat(...Object.values(v.rondels || {}));
+  const visit = v.turn && v.turn.visit ? v.turn.visit.location : null;
+  const mine = ts.mySeat !== null && v.councilors ? v.councilors[ts.mySeat] || {} : {};
+  const minePlaces = Object.values(mine);
+  const ids = all.filter((id) => targets.has("loc:" + id) || id === visit || minePlaces.includes(id));
+  if (!ids.length) return null;
+  const title = ts.legal.length ? t("phone.focus") : t("phone.focus_idle");
+  return h("section.focus", { "data-testid": "focus", "aria-label": title },
+    h("h2", title),
+    h("ul.focus-list", ids.map((id) => {
+      const here = (v.councilors || []).map((c, seat) => (c && Object.values(c).includes(id) ? seat : null)).filter((x) => x !== null);
+      const free = COUNTRYSIDE.includes(id) ? ((v.huts && v.huts[id]) || []).filter((x) => x.occupant === null || x.occupant === undefined).length : null;
+      return h("li", h("button.focus-loc", {
+        type: "button",
+        class: (id === visit ? "visiting " : "") + (ts.filter === "loc:" + id ? "selected" : ""),
+        "data-location": id,
+        "aria-pressed": ts.filter === "loc:" + id ? "true" : "false",
+        onclick: () => ts.setFilter("loc:" + id),
+      },
+        h("span.sym", { "aria-hidden": "true" }, LOCATION_SYMBOL[id]), " ", h("strong", t("loc." + id)),
+        minePlaces.includes(id) ? h("span.tag", t("table.you")) : null,
+        here.map((seat) => seatToken(seat, t("a11y.councilor_of", { name: ts.nameOf(seat) }))),
+        free !== null ? h("span.muted", " · ", t("phone.huts_free", { n: free })) : null,
+        id === visit ? h("span.visit-flag", "⚑ ", t("phone.visiting")) : null));
+    })));
 }
 
 function shortLoc(id) {

@@ -15,14 +15,14 @@ export function renderControls(ts) {
   const botLevel = ts.botPlaysMe() ? ts.botLevelOf(ts.mySeat) : null;
   // hand with play_card choices
   if (me) {
-    const hand = h("div.hand", { "data-testid": "hand" });
+    const hand = h("ul.hand", { "data-testid": "hand", "data-key": "me:hand", "aria-label": t("table.hand") });
     // while a bot plays the seat, its moves are the bot's: the hand is shown, not played
     const playable = botLevel ? [] : ts.legal.filter((m) => m.kind === "play_card");
     for (const c of me.hand || []) {
       const slots = playable.filter((m) => m.card === c);
       hand.append(
-        h("div.card", { class: slots.length ? "playable" : "" },
-          h("div.card-name", t("card." + c)),
+        h("li.card", { class: slots.length ? "playable" : "", "data-testid": "card", "data-card": c },
+          h("h3.card-name", t("card." + c)),
           h("div.card-text", t("cardtext." + c)),
           slots.length
             ? h("div.card-slots", h("span.muted", t("table.play_on")), " ",
@@ -31,8 +31,11 @@ export function renderControls(ts) {
             : null)
       );
     }
-    if (!(me.hand || []).length) hand.append(h("p.muted", t("table.hand_empty")));
-    box.append(h("div.hand-wrap", h("h2", t("table.hand")), hand));
+    if (!(me.hand || []).length) hand.append(h("li.muted", t("table.hand_empty")));
+    // my turn, but no card to play now: the hand folds to the cards' names on a phone, to leave
+    // room for the moves
+    const fold = !playable.length && ts.legal.length > 0;
+    box.append(h("div.hand-wrap", { class: fold ? "idle" : "" }, h("h2", t("table.hand")), hand));
   }
   // the rest of the legal moves, grouped
   const actions = h("div.actions", { "data-testid": "actions" });
@@ -50,12 +53,17 @@ export function renderControls(ts) {
   }
   if (ts.picker) {
     actions.append(
-      h("div.picker", { role: "dialog", "aria-label": t("table.choose_payment"), "data-testid": "pay-picker" },
+      h("div.picker", { role: "group", "aria-label": t("table.choose_payment"), "data-testid": "pay-picker", "data-key": "me:decision" },
         h("h3", t("table.choose_payment")),
         h("p", ts.picker.label),
         h("div.pay-options", ts.picker.moves.map((m) =>
           h("button.pay", { type: "button", "data-testid": "pay-option", "data-move": JSON.stringify(m), onclick: () => ts.send(m) }, costChips(m.pay)))),
-        h("button.link", { type: "button", onclick: () => { ts.picker = null; renderControls(ts); } }, t("table.cancel")))
+        h("button.link", { type: "button", "data-testid": "pay-cancel", onclick: () => {
+          ts.picker = null;
+          renderControls(ts);
+          const first = document.querySelector("#controls [data-testid=legal-move]");
+          if (first) first.focus();
+        } }, t("table.cancel")))
     );
     box.append(actions);
     return;

@@ -5,6 +5,14 @@ import { h } from "/js/dom.js";
 
 export const SEAT_SYMBOLS = ["●", "▲", "■", "◆"];
 
+// A seat's token: its colour AND its shape (never colour alone). With `label` the shape is
+// hidden from screen readers and the label (a name) is read instead.
+export function seatToken(seat, label) {
+  const sym = SEAT_SYMBOLS[seat] || "?";
+  if (!label) return h("span.seat-token", { class: "seat" + seat, "aria-hidden": "true" }, sym);
+  return h("span.seat-token", { class: "seat" + seat }, h("span", { "aria-hidden": "true" }, sym), h("span.sr", " " + label));
+}
+
 export const SYMBOL = {
   wood: "♣", stone: "⬢", cloth: "≋", grain: "⚘",
   bread: "◓", book: "▤", ring: "◎", gold: "¤",

@@ -2,7 +2,7 @@
 // tools under it, and the final scores with the rematch.
 import { t } from "/js/i18n.js";
 import { h, s } from "/js/dom.js";
-import { BOT_GLYPH, GOODS, RESOURCES, SEAT_SYMBOLS, botLevelLabel, botLevelSelect, botTag, chip, costText } from "/js/pieces.js";
+import { BOT_GLYPH, GOODS, RESOURCES, SEAT_SYMBOLS, botLevelLabel, botLevelSelect, botTag, chip, costText, seatToken } from "/js/pieces.js";
 
 const enc = encodeURIComponent;
 
@@ -31,13 +31,14 @@ export function renderScoreTrack(ts) {
     const lowerIsCp = r.bp === null || r.cp <= r.bp;
     const cls = r.seat === "v" ? "seatv" : "seat" + r.seat;
     // CP: circle, BP: square — the lower gets a star and a thick ring
-    const cp = s("g", { class: `track-marker cp ${cls}${lowerIsCp ? " lower" : ""}` });
+    const keyOf = (track) => (r.seat === "v" ? "victoria:cp" : `player:${r.seat}:${track}`);
+    const cp = s("g", { class: `track-marker cp ${cls}${lowerIsCp ? " lower" : ""}`, "data-key": keyOf("cp") });
     cp.append(s("circle", { cx: x(r.cp), cy: y, r: lowerIsCp ? 10 : 8 }));
     cp.append(s("text", { x: x(r.cp), y: y + 4 }, "C"));
     cp.append(s("title", {}, `${r.name}: ${r.cp} ${t("table.cp")}${lowerIsCp ? " ★ " + t("table.lower") : ""}`));
     svg.append(cp);
     if (r.bp !== null) {
-      const bp = s("g", { class: `track-marker bp ${cls}${!lowerIsCp ? " lower" : ""}` });
+      const bp = s("g", { class: `track-marker bp ${cls}${!lowerIsCp ? " lower" : ""}`, "data-key": keyOf("bp") });
       const sz = !lowerIsCp ? 19 : 15;
       bp.append(s("rect", { x: x(r.bp) - sz / 2, y: y - sz / 2, width: sz, height: sz, rx: 2 }));
       bp.append(s("text", { x: x(r.bp), y: y + 4 }, "B"));
@@ -49,7 +50,7 @@ export function renderScoreTrack(ts) {
   });
   const legend = h("ul.track-legend", rows.map((r) =>
     ts.mark(h("li",
-      r.seat === "v" ? "♕ " : h("span.seat-token", { class: "seat" + r.seat }, SEAT_SYMBOLS[r.seat]), " ",
+      r.seat === "v" ? "♕ " : seatToken(r.seat), " ",
       r.seat === "v" ? h("strong", r.name) : ts.nameWithBot(r.seat), " ",
       chip("cp", r.cp), r.bp !== null ? chip("bp", r.bp) : null,
       r.bp !== null ? h("span.score", " = ", h("strong", String(Math.min(r.cp, r.bp))), " ★", r.cp <= r.bp ? t("table.cp") : t("table.bp")) : null
@@ -67,43 +68,51 @@ export function renderPlayers(ts) {
     const k = (x) => `p${seat}.${x}`;
     const slots = h("div.slots", [1, 2, 3].map((n) => {
       const c = p.slots && p.slots[String(n)];
-      return ts.mark(h("div.slot", { class: c ? "filled" : "empty" }, h("span.slot-n", String(n)), c ? h("span", t("card." + c)) : h("span.muted", t("table.slot_empty"))), k("slot" + n), c);
+      return ts.mark(h("div.slot", { class: c ? "filled" : "empty", "data-key": `player:${seat}:slot:${n}` }, h("span.slot-n", String(n)), c ? h("span", t("card." + c)) : h("span.muted", t("table.slot_empty"))), k("slot" + n), c);
     }));
-    const res = h("div.goods", RESOURCES.map((r) => ts.mark(chip(r, p.resources[r] || 0, { dim: true }), k(r), p.resources[r])));
-    const goods = h("div.goods", GOODS.map((r) => ts.mark(chip(r, p.goods[r] || 0, { dim: true }), k(r), p.goods[r])));
+    const item = (r, n) => {
+      const el = chip(r, n || 0, { dim: true });
+      el.dataset.key = `player:${seat}:${r}`;
+      return ts.mark(el, k(r), n);
+    };
+    const res = h("div.goods", RESOURCES.map((r) => item(r, p.resources[r])));
+    const goods = h("div.goods", GOODS.map((r) => item(r, p.goods[r])));
     const advisors = (p.advisors || []).length
-      ? h("div.owned", (p.advisors || []).map((a) => h("span.pill", { title: t("advtext." + a) }, t("adv." + a))))
+      ? h("div.owned", (p.advisors || []).map((a) => h("span.pill", { title: t("advtext." + a), "data-key": `player:${seat}:advisor:${a}` }, t("adv." + a))))
       : null;
     const titles = (p.titles || []).length
-      ? h("div.owned", p.titles.map((ti) => h("span.pill.title", "♔ ", t("title." + ti.id), " ", chip("cp", ti.cp))))
+      ? h("div.owned", p.titles.map((ti) => h("span.pill.title", { "data-key": `player:${seat}:title:${ti.id}` }, "♔ ", t("title." + ti.id), " ", chip("cp", ti.cp))))
       : null;
     const favors = (p.favor_tokens || []).length
-      ? h("div.owned", p.favor_tokens.map((f) => h("span.pill.favor", "✉ ", t("loc." + f.location), ": ", costText(f.reward))))
+      ? h("div.owned", p.favor_tokens.map((f) => h("span.pill.favor", { "data-key": `player:${seat}:favor:${f.id}` }, h("span", { "aria-hidden": "true" }, "✉ "), t("loc." + f.location), ": ", costText(f.reward))))
       : null;
+    const cpLower = p.cp <= p.bp, bpLower = p.bp <= p.cp;
+    const track = (kind, n, lower) => ts.mark(h("span.track-val", { class: lower ? "lower" : "", "data-key": `player:${seat}:${kind}` },
+      chip(kind, n), lower ? h("span.low-mark", { "aria-hidden": "true" }, "▼") : null, lower ? h("span.sr", " " + t("table.lower")) : null), k(kind), n);
     box.append(
       h("article.player", { class: "seat" + seat + (acting ? " acting" : "") + (seat === ts.mySeat ? " me" : "") + (ts.botLevelOf(seat) ? " bot" : ""), "data-testid": "player-board", "data-seat": seat, "data-bot-level": ts.botLevelOf(seat) },
         h("header",
-          h("span.seat-token", { class: "seat" + seat }, SEAT_SYMBOLS[seat]), " ",
+          seatToken(seat), " ",
           ts.nameWithBot(seat), seat === ts.mySeat ? h("span.tag", t("table.you")) : null,
-          v.statue === seat ? h("span.tag.statue", t("table.statue")) : null,
-          acting ? h("span.tag.acting", "▶") : null,
+          v.statue === seat ? h("span.tag.statue", { "data-key": "statue" }, t("table.statue")) : null,
+          acting ? h("span.tag.acting", h("span", { "aria-hidden": "true" }, "▶"), h("span.sr", t("a11y.acting"))) : null,
           h("span.spacer"),
-          ts.mark(h("span", chip("cp", p.cp)), k("cp"), p.cp), ts.mark(h("span", chip("bp", p.bp)), k("bp"), p.bp),
-          h("span.score-pill", { title: t("table.score") }, "★ ", String(p.score ?? Math.min(p.cp, p.bp)))
+          track("cp", p.cp, cpLower), track("bp", p.bp, bpLower),
+          h("span.score-pill", { title: t("table.score"), "data-key": `player:${seat}:score` }, h("span", { "aria-hidden": "true" }, "★ "), h("span.sr", t("table.score") + " "), String(p.score ?? Math.min(p.cp, p.bp)))
         ),
         slots,
         h("div.row-wrap", res, goods),
         h("div.meta",
-          ts.mark(h("span", "⚒ ", t("table.craftsmen_left", { n: p.craftsmen_left })), k("craftsmen"), p.craftsmen_left), " · ",
-          h("span.muted", t("table.cards", { hand: p.hand_size, deck: p.deck_size }))),
+          ts.mark(h("span", { "data-key": `player:${seat}:craftsmen_left` }, "⚒ ", t("table.craftsmen_left", { n: p.craftsmen_left })), k("craftsmen"), p.craftsmen_left), " · ",
+          h("span.muted", { "data-key": `player:${seat}:deck_size` }, h("span", { "data-key": `player:${seat}:hand_size` }, t("table.cards", { hand: p.hand_size, deck: p.deck_size })))),
         titles, advisors, favors,
         seatTools(ts, seat)
       )
     );
   }
   if (v.victoria) {
-    box.append(h("article.player.victoria", h("header", "♕ ", h("strong", t("table.victoria")), h("span.spacer"), chip("cp", v.victoria.cp)),
-      (v.victoria.titles || []).length ? h("div.owned", v.victoria.titles.map((ti) => h("span.pill.title", "♔ ", t("title." + ti.id), " ", chip("cp", ti.cp)))) : null));
+    box.append(h("article.player.victoria", h("header", "♕ ", h("strong", t("table.victoria")), h("span.spacer"), h("span", { "data-key": "victoria:cp" }, chip("cp", v.victoria.cp))),
+      (v.victoria.titles || []).length ? h("div.owned", { "data-key": "victoria:titles" }, v.victoria.titles.map((ti) => h("span.pill.title", "♔ ", t("title." + ti.id), " ", chip("cp", ti.cp)))) : null));
   }
   return box;
 }
@@ -151,7 +160,7 @@ export function renderFinal(ts) {
       const cpLower = p.cp <= p.bp;
       return h("tr", { class: p.rank === 1 ? "winner" : "" },
         h("td", p.rank === 1 ? "♛ 1" : String(p.rank)),
-        h("td", h("span.seat-token", { class: "seat" + p.seat }, SEAT_SYMBOLS[p.seat]), " ", ts.nameOf(p.seat), ts.botLevelOf(p.seat) ? botTag(ts.botLevelOf(p.seat), { compact: !ts.hasPlayer(p.seat) }) : null),
+        h("td", seatToken(p.seat), " ", ts.nameOf(p.seat), ts.botLevelOf(p.seat) ? botTag(ts.botLevelOf(p.seat), { compact: !ts.hasPlayer(p.seat) }) : null),
         h("td", String(p.leftover ? p.leftover.points : 0)),
         h("td", p.leftover ? `+${p.leftover.to_cp} / +${p.leftover.to_bp}` : "—"),
         h("td", { class: cpLower ? "lower" : "" }, String(p.cp), cpLower ? " ★" : ""),
@@ -171,7 +180,7 @@ export function renderFinal(ts) {
   } else if (ts.mySeat !== null) {
     rematchBox.append(h("button.primary", { type: "button", "data-testid": "rematch", onclick: (e) => ts.doRematch(e.currentTarget) }, "↻ ", t("end.rematch")));
   }
-  return h("section.panel.final-scores", { "data-testid": "final-scores" },
+  return h("section.panel.final-scores", { "data-testid": "final-scores", "data-key": "outcome" },
     h("h2", "♛ ", t("end.title")), headline ? h("p.headline", headline) : null,
     o.victoria ? h("p", t("end.victoria"), ": ", h("strong", String(o.victoria.score)), " (", chip("cp", o.victoria.cp), ")") : null,
     table, h("p.hint", t("end.lower_note")), rematchBox);

@@ -10,13 +10,23 @@ import { involves, stableKey } from "/js/moves.js";
 import { inviteFor, inviteUrl, rememberInvite } from "/js/invites.js";
 import { TableSocket, tableSocketUrl } from "/js/socket.js";
 import { TableState } from "/js/state.js";
-import { renderStatus, renderRondels, renderLocations, renderSupply } from "/js/board.js";
-import { renderScoreTrack, renderPlayers, renderFinal } from "/js/players.js";
+import { renderStatus } from "/js/board.js";
+import { renderFinal } from "/js/players.js";
 import { renderControls } from "/js/controls.js";
 import { renderLastMove, renderLog } from "/js/log.js";
+import { renderScoreBar } from "/js/scorebar.js";
+import { PHONE_QUERY, isPhone, renderPanels } from "/js/panels.js";
 // since you looked + the Undo button: mounted here, drawn after each render (since.js, undo.js)
 import { SinceMarks } from "/js/since.js";
 import { UndoControl, undoRefusal } from "/js/undo.js";
+
+// What identifies a control across a re-render (the DOM is rebuilt on every change).
+function focusKey(el) {
+  if (!el || el === document.body) return null;
+  if (el.id) return "#" + el.id;
+  const d = el.dataset || {};
+  return [el.tagName, el.getAttribute("data-testid"), d.move, d.panel, d.location, el.getAttribute("aria-label")].join("|");
+}
 
 const enc = encodeURIComponent;
 
@@ -51,6 +61,13 @@ export class TableScreen {
     this.rematch = null;
     this.seatAction = null; // the open confirm step: {seat, kind: "leave" | "hand", level}
     this.seatBusy = false;
+    this.panel = "hand"; // the phone's open tab
+    this.phone = isPhone();
+    this.mq = typeof window.matchMedia === "function" ? window.matchMedia(PHONE_QUERY) : null;
+    this.onLayout = () => {
+      this.phone = isPhone();
+      this.render();
+    };
     this.socket = new TableSocket({
       url: tableSocketUrl(id, this.inviteCode()),
       since: () => (this.state.version >= 0 ? this.state.version : null),
@@ -105,6 +122,7 @@ export class TableScreen {
     window.addEventListener("online", this.onOnline);
     this.since.start();
     this.undo.start();
+    if (this.mq) this.mq.addEventListener("change", this.onLayout);
     await this.fetchGame();
     this.socket.start();
   }
@@ -115,6 +133,7 @@ export class TableScreen {
     window.removeEventListener("online", this.onOnline);
     this.since.stop();
     this.undo.stop();
+    if (this.mq) this.mq.removeEventListener("change", this.onLayout);
     this.socket.stop();
   }
 
@@ -229,9 +248,19 @@ export class TableScreen {
   setFilter(f) {
     this.filter = this.filter === f ? null : f;
     this.picker = null;
+    if (this.phone && this.filter) this.panel = "hand";
     this.render();
     const c = document.getElementById("controls");
     if (c && this.filter && c.scrollIntoView) c.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }
+
+  // The phone's tabs: show one panel.
+  showPanel(id) {
+    if (this.panel === id) return;
+    this.panel = id;
+    this.render();
+    const tab = document.getElementById("tab-" + id);
+    if (tab) tab.focus({ preventScroll: true });
   }
 
   // ---------- rendering ----------
@@ -243,26 +272,45 @@ export class TableScreen {
     this.values = new Map();
     const scrollLog = document.getElementById("log-list");
     const logAtBottom = !scrollLog || scrollLog.scrollTop + scrollLog.clientHeight >= scrollLog.scrollHeight - 20;
+    const active = document.activeElement;
+    const hadFocus = active && this.root.contains(active) ? focusKey(active) : null;
+    const inControls = !!(active && active.closest && active.closest("#controls"));
     clear(this.root);
-    const game = h("div.game", { "data-testid": "game", "data-phase": v.phase });
-    game.append(renderStatus(this));
+    const phone = this.phone;
+    const game = h("div.game", { class: phone ? "tabbed" : "", "data-testid": "game", "data-phase": v.phase, "data-layout": phone ? "tabs" : "all" });
+    game.append(h("h1.sr", t("table.title")), renderStatus(this));
     const last = renderLastMove(this);
     if (last) game.append(last);
     if (v.outcome) game.append(renderFinal(this));
-    game.append(
-      h("section.board", { "aria-label": t("table.title") }, renderRondels(this), renderLocations(this), renderSupply(this)),
-      h("aside.side", renderScoreTrack(this), renderPlayers(this)),
-      h("section.controls", { id: "controls" }),
-      renderLog(this)
-    );
+    game.append(renderScoreBar(this));
+    for (const el of renderPanels(this, phone).flat()) if (el) game.append(el);
     this.root.append(game);
     renderControls(this);
+    this.restoreFocus(hadFocus, inControls);
     const list = document.getElementById("log-list");
     if (list && logAtBottom) list.scrollTop = list.scrollHeight;
     this.flashChanges();
     this.turnSignal();
     this.undo.afterRender(); // since you looked + Undo: drawn over the fresh page
     this.since.afterRender();
+  }
+
+  // After a re-render the keyboard stays where it was: on the same control if it is still there,
+  // else (a move was made) on the first choice of the actions, else on the actions themselves.
+  restoreFocus(key, inControls) {
+    if (!key) return;
+    const all = this.root.querySelectorAll("button, [tabindex], input, select, a[href], summary");
+    for (const el of all) {
+      if (focusKey(el) === key && !el.closest("[hidden]")) {
+        el.focus({ preventScroll: true });
+        return;
+      }
+    }
+    if (!inControls) return;
+    const box = document.getElementById("controls");
+    if (!box) return;
+    const first = box.querySelector("[data-testid=legal-move], [data-testid=end-turn], [data-testid=pay-option]");
+    (first || box).focus({ preventScroll: true });
   }
 
   // record a value for change highlighting

@@ -1,0 +1,91 @@
+// The table's panels. On a phone (narrow screen) they become tabs a thumb switches between, with
+// the score bar kept above them; on a tablet or desktop every panel is in view at once (no tabs).
+// The list is data: a new panel (e.g. a chat) is one more entry in PANELS, or addPanel({...}).
+// Each entry: {id, icon, label (i18n key), build(ts, {phone}) -> Node | Node[],
+// badge?(ts) -> {glyph, label} | null}. On a desktop the built elements are placed by the grid
+// of app.css (a new panel brings its own grid-area there).
+import { t } from "/js/i18n.js";
+import { h } from "/js/dom.js";
+import { renderRondels, renderLocations, renderSupply, renderFocus } from "/js/board.js";
+import { renderScoreTrack, renderPlayers } from "/js/players.js";
+import { renderLog } from "/js/log.js";
+
+export const PHONE_QUERY = "(max-width: 700px)";
+
+// The table's panels, in the order of the phone's tabs (and of the keyboard on a desktop).
+export const PANELS = [
+  {
+    id: "hand", icon: "☛", label: "phone.tab_hand",
+    // the controls are filled by controls.js; on a phone the part of the board they concern follows
+    build: (ts, { phone }) => [h("section.controls", { id: "controls", tabindex: "-1", "aria-label": t("table.actions") }), phone ? renderFocus(ts) : null],
+    badge: (ts) => (ts.isMyTurn() && ts.legal.length && !ts.botPlaysMe() ? { glyph: "★", label: t("table.your_turn") } : null),
+  },
+  {
+    id: "board", icon: "♜", label: "phone.tab_board",
+    build: (ts) => h("section.board", { "aria-label": t("phone.tab_board") }, renderRondels(ts), renderLocations(ts), renderSupply(ts)),
+  },
+  {
+    id: "players", icon: "☺", label: "phone.tab_players",
+    build: (ts) => h("aside.side", { "aria-label": t("table.players") }, renderScoreTrack(ts), renderPlayers(ts)),
+  },
+  { id: "log", icon: "▤", label: "phone.tab_log", build: (ts) => renderLog(ts) },
+];
+
+export function addPanel(panel) {
+  const at = PANELS.findIndex((p) => p.id === panel.id);
+  if (at >= 0) PANELS[at] = panel;
+  else PANELS.push(panel);
+}
+
+export function isPhone() {
+  return typeof window.matchMedia === "function" && window.matchMedia(PHONE_QUERY).matches;
+}
+
+// Desktop and tablet: the panels' own elements, placed by the page's grid.
+// Phone: a tab list (fixed at the bottom, in reach of a thumb) and one visible tab panel.
+export function renderPanels(ts, phone) {
+  if (!phone) return PANELS.map((p) => p.build(ts, { phone: false }));
+  if (!PANELS.some((p) => p.id === ts.panel)) ts.panel = PANELS.length ? PANELS[0].id : null;
+  const tabs = PANELS.map((p) => {
+    const on = p.id === ts.panel;
+    const badge = p.badge ? p.badge(ts) : null;
+    return h("button.tab", {
+      type: "button",
+      role: "tab",
+      id: "tab-" + p.id,
+      "data-testid": "tab-" + p.id,
+      "data-panel": p.id,
+      "aria-selected": on ? "true" : "false",
+      "aria-controls": "panel-" + p.id,
+      tabindex: on ? "0" : "-1",
+      onclick: () => ts.showPanel(p.id),
+      onkeydown: (e) => onTabKey(e, ts),
+    }, h("span.tab-icon", { "aria-hidden": "true" }, p.icon), h("span.tab-label", t(p.label)),
+      badge ? [h("span.tab-badge", { "aria-hidden": "true" }, badge.glyph), h("span.sr", " — " + badge.label)] : null);
+  });
+  const panels = PANELS.map((p) => h("div.tab-panel", {
+    id: "panel-" + p.id,
+    role: "tabpanel",
+    "aria-labelledby": "tab-" + p.id,
+    "data-testid": "panel-" + p.id,
+    hidden: p.id !== ts.panel,
+  }, p.build(ts, { phone: true })));
+  const bar = h("nav.tabbar", { "aria-label": t("phone.panels") }, h("div.tabs", { role: "tablist", "aria-label": t("phone.panels") }, tabs));
+  return [...panels, bar];
+}
+
+// Arrow keys, Home and End move between the tabs (the tab list is one stop for Tab).
+function onTabKey(e, ts) {
+  const ids = PANELS.map((p) => p.id);
+  const i = ids.indexOf(ts.panel);
+  let next = null;
+  if (e.key === "ArrowRight") next = ids[(i + 1) % ids.length];
+  else if (e.key === "ArrowLeft") next = ids[(i - 1 + ids.length) % ids.length];
+  else if (e.key === "Home") next = ids[0];
+  else if (e.key === "End") next = ids[ids.length - 1];
+  if (next === null) return;
+  e.preventDefault();
+  ts.showPanel(next);
+  const tab = document.getElementById("tab-" + next);
+  if (tab) tab.focus();
+}
