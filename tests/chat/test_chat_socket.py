@@ -100,7 +100,8 @@ def test_hostile_chat_gets_typed_errors_and_stores_only_plain_text(live: LiveSer
 
 
 def test_a_flood_past_the_chat_rate_limit_is_refused_with_retry_after(live_factory: Any) -> None:
-    live = live_factory(chat_rate_per_second=0.5, chat_rate_burst=10)
+    # A slow refill: no token comes back while the test runs, however slow the machine.
+    live = live_factory(chat_rate_per_second=0.001, chat_rate_burst=10)
     http = Http(live)
     t, (ann, _bob) = setup_table(http)
     tid = t["id"]
