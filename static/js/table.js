@@ -14,6 +14,7 @@ import { renderStatus, renderRondels, renderLocations, renderSupply } from "/js/
 import { renderScoreTrack, renderPlayers, renderFinal } from "/js/players.js";
 import { renderControls } from "/js/controls.js";
 import { renderLastMove, renderLog } from "/js/log.js";
+import { ChatPanel } from "/js/chat.js"; // table chat and presence
 
 const enc = encodeURIComponent;
 
@@ -54,6 +55,16 @@ export class TableScreen {
       onFrame: (f) => this.onFrame(f),
       onState: (s) => this.setConn(s),
     });
+    // ---- table chat and presence: one panel kept across re-renders, mounted beside the game
+    this.chat = new ChatPanel({
+      tableId: id,
+      socket: this.socket,
+      mySeat: () => this.mySeat,
+      nameOf: (seat) => this.nameOf(seat),
+      seats: () => (this.table && this.table.seats) || [],
+      invite: () => this.inviteCode(),
+    });
+    // ---- end of table chat and presence
     this.onVisible = () => document.visibilityState === "visible" && this.resync();
     this.onOnline = () => this.socket.reconnectNow();
   }
@@ -99,6 +110,7 @@ export class TableScreen {
     document.addEventListener("visibilitychange", this.onVisible);
     window.addEventListener("online", this.onOnline);
     await this.fetchGame();
+    this.root.after(this.chat.el); // table chat and presence (outside the re-rendered game)
     this.socket.start();
   }
 
@@ -107,6 +119,7 @@ export class TableScreen {
     document.removeEventListener("visibilitychange", this.onVisible);
     window.removeEventListener("online", this.onOnline);
     this.socket.stop();
+    this.chat.el.remove(); // table chat and presence
   }
 
   // spectators (no seat) see the table through its invite code
@@ -150,6 +163,8 @@ export class TableScreen {
 
   onFrame(f) {
     const type = f.type;
+    this.chat.onFrame(f); // table chat and presence: chat, chat_history, presence, lobby
+    if (type === "chat" || type === "chat_history" || type === "presence") return;
     if (type === "error") {
       showError(asApiError(f.error || f));
       if ((f.code || (f.error && f.error.code)) === "stale_version") this.resync();

@@ -125,18 +125,18 @@ def test_a_flood_past_the_chat_rate_limit_is_refused_with_retry_after(live_facto
 def test_spectators_read_and_write_only_when_the_host_allows(live: LiveServer) -> None:
     http = Http(live)
     for allowed in (False, True):
-        t, (ann, _bob) = setup_table(http, spectator_chat=allowed)
+        t, _players = setup_table(http, spectator_chat=allowed)
         eve = http.profile("Eve")
         tid, code = t["id"], t["invite_code"]
 
-        async def scenario() -> dict[str, Any]:
-            se = await joined(live, tid, "eve", eve["token"], invite=code)
+        async def scenario(tid: str, token: str, code: str) -> dict[str, Any]:
+            se = await joined(live, tid, "eve", token, invite=code)
             await se.send({"type": "chat", "text": "from the rail", "msg_id": "e1", "ref": 1})
             answer = await se.expect_any(("chat_accepted", "error"))
             await se.close()
             return answer
 
-        answer = run(scenario())
+        answer = run(scenario(tid, eve["token"], code))
         if allowed:
             assert answer["type"] == "chat_accepted"
             assert stored(live, tid) == ["from the rail"]
