@@ -21,11 +21,13 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from app.chat.service import ChatService, Posted
+from app.chat.service import ChatService
 from app.errors import AppError
 from app.presence.service import PresenceService
 from app.realtime.access import encode
+from app.realtime.frames import Chat, ChatAccepted
 from app.realtime.hub import Notice, NoticeKind
+from app.realtime.outbox import Outbox
 from app.tables.types import Viewer
 
 SIDE_KINDS = (NoticeKind.PRESENCE.value, NoticeKind.CHAT.value)
@@ -38,10 +40,11 @@ class Feed:
         companions: Companions,
         table_id: str,
         viewer: Callable[[], Viewer | None],
-        put_text: Callable[[str], bool],
+        outbox: Outbox,
     ) -> None:
         self.companions, self.table_id = companions, table_id
-        self.viewer, self.put_text = viewer, put_text
+        self.viewer, self.put_text = viewer, outbox.put_text
+        self.split = Split(outbox, self)  # the socket's hub listener
         self.last_chat: int | None = None  # newest message id sent (None: no history yet)
         self._history = self._chat = self._presence = False
         self._wake = asyncio.Event()
@@ -101,7 +104,7 @@ class Feed:
 class Split:
     """The socket's hub listener: lobby and game notices to the outbox, the rest to the feed."""
 
-    def __init__(self, outbox: Any, feed: Feed) -> None:
+    def __init__(self, outbox: Outbox, feed: Feed) -> None:
         self.outbox, self.feed = outbox, feed
 
     def put_nowait(self, notice: object) -> None:
@@ -117,10 +120,8 @@ class Companions:
     def __init__(self, chat: ChatService, presence: PresenceService) -> None:
         self.chat, self.presence = chat, presence
 
-    def feed(
-        self, table_id: str, viewer: Callable[[], Viewer | None], put_text: Callable[[str], bool]
-    ) -> Feed:
-        return Feed(self, table_id, viewer, put_text)
+    def feed(self, table_id: str, viewer: Callable[[], Viewer | None], outbox: Outbox) -> Feed:
+        return Feed(self, table_id, viewer, outbox)
 
     async def opened(self, table_id: str, profile_id: str) -> None:
         await self.presence.opened(table_id, profile_id)
@@ -129,5 +130,18 @@ class Companions:
         with contextlib.suppress(Exception):  # never keeps a socket from closing
             await self.presence.closed(table_id, profile_id)
 
-    async def post(self, viewer: Viewer, text: str, msg_id: str) -> Posted:
-        return await self.chat.post(viewer, text, msg_id)
+    async def answer(self, viewer: Viewer, frame: Chat) -> dict[str, Any]:
+        """Store a ``chat`` frame's message: the direct answer to send (``chat_accepted``, or the
+        error, naming the msg_id), echoing the frame's ref."""
+        try:
+            posted = await self.chat.post(viewer, frame.text, frame.msg_id)
+        except AppError as exc:
+            out = {"type": "error", **exc.to_dict(), "msg_id": frame.msg_id}
+            return out if frame.ref is None else {**out, "ref": frame.ref}
+        answer = ChatAccepted(
+            msg_id=frame.msg_id,
+            id=posted.message["id"],
+            duplicate=posted.duplicate,
+            ref=frame.ref,
+        )
+        return answer.model_dump(exclude_none=True)

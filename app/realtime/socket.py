@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from starlette.websockets import WebSocketDisconnect
 
@@ -27,6 +27,7 @@ from app.realtime.outbox import GameChanged, HelloRequest, LobbyChanged, Outbox,
 
 if TYPE_CHECKING:  # presence and chat (app/chat/feed.py)
     from app.chat.feed import Companions, Feed
+    from app.tables.types import Viewer
 
 log = logging.getLogger("emara.socket")
 
@@ -176,13 +177,9 @@ class Connection:
             return  # gone already
         listener: Any = self.outbox
         tasks = []
-        if self.companions is not None:  # ---- presence and chat
-            from app.chat.feed import Split
-
-            self.feed = self.companions.feed(
-                self.table_id, lambda: self.viewer, self.outbox.put_text
-            )  # type: ignore[arg-type]
-            listener = Split(self.outbox, self.feed)
+        if self.companions is not None:  # ---- presence and chat: the feed hears its notices
+            self.feed = self.companions.feed(self.table_id, self._chat_viewer, self.outbox)
+            listener = self.feed.split
             tasks.append(asyncio.create_task(self._guarded("feed", self.feed.run())))
         self.access.subscribe(self.table_id, listener)
         if self.companions is not None:
@@ -303,6 +300,9 @@ class Connection:
             await self._chat(frame)
         # pong answers our ping; a later auth needs nothing (the socket is authenticated)
 
+    def _chat_viewer(self) -> Viewer | None:
+        return cast("Viewer | None", self.viewer)
+
     def _hello(self, frame: f.Hello) -> None:
         self.outbox.put_hello(frame.since, frame.ref)
         if self.feed is not None:
@@ -311,22 +311,10 @@ class Connection:
     async def _chat(self, frame: f.Chat) -> None:
         """A chat message: ``chat_accepted`` (or an error) with the frame's ref; the message
         itself reaches every socket of the table through the feed."""
-        extra = {} if frame.ref is None else {"ref": frame.ref}
         if self.companions is None or self.viewer is None:
             self._reply(error("unknown_frame", "chat is not served here", frame.ref))
             return
-        try:
-            posted = await self.companions.post(self.viewer, frame.text, frame.msg_id)  # type: ignore[arg-type]
-        except AppError as exc:
-            self._reply({"type": "error", **exc.to_dict(), "msg_id": frame.msg_id, **extra})
-            return
-        answer = f.ChatAccepted(
-            msg_id=frame.msg_id,
-            id=posted.message["id"],
-            duplicate=posted.duplicate,
-            ref=frame.ref,
-        )
-        self._reply(answer.model_dump(exclude_none=True))
+        self._reply(await self.companions.answer(cast("Viewer", self.viewer), frame))
 
     async def _move(self, frame: f.Move) -> None:
         ref = frame.ref
