@@ -3,7 +3,7 @@
 // the server never stores it twice), and per seat a mute toggle (stored on the server for the
 // profile; muted seats' messages are hidden here, client-side) next to its presence dot.
 //
-// new ChatPanel({tableId, socket, mySeat(), nameOf(seat), seats(), invite()}) — `el` is mounted
+// new ChatPanel({tableId, socket, mySeat(), nameOf(seat), seats(), invite(), spectatorChat()}) — `el` is mounted
 // once by the table page and kept across its re-renders; feed it frames with onFrame(f).
 import { t } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
@@ -18,8 +18,8 @@ function newId() {
 }
 
 export class ChatPanel {
-  constructor({ tableId, socket, mySeat, nameOf, seats, invite }) {
-    Object.assign(this, { tableId, socket, mySeat, nameOf, seats, invite });
+  constructor({ tableId, socket, mySeat, nameOf, seats, invite, spectatorChat }) {
+    Object.assign(this, { tableId, socket, mySeat, nameOf, seats, invite, spectatorChat });
     this.messages = []; // {id, seat, name, text, at, msg_id, state: "sent" | "sending" | "failed", error}
     this.muted = new Set();
     this.presence = new Map();
@@ -30,8 +30,8 @@ export class ChatPanel {
       if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); this.submit(); }
     });
     this.input.addEventListener("focus", () => setTimeout(() => this.input.scrollIntoView({ block: "nearest" }), 300));
-    const form = h("form.chat-form", { "data-testid": "chat-form" }, this.input,
-      h("button", { type: "submit", "data-testid": "chat-send" }, t("chat.send")));
+    const form = (this.form = h("form.chat-form", { "data-testid": "chat-form" }, this.input,
+      h("button", { type: "submit", "data-testid": "chat-send" }, t("chat.send"))));
     form.addEventListener("submit", (e) => { e.preventDefault(); this.submit(); });
     this.el = h("section.chat", { "data-testid": "chat", "aria-label": t("chat.title") },
       h("h2", t("chat.title")), this.who, this.list, form);
@@ -95,6 +95,8 @@ export class ChatPanel {
 
   render() {
     const me = this.mySeat();
+    // a spectator writes only where the host allows it (the server checks it too)
+    this.form.hidden = typeof me !== "number" && !this.spectatorChat();
     clear(this.who);
     for (const s of this.seats()) {
       if (!s || !s.taken || s.bot_level && !s.name) continue;
@@ -112,9 +114,11 @@ export class ChatPanel {
     clear(this.list);
     for (const m of this.messages) {
       if (m.seat !== null && m.seat !== me && this.muted.has(m.seat)) continue;
-      const who = m.seat === null ? `${m.name} (${t("chat.spectator")})` : `${SEAT_SYMBOLS[m.seat] || ""} ${m.name}`;
+      const who = m.seat === null
+        ? h("span.chat-who", `${m.name} (${t("chat.spectator")})`)
+        : h("span.chat-who", h("span.seat-token", { class: "seat" + m.seat, "aria-hidden": "true" }, SEAT_SYMBOLS[m.seat] || ""), " ", m.name);
       this.list.append(h("li.chat-msg", { class: m.state, "data-testid": "chat-msg", "data-seat": m.seat === null ? "" : m.seat, "data-state": m.state },
-        h("span.chat-who", who),
+        who,
         h("span.chat-text", m.text),
         m.state === "sending" ? h("span.chat-state", t("chat.sending")) : null,
         m.state === "failed" ? h("span.chat-state", m.error || t("chat.failed"), " ",

@@ -1,5 +1,5 @@
-// Presence: a dot per person's seat — filled (●) when a socket of theirs is open now, on any
-// server, hollow (○) when away, with the words ("here", "away since 21:04") so it is never told
+// Presence: a dot per person's seat — a filled ring (◉) when a socket of theirs is open now, on
+// any server, a dotted one (◌) when away (shapes unlike the seat symbols ● ▲ ■ ◆), with the words ("here", "away since 21:04") so it is never told
 // by colour alone. Fed by the lobby's seats (present, last_seen) and `presence` frames.
 import { t } from "/js/i18n.js";
 import { h } from "/js/dom.js";
@@ -27,6 +27,6 @@ export function presenceDot(p, seat) {
   if (!p) return null;
   const state = p.present ? "present" : "away";
   return h("span.presence", { class: state, "data-testid": "presence", "data-seat": seat, "data-state": state, title: presenceText(p) },
-    h("span.presence-dot", { "aria-hidden": "true" }, p.present ? "●" : "○"),
+    h("span.presence-dot", { "aria-hidden": "true" }, p.present ? "◉" : "◌"),
     h("span.presence-text", presenceText(p)));
 }

@@ -63,6 +63,7 @@ export class TableScreen {
       nameOf: (seat) => this.nameOf(seat),
       seats: () => (this.table && this.table.seats) || [],
       invite: () => this.inviteCode(),
+      spectatorChat: () => !!(this.table && this.table.options && this.table.options.spectator_chat),
     });
     // ---- end of table chat and presence
     this.onVisible = () => document.visibilityState === "visible" && this.resync();
