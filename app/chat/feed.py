@@ -5,10 +5,10 @@ The socket subscribes a ``Split`` to the hub: lobby and game notices go to its o
 presence and chat notices to the feed. The feed's own task turns them into frames, re-reading the
 database (the notice carries the table id only, from this process or another through the relay):
 
-- after each ``hello``: ``chat_history`` (last 200, the viewer's mutes); the socket then knows the
-  newest message id it was sent;
-- a chat notice: every message after that id, each as one ``chat`` frame (so a message reaches a
-  socket exactly once, however many notices announce it);
+- after each ``hello``: ``chat_history`` (last 200, the viewer's mutes);
+- a chat notice: every message this socket was not sent yet, each as one ``chat`` frame (the feed
+  remembers the ids it sent, so a message reaches a socket exactly once however many notices
+  announce it, and one that committed late, after a higher id, still arrives);
 - a presence notice: one ``presence`` frame.
 
 Notices coalesce (a flag each), so a burst costs one read per socket.
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +33,7 @@ from app.tables.types import Viewer
 
 SIDE_KINDS = (NoticeKind.PRESENCE.value, NoticeKind.CHAT.value)
 RETRY_SECONDS = 0.5
+SENT_KEPT = 400  # ids a socket remembers sending (history 200 + far more than LOOKBACK)
 
 
 class Feed:
@@ -46,6 +48,7 @@ class Feed:
         self.viewer, self.put_text = viewer, outbox.put_text
         self.split = Split(outbox, self)  # the socket's hub listener
         self.last_chat: int | None = None  # newest message id sent (None: no history yet)
+        self.sent: OrderedDict[int, None] = OrderedDict()  # the ids sent lately, oldest first
         self._history = self._chat = self._presence = False
         self._wake = asyncio.Event()
 
@@ -84,21 +87,28 @@ class Feed:
             self._history = self._chat = False
             history = await chat.history(viewer)
             messages = history["messages"]
-            if messages:
-                self.last_chat = max(m["id"] for m in messages)
-            elif self.last_chat is None:
-                self.last_chat = 0
+            self.last_chat = max([self.last_chat or 0, *(m["id"] for m in messages)])
+            for m in messages:
+                self._mark(m["id"])
             self.put_text(encode({"type": "chat_history", **history}))
         if self._chat:
             self._chat = False
             if self.last_chat is not None:  # before the history, the history brings them
-                for m in await chat.after(self.table_id, self.last_chat):
+                for m in await chat.recent(self.table_id, self.last_chat):
+                    if m["id"] in self.sent:
+                        continue
                     self.last_chat = max(self.last_chat, m["id"])
+                    self._mark(m["id"])
                     self.put_text(encode({"type": "chat", **m}))
         if self._presence:
             self._presence = False
             seats = await self.companions.presence.seats(self.table_id)
             self.put_text(encode({"type": "presence", "seats": seats}))
+
+    def _mark(self, message_id: int) -> None:
+        self.sent[message_id] = None
+        while len(self.sent) > SENT_KEPT:
+            self.sent.popitem(last=False)
 
 
 class Split:

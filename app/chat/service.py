@@ -30,6 +30,8 @@ from app.realtime.hub import Hub, Notice, NoticeKind
 from app.realtime.limits import Bucket
 from app.tables.types import Viewer
 
+LOOKBACK = 50  # newest messages each socket looks at again on a chat notice (see ``recent``)
+
 
 @dataclass(frozen=True)
 class Posted:
@@ -106,10 +108,17 @@ class ChatService:
             muted = repo.muted(s, viewer.table_id, viewer.profile_id) if viewer.profile_id else []
             return {"messages": [repo.as_dict(m) for m in rows], "muted": muted}
 
-    async def after(self, table_id: str, after_id: int | None) -> list[dict[str, Any]]:
+    async def recent(self, table_id: str, after_id: int) -> list[dict[str, Any]]:
+        """The messages after ``after_id`` and the newest ``LOOKBACK`` (oldest first): ids come
+        from one sequence, and a message may commit after one with a higher id, so a reader
+        that only asked for ids above the last it saw could miss it; the caller drops the ones
+        it has sent already."""
+
         def work() -> list[dict[str, Any]]:
             with self.db.session() as s:
-                return [repo.as_dict(m) for m in repo.after(s, table_id, after_id)]
+                rows = {m.id: m for m in repo.after(s, table_id, None, LOOKBACK)}
+                rows.update((m.id, m) for m in repo.after(s, table_id, after_id))
+                return [repo.as_dict(rows[i]) for i in sorted(rows)]
 
         return await to_thread.run_sync(work)
 

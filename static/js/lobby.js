@@ -133,7 +133,7 @@ export class Lobby {
           " ",
           name ? h("strong", bot ? h("span.bot-glyph", { "aria-hidden": "true" }, BOT_GLYPH, " ") : null, name) : h("span.muted", t("lobby.open_seat")),
           mine === i ? h("span.tag", t("lobby.you")) : null,
-          s && s.taken && !s.bot_level && "present" in s ? presenceDot(s, i) : null, // presence
+          s && s.name && "present" in s ? presenceDot(s, i) : null, // presence (also of a person a bot stands in for)
           (s && s.host) || (s && s.host === undefined && i === 0) ? h("span.tag", t("lobby.host")) : null,
           hosting ? this.botTools(i, name, bot) : null
         )
