@@ -195,11 +195,11 @@ class Connection:
             await self.done.wait()
         finally:
             self.access.unsubscribe(self.table_id, listener)
-            if self.companions is not None:
-                await self.companions.closed(self.table_id, self.profile_id)
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            if self.companions is not None:  # presence: this socket is gone
+                await self.companions.closed(self.table_id, self.profile_id)
             if self.close_code is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(
