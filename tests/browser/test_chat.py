@@ -18,6 +18,11 @@ WAIT = 30000  # ms: generous, for a loaded machine
 PHONE = {"width": 390, "height": 844}
 SCRIPT = "<script>window.__pwned = 1</script>"
 IMG = '<img src=x onerror="window.__pwned = 2">'
+FAILED = "[data-testid=chat-msg][data-state=failed]"
+LAST_SETTLED = """() => {
+  const last = [...document.querySelectorAll('[data-testid=chat-msg]')].pop();
+  return !!last && last.dataset.state !== 'sending';
+}"""
 SEAT_PRESENCE = "[data-testid=chat-seats] [data-testid=presence][data-seat='{}']"
 
 
@@ -101,6 +106,18 @@ def test_two_people_chat_mute_and_see_each_other_come_and_go(
         res = host.context.request.get(chat_api.split("?", 1)[0] + "/chat")
         assert res.ok and res.json()["muted"] == [1]
         host.screenshot(path=str(artifacts / "chat-host.png"), full_page=True)
+
+        # a flood: past the limit a message shows as not sent, in words, with a way to retry
+        for n in range(60):
+            host.get_by_test_id("chat-input").fill(f"flood {n}")
+            host.get_by_test_id("chat-send").click()
+            host.wait_for_function(LAST_SETTLED, timeout=WAIT)
+            if host.locator(FAILED).count():
+                break
+        failed = host.locator(FAILED)
+        assert failed.count() == 1
+        assert "Too many messages" in failed.inner_text()
+        assert failed.get_by_test_id("chat-retry").is_visible()
 
         # Bob's page closes: Ann sees him away, with the time
         guest_ctx.close()
