@@ -5,7 +5,7 @@
 //
 // new ChatPanel({tableId, socket, mySeat(), nameOf(seat), seats(), invite(), spectatorChat()}) — `el` is mounted
 // once by the table page and kept across its re-renders; feed it frames with onFrame(f).
-import { t } from "/js/i18n.js";
+import { t, has } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { post, del } from "/js/api.js";
 import { SEAT_SYMBOLS } from "/js/pieces.js";
@@ -79,7 +79,8 @@ export class ChatPanel {
     } catch (e) {
       msg.state = "failed";
       const code = e && e.code;
-      msg.error = code ? t("chat.error." + code, { seconds: (e.frame && e.frame.retry_after) || 1 }) : t("chat.failed");
+      const key = "chat.error." + code;
+      msg.error = code && has(key) ? t(key, { seconds: (e.frame && e.frame.retry_after) || 1 }) : t("chat.failed");
     }
     this.render();
   }
