@@ -70,6 +70,15 @@ class Settings(BaseSettings):
     ws_max_per_table: int = 64
     ws_max_per_process: int = 5000
     # ---- end of the table socket limits
+    # ---- Presence and table chat (docs/operations.md "Presence and chat")
+    # Each instance refreshes its presence rows this often; a row not refreshed for ttl seconds
+    # is swept: a person whose instance died turns absent within ttl + refresh seconds.
+    presence_ttl_seconds: float = Field(default=45.0, gt=0)
+    presence_refresh_seconds: float = Field(default=15.0, gt=0)
+    # Chat messages per profile (per instance): this many per second on average, in bursts of.
+    chat_rate_per_second: float = Field(default=0.5, gt=0)
+    chat_rate_burst: int = Field(default=10, ge=1)
+    # ---- end of presence and table chat
     # Where the browser client lives.
     static_dir: Path = Path(__file__).resolve().parent.parent / "static"
 

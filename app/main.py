@@ -21,16 +21,20 @@ from app.auth import TokenSigner
 from app.bots import endpoints as bot_endpoints
 from app.bots.runner import BotRunner
 from app.bots.service import BotSeats
+from app.chat import endpoints as chat_endpoints
+from app.chat.feed import Companions
+from app.chat.service import ChatService
 from app.clock import Clock, SystemClock
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import Unavailable, install_handlers
+from app.presence.service import PresenceService
 from app.profiles import endpoints as profiles
 from app.profiles.service import ProfileService
 from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
 from app.realtime import endpoints as socket_endpoints
 from app.realtime.hub import Hub
-from app.realtime.notify import relay_for
+from app.realtime.notify import INSTANCE_ID, relay_for
 from app.solo import endpoints as solo_endpoints
 from app.solo.service import SoloService
 from app.tables import endpoints as table_endpoints
@@ -75,6 +79,18 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         ],
     )
 
+    # --- Presence and table chat (app/presence, app/chat) ---
+    presence = PresenceService(
+        db,
+        hub,
+        clock,
+        INSTANCE_ID,
+        settings.presence_ttl_seconds,
+        settings.presence_refresh_seconds,
+    )
+    chat = ChatService(db, hub, clock, settings.chat_rate_per_second, settings.chat_rate_burst)
+    # --- end of presence and table chat
+
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
     relay = relay_for(hub, settings.effective_database_url, settings.notify_channel)
 
@@ -88,9 +104,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         if relay is not None:
             await relay.start()
         await runner.start()
+        await presence.start()  # presence and chat
         try:
             yield
         finally:
+            await presence.stop()  # presence and chat: this instance's people leave now
             await runner.stop()
             if relay is not None:
                 await relay.stop()
@@ -115,6 +133,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.clock = clock
     app.state.profiles = profiles_service
     app.state.limiter = limiter
+    app.state.presence = presence  # presence and chat
+    app.state.chat = chat
+    app.state.companions = Companions(chat, presence)
     install_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(profiles.router)
@@ -122,6 +143,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(bot_endpoints.router)
     app.include_router(solo_endpoints.router)
     app.include_router(socket_endpoints.router)
+    app.include_router(chat_endpoints.router)  # presence and chat
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:

@@ -107,3 +107,62 @@ class MoveRecord(Base):
     events: Mapped[list[Any]] = mapped_column(JSON)  # raw engine events; redact before sending
     move_id: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# ---- Presence and table chat (migration 0600) ----
+class Presence(Base):
+    """One server instance holds at least one open socket of ``profile_id`` on ``table_id``.
+    Refreshed by that instance while it lives; a person is present while any unexpired row
+    exists (an instance that dies stops refreshing and its rows run out)."""
+
+    __tablename__ = "presence"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_table.id", ondelete="CASCADE"), primary_key=True
+    )
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profile.id"), primary_key=True)
+    instance: Mapped[str] = mapped_column(String(64), primary_key=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class SeenAt(Base):
+    """When a person's last socket on a table closed (or their instance's row ran out)."""
+
+    __tablename__ = "presence_seen"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_table.id", ondelete="CASCADE"), primary_key=True
+    )
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profile.id"), primary_key=True)
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatMessage(Base):
+    __tablename__ = "chat_message"
+    __table_args__ = (
+        # Exactly once: a retried message (same client msg_id) is the first one, never a copy.
+        UniqueConstraint("table_id", "profile_id", "msg_id", name="uq_chat_table_profile_msg"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_table.id", ondelete="CASCADE"), index=True
+    )
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profile.id"))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: a spectator
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(500))
+    msg_id: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMute(Base):
+    """A viewer does not want to read one seat's messages at one table (on every device)."""
+
+    __tablename__ = "chat_mute"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_table.id", ondelete="CASCADE"), primary_key=True
+    )
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profile.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -19,7 +19,7 @@ import orjson
 from app.errors import NotFound
 from app.profiles.service import ProfileService
 from app.ratelimit import LimitName, RateLimiter
-from app.realtime.hub import Notice
+from app.realtime.hub import Notice, NoticeKind
 from app.tables.service import TableService, Viewer
 
 
@@ -50,6 +50,8 @@ class SharedRenders:
         self.renders = 0  # how many times the service was asked (for tests and figures)
 
     def forget(self, notice: Notice) -> None:
+        if notice.kind in (NoticeKind.PRESENCE, NoticeKind.CHAT):
+            return  # presence and chat change no game render
         for store in (self._done, self._pending):
             for key in [k for k in store if k[0] == notice.table_id]:
                 del store[key]

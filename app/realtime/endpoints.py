@@ -46,6 +46,14 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     token = header_token or ws.cookies.get(settings.cookie_name)
     address = ws.client.host if ws.client is not None else "unknown"
     conn = Connection(
-        ws, access, limits, clock, registry, table_id[:64], ws.query_params.get("invite"), address
+        ws,
+        access,
+        limits,
+        clock,
+        registry,
+        table_id[:64],
+        ws.query_params.get("invite"),
+        address,
+        getattr(ws.app.state, "companions", None),  # presence and chat (app/chat/feed.py)
     )
     await conn.run(token, presented=header_token is not None)

@@ -67,8 +67,22 @@ class Auth(Frame):
     ref: Ref | None = None
 
 
-ClientFrame = Annotated[Hello | Move | Ping | Pong | Auth, Field(discriminator="type")]
-CLIENT_FRAME: TypeAdapter[Hello | Move | Ping | Pong | Auth] = TypeAdapter(ClientFrame)
+# ---- table chat (app/chat): a message of the viewer; answered by chat_accepted or an error
+class Chat(Frame):
+    """A chat message. ``msg_id`` is the client's own id for it: a retry with the same id (after
+    a reconnect, say) answers with the first result, never stores a copy. The text is checked by
+    the chat (``chat_empty``, ``chat_too_long`` past 500 characters; control characters are
+    stripped)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, StringConstraints(max_length=16_384)]
+    msg_id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    ref: Ref | None = None
+
+
+# ---- end of table chat
+ClientFrame = Annotated[Hello | Move | Ping | Pong | Auth | Chat, Field(discriminator="type")]
+CLIENT_FRAME: TypeAdapter[Hello | Move | Ping | Pong | Auth | Chat] = TypeAdapter(ClientFrame)
 
 
 # ---------------------------------------------------------------------------- server → client
@@ -135,8 +149,75 @@ class ServerPong(Frame):
     ref: Ref | None = None
 
 
+# ---- presence and table chat (app/presence, app/chat)
+class SeatPresence(Frame):
+    seat: int
+    present: bool
+    last_seen: str | None  # ISO 8601 UTC, when away and ever seen
+
+
+class PresenceFrame(Frame):
+    """Whether each person's seat has a socket open now (on any instance), else when last seen."""
+
+    type: Literal["presence"] = "presence"
+    seats: list[SeatPresence]
+
+
+class ChatMessage(Frame):
+    """A stored message, sent once to every socket of the table. ``seat`` None: a spectator.
+    ``text`` is plain text (show it as text, never markup)."""
+
+    type: Literal["chat"] = "chat"
+    id: int
+    seat: int | None
+    name: str
+    text: str
+    at: str | None
+    msg_id: str
+
+
+class ChatEntry(Frame):
+    id: int
+    seat: int | None
+    name: str
+    text: str
+    at: str | None
+    msg_id: str
+
+
+class ChatHistory(Frame):
+    """After each hello: the last 200 messages, oldest first, and the seats this viewer muted."""
+
+    type: Literal["chat_history"] = "chat_history"
+    messages: list[ChatEntry]
+    muted: list[int]
+
+
+class ChatAccepted(Frame):
+    """The direct answer to a ``chat`` frame: the stored message's ``id`` (``duplicate``: this
+    ``msg_id`` had been sent already; the first result)."""
+
+    type: Literal["chat_accepted"] = "chat_accepted"
+    msg_id: str
+    id: int
+    duplicate: bool
+    ref: Ref | None = None
+
+
+# ---- end of presence and table chat
 ServerFrame = Annotated[
-    Welcome | Lobby | Snapshot | Update | Accepted | Error | ServerPing | ServerPong,
+    Welcome
+    | Lobby
+    | Snapshot
+    | Update
+    | Accepted
+    | Error
+    | ServerPing
+    | ServerPong
+    | PresenceFrame
+    | ChatMessage
+    | ChatHistory
+    | ChatAccepted,
     Field(discriminator="type"),
 ]
 SERVER_FRAME: TypeAdapter[Any] = TypeAdapter(ServerFrame)
@@ -212,7 +293,7 @@ def usable_ref(raw: Any) -> str | int | None:
 
 def parse_client(
     text: str | None, max_bytes: int, max_depth: int
-) -> Hello | Move | Ping | Pong | Auth | Refusal:
+) -> Hello | Move | Ping | Pong | Auth | Chat | Refusal:
     if text is None:
         return Refusal("malformed", "frames are JSON text")
     size = len(text.encode())

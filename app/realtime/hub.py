@@ -24,6 +24,9 @@ log = logging.getLogger("emara.hub")
 class NoticeKind(StrEnum):
     LOBBY = "lobby"  # the seats or the status changed
     GAME = "game"  # a move (or the start): the game is at ``version``
+    # ---- presence and chat (app/presence, app/chat): receivers re-read from the database
+    PRESENCE = "presence"  # someone's first socket opened or last one closed (or ran out)
+    CHAT = "chat"  # a chat message was stored
 
 
 @dataclass(frozen=True)

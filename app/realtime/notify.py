@@ -69,11 +69,15 @@ def decode_hint(payload: str) -> tuple[str, int | None, str, str] | None:
         origin, kind = data.get("o", ""), data.get("k", "game")
     except (ValueError, TypeError, KeyError, AttributeError):
         return None
-    if not isinstance(table_id, str) or not table_id or kind not in ("game", "lobby"):
+    if not isinstance(table_id, str) or not table_id or kind not in KINDS:
         return None
     if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
         return None
     return table_id, version, str(origin), kind
+
+
+# The notice kinds a hint may carry (app/realtime/hub.py NoticeKind).
+KINDS = ("game", "lobby", "presence", "chat")
 
 
 # One id per process: a process ignores its own hints (its hub already broadcast locally).
@@ -338,6 +342,8 @@ class HubRelay:
         for table_id in self.hub.tables():
             self.hub.deliver(Notice(table_id, "lobby"))
             self.hub.deliver(Notice(table_id, "game", None))
+            self.hub.deliver(Notice(table_id, "presence"))  # presence and chat: look again
+            self.hub.deliver(Notice(table_id, "chat"))
 
 
 def relay_for(hub: Any, database_url: str, channel: str = CHANNEL) -> HubRelay | None:

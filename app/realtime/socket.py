@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from starlette.websockets import WebSocketDisconnect
 
@@ -24,6 +24,10 @@ from app.realtime.access import Listener, Render, encode
 from app.realtime.hub import Notice
 from app.realtime.limits import Bucket, Slot, SocketLimits, SocketRegistry
 from app.realtime.outbox import GameChanged, HelloRequest, LobbyChanged, Outbox, PingDue, Text
+
+if TYPE_CHECKING:  # presence and chat (app/chat/feed.py)
+    from app.chat.feed import Companions, Feed
+    from app.tables.types import Viewer
 
 log = logging.getLogger("emara.socket")
 
@@ -96,8 +100,13 @@ class Connection:
         table_id: str,
         invite: str | None,
         address: str,
+        companions: Companions | None = None,
     ) -> None:
         self.transport, self.access, self.limits = transport, access, limits
+        # ---- presence and chat: None serves neither (the feed is made once the socket is served)
+        self.companions = companions
+        self.feed: Feed | None = None
+        # ---- end of presence and chat
         self.clock, self.registry = clock, registry
         self.table_id, self.invite, self.address = table_id, invite, address
         self.outbox = Outbox(limits.outbox_frames, limits.outbox_bytes, self._fell_behind)
@@ -171,10 +180,18 @@ class Connection:
             await self.transport.send_text(welcome.model_dump_json())
         except (WebSocketDisconnect, OSError):
             return  # gone already
-        self.access.subscribe(self.table_id, self.outbox)
+        listener: Any = self.outbox
+        tasks = []
+        if self.companions is not None:  # ---- presence and chat: the feed hears its notices
+            self.feed = self.companions.feed(self.table_id, self._chat_viewer, self.outbox)
+            listener = self.feed.split
+            tasks.append(asyncio.create_task(self._guarded("feed", self.feed.run())))
+        self.access.subscribe(self.table_id, listener)
+        if self.companions is not None:
+            await self.companions.opened(self.table_id, self.profile_id)
         if first is not None:
-            self.outbox.put_hello(first.since, first.ref)
-        tasks = [
+            self._hello(first)
+        tasks += [
             asyncio.create_task(self._guarded("reader", self._reader())),
             asyncio.create_task(self._guarded("writer", self._writer())),
             asyncio.create_task(self._guarded("heartbeat", self._heartbeat())),
@@ -182,12 +199,14 @@ class Connection:
         try:
             await self.done.wait()
         finally:
-            self.access.unsubscribe(self.table_id, self.outbox)
+            self.access.unsubscribe(self.table_id, listener)
             for task in tasks:
                 task.cancel()
-            # Shielded: when the server itself cancels the handler (shutdown), the three tasks
+            # Shielded: when the server itself cancels the handler (shutdown), the socket's tasks
             # still end before it returns.
             await asyncio.shield(asyncio.gather(*tasks, return_exceptions=True))
+            if self.companions is not None:  # presence: this socket is gone
+                await self.companions.closed(self.table_id, self.profile_id)
             if self.close_code is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(
@@ -273,16 +292,36 @@ class Connection:
     def _reply(self, frame: dict[str, Any]) -> None:
         self.outbox.put_text(encode(frame))
 
-    async def _handle(self, frame: f.Hello | f.Move | f.Ping | f.Pong | f.Auth | f.Refusal) -> None:
+    async def _handle(
+        self, frame: f.Hello | f.Move | f.Ping | f.Pong | f.Auth | f.Chat | f.Refusal
+    ) -> None:
         if isinstance(frame, f.Refusal):
             self._reply(frame.frame())
         elif isinstance(frame, f.Ping):
             self._reply(f.ServerPong(ref=frame.ref).model_dump(exclude_none=True))
         elif isinstance(frame, f.Hello):
-            self.outbox.put_hello(frame.since, frame.ref)
+            self._hello(frame)
         elif isinstance(frame, f.Move):
             await self._move(frame)
+        elif isinstance(frame, f.Chat):
+            await self._chat(frame)
         # pong answers our ping; a later auth needs nothing (the socket is authenticated)
+
+    def _chat_viewer(self) -> Viewer | None:
+        return cast("Viewer | None", self.viewer)
+
+    def _hello(self, frame: f.Hello) -> None:
+        self.outbox.put_hello(frame.since, frame.ref)
+        if self.feed is not None:
+            self.feed.hello()  # chat_history follows the hello's answer
+
+    async def _chat(self, frame: f.Chat) -> None:
+        """A chat message: ``chat_accepted`` (or an error) with the frame's ref; the message
+        itself reaches every socket of the table through the feed."""
+        if self.companions is None or self.viewer is None:
+            self._reply(error("unknown_frame", "chat is not served here", frame.ref))
+            return
+        self._reply(await self.companions.answer(cast("Viewer", self.viewer), frame))
 
     async def _move(self, frame: f.Move) -> None:
         ref = frame.ref

@@ -26,6 +26,7 @@ from app.errors import (
     TableFull,
     WrongStatus,
 )
+from app.presence import repository as presence_repo
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
 from app.tables.locks import KeyedLocks
@@ -75,9 +76,17 @@ def visible(
 
 
 def lobby_of(s: Session, t: GameTable, seats: list[Seat], profile_id: str | None) -> dict[str, Any]:
-    """The lobby view of a loaded table, with its players' names."""
+    """The lobby view of a loaded table, with its players' names (and presence, when wired)."""
     names = repo.names(s, [x.profile_id for x in seats if x.profile_id])
-    return lobby_view(t, seats, names, profile_id)
+    view = lobby_view(t, seats, names, profile_id)
+    # ---- presence (app/presence): present now, last seen when away, per person's seat
+    here = {p["seat"]: p for p in presence_repo.seat_list(s, t.id)}
+    for seat in view["seats"]:
+        p = here.get(seat["seat"])
+        seat["present"] = bool(p and p["present"])
+        seat["last_seen"] = p["last_seen"] if p else None
+    # ---- end of presence
+    return view
 
 
 class Lobby:

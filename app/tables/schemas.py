@@ -39,6 +39,8 @@ class TableOptions(Strict):
     idle_seconds: int = Field(default=IDLE_SECONDS_DEFAULT, ge=IDLE_SECONDS_MIN, le=7 * 86400)
     # A player may take back moves of their own turn (the engine judges how far: docs/moves.md).
     undo: bool = True
+    # Spectators may write in the table chat (seats always may).
+    spectator_chat: bool = False
 
 
 class TableIn(Strict):
@@ -71,6 +73,10 @@ class LobbySeat(BaseModel):
     bot_level: str | None
     host: bool
     you: bool
+    # ---- presence (app/presence): a socket of this seat's person is open now (any instance);
+    # else when their last one closed (ISO 8601 UTC; null: never seen, or a bot or empty seat)
+    present: bool = False
+    last_seen: str | None = None
 
 
 class LobbyOut(BaseModel):

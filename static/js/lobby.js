@@ -11,6 +11,7 @@ import { BOT_GLYPH, SEAT_SYMBOLS, botLevelSelect, seatName } from "/js/pieces.js
 import { inviteFor, inviteUrl, rememberInvite } from "/js/invites.js";
 import { profile, ensureProfile, nameField, currentName } from "/js/profile.js";
 import { TableSocket, tableSocketUrl } from "/js/socket.js";
+import { presenceDot, presenceMap } from "/js/presence.js"; // presence of each seat
 
 const main = () => document.getElementById("main");
 
@@ -54,7 +55,10 @@ export class Lobby {
     this.stopped = false;
     this.socket = new TableSocket({
       url: () => tableSocketUrl(id, this.invite),
-      onFrame: (f) => f.type === "lobby" && f.table && this.update(f.table),
+      onFrame: (f) => {
+        if (f.type === "lobby" && f.table) this.update(f.table);
+        else if (f.type === "presence") this.presenceChanged(f); // presence: who is here now
+      },
       // a socket refused or lost: read the table over HTTP each time it tries again
       onState: (state) => state === "reconnecting" && this.poll(),
     });
@@ -84,6 +88,14 @@ export class Lobby {
     }
     if (changed) this.render();
   }
+  // ---- presence: a `presence` frame updates the seats' present / last_seen
+  presenceChanged(f) {
+    if (this.stopped || !this.table) return;
+    const here = presenceMap(f.seats);
+    const seats = (this.table.seats || []).map((s) => (s && here.has(s.seat) ? { ...s, ...here.get(s.seat) } : s));
+    this.update({ ...this.table, seats });
+  }
+  // ---- end of presence
   async poll() {
     try {
       const tb = await get(tableUrl(this.id, this.invite));
@@ -121,6 +133,7 @@ export class Lobby {
           " ",
           name ? h("strong", bot ? h("span.bot-glyph", { "aria-hidden": "true" }, BOT_GLYPH, " ") : null, name) : h("span.muted", t("lobby.open_seat")),
           mine === i ? h("span.tag", t("lobby.you")) : null,
+          s && s.name && "present" in s ? presenceDot(s, i) : null, // presence (also of a person a bot stands in for)
           (s && s.host) || (s && s.host === undefined && i === 0) ? h("span.tag", t("lobby.host")) : null,
           hosting ? this.botTools(i, name, bot) : null
         )

@@ -19,6 +19,7 @@ import { PHONE_QUERY, isPhone, renderPanels } from "/js/panels.js";
 // since you looked + the Undo button: mounted here, drawn after each render (since.js, undo.js)
 import { SinceMarks } from "/js/since.js";
 import { UndoControl, undoRefusal } from "/js/undo.js";
+import { ChatPanel } from "/js/chat.js"; // table chat and presence
 
 // What identifies a control across a re-render (the DOM is rebuilt on every change).
 function focusKey(el) {
@@ -74,6 +75,17 @@ export class TableScreen {
       onFrame: (f) => this.onFrame(f),
       onState: (s) => this.setConn(s),
     });
+    // ---- table chat and presence: one panel kept across re-renders, mounted beside the game
+    this.chat = new ChatPanel({
+      tableId: id,
+      socket: this.socket,
+      mySeat: () => this.mySeat,
+      nameOf: (seat) => this.nameOf(seat),
+      seats: () => (this.table && this.table.seats) || [],
+      invite: () => this.inviteCode(),
+      spectatorChat: () => !!(this.table && this.table.options && this.table.options.spectator_chat),
+    });
+    // ---- end of table chat and presence
     this.onVisible = () => document.visibilityState === "visible" && this.resync();
     this.onOnline = () => this.socket.reconnectNow();
     this.since = new SinceMarks(this); // since you looked (since.js)
@@ -124,6 +136,7 @@ export class TableScreen {
     this.undo.start();
     if (this.mq) this.mq.addEventListener("change", this.onLayout);
     await this.fetchGame();
+    this.root.after(this.chat.el); // table chat and presence (outside the re-rendered game)
     this.socket.start();
   }
 
@@ -135,6 +148,7 @@ export class TableScreen {
     this.undo.stop();
     if (this.mq) this.mq.removeEventListener("change", this.onLayout);
     this.socket.stop();
+    this.chat.el.remove(); // table chat and presence
   }
 
   // spectators (no seat) see the table through its invite code
@@ -178,6 +192,8 @@ export class TableScreen {
 
   onFrame(f) {
     const type = f.type;
+    this.chat.onFrame(f); // table chat and presence: chat, chat_history, presence, lobby
+    if (type === "chat" || type === "chat_history" || type === "presence") return;
     if (type === "error") {
       showError(asApiError(f.error || f));
       if ((f.code || (f.error && f.error.code)) === "stale_version") this.resync();

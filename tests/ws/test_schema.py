@@ -19,7 +19,7 @@ def test_schema_names_every_frame_in_both_directions() -> None:
     schema = frames_schema()
     client = set(schema["client"]["discriminator"]["mapping"])
     server = set(schema["server"]["discriminator"]["mapping"])
-    assert client == {"hello", "move", "ping", "pong", "auth"}
+    assert client == {"hello", "move", "ping", "pong", "auth", "chat"}
     assert server == {
         "welcome",
         "lobby",
@@ -29,4 +29,8 @@ def test_schema_names_every_frame_in_both_directions() -> None:
         "error",
         "ping",
         "pong",
+        "presence",
+        "chat",
+        "chat_history",
+        "chat_accepted",
     }

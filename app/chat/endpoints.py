@@ -1,0 +1,78 @@
+"""Table chat over HTTP: read the last 200 messages (for scripts), mute and unmute a seat.
+
+Messages are written over the table socket (``chat`` frame, docs/protocol.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+
+from app.api.deps import MaybeProfileId, ProfileId, Service
+from app.chat.schemas import ChatOut, MutesOut
+from app.chat.service import ChatService
+from app.ratelimit import LimitName, limit
+from app.tables.schemas import SeatPath, TableIdPath
+
+router = APIRouter(prefix="/api/tables", tags=["chat"])
+
+
+def chat_service(request: Request) -> ChatService:
+    service: ChatService = request.app.state.chat
+    return service
+
+
+Chat = Annotated[ChatService, Depends(chat_service)]
+
+
+@router.get(
+    "/{table_id}/chat",
+    response_model=ChatOut,
+    dependencies=[Depends(limit(LimitName.INVITE))],
+)
+async def chat(
+    table_id: TableIdPath,
+    profile_id: MaybeProfileId,
+    svc: Service,
+    chat: Chat,
+    invite: str | None = None,
+) -> dict[str, Any]:
+    """The last 200 messages, oldest first, and the seats the caller muted."""
+    viewer = await svc.viewer(profile_id, table_id, invite)
+    return await chat.history(viewer)
+
+
+@router.post(
+    "/{table_id}/mutes/{seat}",
+    response_model=MutesOut,
+    dependencies=[Depends(limit(LimitName.INVITE))],
+)
+async def mute(
+    table_id: TableIdPath,
+    seat: SeatPath,
+    profile_id: ProfileId,
+    svc: Service,
+    chat: Chat,
+    invite: str | None = None,
+) -> dict[str, Any]:
+    """Hide this seat's messages from the caller, on every device (undo with DELETE)."""
+    viewer = await svc.viewer(profile_id, table_id, invite)
+    return {"muted": await chat.set_mute(viewer, int(seat), True)}
+
+
+@router.delete(
+    "/{table_id}/mutes/{seat}",
+    response_model=MutesOut,
+    dependencies=[Depends(limit(LimitName.INVITE))],
+)
+async def unmute(
+    table_id: TableIdPath,
+    seat: SeatPath,
+    profile_id: ProfileId,
+    svc: Service,
+    chat: Chat,
+    invite: str | None = None,
+) -> dict[str, Any]:
+    """Show this seat's messages to the caller again."""
+    viewer = await svc.viewer(profile_id, table_id, invite)
+    return {"muted": await chat.set_mute(viewer, int(seat), False)}

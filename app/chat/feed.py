@@ -1,0 +1,157 @@
+"""What a table socket adds for presence and chat: its side of the hub, and the frames.
+
+``Companions`` (one per process: the chat and presence services) gives each socket a ``Feed``.
+The socket subscribes a ``Split`` to the hub: lobby and game notices go to its outbox as before,
+presence and chat notices to the feed. The feed's own task turns them into frames, re-reading the
+database (the notice carries the table id only, from this process or another through the relay):
+
+- after each ``hello``: ``chat_history`` (last 200, the viewer's mutes);
+- a chat notice: every message this socket was not sent yet, each as one ``chat`` frame (the feed
+  remembers the ids it sent, so a message reaches a socket exactly once however many notices
+  announce it, and one that committed late, after a higher id, still arrives);
+- a presence notice: one ``presence`` frame.
+
+Notices coalesce (a flag each), so a burst costs one read per socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from app.chat.service import ChatService
+from app.errors import AppError
+from app.presence.service import PresenceService
+from app.realtime.access import encode
+from app.realtime.frames import Chat, ChatAccepted
+from app.realtime.hub import Notice, NoticeKind
+from app.realtime.outbox import Outbox
+from app.tables.types import Viewer
+
+SIDE_KINDS = (NoticeKind.PRESENCE.value, NoticeKind.CHAT.value)
+RETRY_SECONDS = 0.5
+SENT_KEPT = 400  # ids a socket remembers sending (history 200 + far more than LOOKBACK)
+
+
+class Feed:
+    def __init__(
+        self,
+        companions: Companions,
+        table_id: str,
+        viewer: Callable[[], Viewer | None],
+        outbox: Outbox,
+    ) -> None:
+        self.companions, self.table_id = companions, table_id
+        self.viewer, self.put_text = viewer, outbox.put_text
+        self.split = Split(outbox, self)  # the socket's hub listener
+        self.last_chat: int | None = None  # newest message id sent (None: no history yet)
+        self.sent: OrderedDict[int, None] = OrderedDict()  # the ids sent lately, oldest first
+        self._history = self._chat = self._presence = False
+        self._wake = asyncio.Event()
+
+    # ------------------------------------------------------------------ hub side
+    def put_nowait(self, notice: object) -> None:
+        if not isinstance(notice, Notice):
+            return
+        if notice.kind == NoticeKind.CHAT:
+            self._chat = True
+        elif notice.kind == NoticeKind.PRESENCE:
+            self._presence = True
+        self._wake.set()
+
+    def hello(self) -> None:
+        self._history = True
+        self._wake.set()
+
+    # ------------------------------------------------------------------ the task
+    async def run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self.step()
+            except AppError:  # the database is away: look again shortly
+                await asyncio.sleep(RETRY_SECONDS)
+                self._chat = self._presence = True
+                self._wake.set()
+
+    async def step(self) -> None:
+        viewer = self.viewer()
+        if viewer is None:
+            return
+        chat = self.companions.chat
+        if self._history:
+            self._history = self._chat = False
+            history = await chat.history(viewer)
+            messages = history["messages"]
+            self.last_chat = max([self.last_chat or 0, *(m["id"] for m in messages)])
+            for m in messages:
+                self._mark(m["id"])
+            self.put_text(encode({"type": "chat_history", **history}))
+        if self._chat:
+            self._chat = False
+            if self.last_chat is not None:  # before the history, the history brings them
+                for m in await chat.recent(self.table_id, self.last_chat):
+                    if m["id"] in self.sent:
+                        continue
+                    self.last_chat = max(self.last_chat, m["id"])
+                    self._mark(m["id"])
+                    self.put_text(encode({"type": "chat", **m}))
+        if self._presence:
+            self._presence = False
+            seats = await self.companions.presence.seats(self.table_id)
+            self.put_text(encode({"type": "presence", "seats": seats}))
+
+    def _mark(self, message_id: int) -> None:
+        self.sent[message_id] = None
+        while len(self.sent) > SENT_KEPT:
+            self.sent.popitem(last=False)
+
+
+class Split:
+    """The socket's hub listener: lobby and game notices to the outbox, the rest to the feed."""
+
+    def __init__(self, outbox: Outbox, feed: Feed) -> None:
+        self.outbox, self.feed = outbox, feed
+
+    def put_nowait(self, notice: object) -> None:
+        if isinstance(notice, Notice) and notice.kind in SIDE_KINDS:
+            self.feed.put_nowait(notice)
+        else:
+            self.outbox.put_nowait(notice)
+
+
+class Companions:
+    """The chat and presence services as the table socket uses them."""
+
+    def __init__(self, chat: ChatService, presence: PresenceService) -> None:
+        self.chat, self.presence = chat, presence
+
+    def feed(self, table_id: str, viewer: Callable[[], Viewer | None], outbox: Outbox) -> Feed:
+        return Feed(self, table_id, viewer, outbox)
+
+    async def opened(self, table_id: str, profile_id: str) -> None:
+        await self.presence.opened(table_id, profile_id)
+
+    async def closed(self, table_id: str, profile_id: str) -> None:
+        with contextlib.suppress(Exception):  # never keeps a socket from closing
+            await self.presence.closed(table_id, profile_id)
+
+    async def answer(self, viewer: Viewer, frame: Chat) -> dict[str, Any]:
+        """Store a ``chat`` frame's message: the direct answer to send (``chat_accepted``, or the
+        error, naming the msg_id), echoing the frame's ref."""
+        try:
+            posted = await self.chat.post(viewer, frame.text, frame.msg_id)
+        except AppError as exc:
+            out = {"type": "error", **exc.to_dict(), "msg_id": frame.msg_id}
+            return out if frame.ref is None else {**out, "ref": frame.ref}
+        answer = ChatAccepted(
+            msg_id=frame.msg_id,
+            id=posted.message["id"],
+            duplicate=posted.duplicate,
+            ref=frame.ref,
+        )
+        return answer.model_dump(exclude_none=True)

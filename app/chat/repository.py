@@ -1,0 +1,97 @@
+"""All SQL of the table chat: messages (exactly once per client msg_id) and per-viewer mutes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from app.db.models import ChatMessage, ChatMute, Profile
+from app.tables.render import iso
+
+HISTORY = 200  # what a (re)connecting socket and GET /chat hand back
+
+
+def as_dict(m: ChatMessage) -> dict[str, Any]:
+    return {
+        "id": m.id,
+        "seat": m.seat,
+        "name": m.name,
+        "text": m.text,
+        "at": iso(m.created_at),
+        "msg_id": m.msg_id,
+    }
+
+
+def find(s: Session, table_id: str, profile_id: str, msg_id: str) -> ChatMessage | None:
+    return s.scalars(
+        select(ChatMessage).where(
+            ChatMessage.table_id == table_id,
+            ChatMessage.profile_id == profile_id,
+            ChatMessage.msg_id == msg_id,
+        )
+    ).first()
+
+
+def add(
+    s: Session,
+    table_id: str,
+    profile_id: str,
+    seat: int | None,
+    text: str,
+    msg_id: str,
+    at: datetime,
+) -> ChatMessage:
+    profile = s.get(Profile, profile_id)
+    name = profile.name if profile is not None else "?"
+    m = ChatMessage(
+        table_id=table_id,
+        profile_id=profile_id,
+        seat=seat,
+        name=name,
+        text=text,
+        msg_id=msg_id,
+        created_at=at,
+    )
+    s.add(m)
+    s.flush()
+    return m
+
+
+def after(
+    s: Session, table_id: str, after_id: int | None, limit: int = HISTORY
+) -> list[ChatMessage]:
+    """The newest ``limit`` messages (after ``after_id`` when given), oldest first."""
+    q = select(ChatMessage).where(ChatMessage.table_id == table_id)
+    if after_id is not None:
+        q = q.where(ChatMessage.id > after_id)
+    rows = list(s.scalars(q.order_by(ChatMessage.id.desc()).limit(limit)))
+    rows.reverse()
+    return rows
+
+
+def muted(s: Session, table_id: str, profile_id: str) -> list[int]:
+    return list(
+        s.scalars(
+            select(ChatMute.seat)
+            .where(ChatMute.table_id == table_id, ChatMute.profile_id == profile_id)
+            .order_by(ChatMute.seat)
+        )
+    )
+
+
+def mute(s: Session, table_id: str, profile_id: str, seat: int) -> None:
+    if s.get(ChatMute, (table_id, profile_id, seat)) is None:
+        s.add(ChatMute(table_id=table_id, profile_id=profile_id, seat=seat))
+
+
+def unmute(s: Session, table_id: str, profile_id: str, seat: int) -> None:
+    s.execute(
+        delete(ChatMute).where(
+            ChatMute.table_id == table_id,
+            ChatMute.profile_id == profile_id,
+            ChatMute.seat == seat,
+        )
+    )

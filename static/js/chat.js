@@ -1,0 +1,130 @@
+// The table chat: the messages (always as text), an input that stays in view on a phone, send
+// with a sent / failed state per message (a failed one can be sent again with the same msg_id:
+// the server never stores it twice), and per seat a mute toggle (stored on the server for the
+// profile; muted seats' messages are hidden here, client-side) next to its presence dot.
+//
+// new ChatPanel({tableId, socket, mySeat(), nameOf(seat), seats(), invite(), spectatorChat()}) — `el` is mounted
+// once by the table page and kept across its re-renders; feed it frames with onFrame(f).
+import { t, has } from "/js/i18n.js";
+import { h, clear } from "/js/dom.js";
+import { post, del } from "/js/api.js";
+import { SEAT_SYMBOLS } from "/js/pieces.js";
+import { presenceMap, presenceDot } from "/js/presence.js";
+
+const MAX_CHARS = 500;
+
+function newId() {
+  return crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random().toString(16).slice(2);
+}
+
+export class ChatPanel {
+  constructor({ tableId, socket, mySeat, nameOf, seats, invite, spectatorChat }) {
+    Object.assign(this, { tableId, socket, mySeat, nameOf, seats, invite, spectatorChat });
+    this.messages = []; // {id, seat, name, text, at, msg_id, state: "sent" | "sending" | "failed", error}
+    this.muted = new Set();
+    this.presence = new Map();
+    this.list = h("ol.chat-list", { "data-testid": "chat-list", "aria-live": "polite" });
+    this.who = h("ul.chat-seats", { "data-testid": "chat-seats" });
+    this.input = h("textarea.chat-input", { "data-testid": "chat-input", rows: "1", maxlength: String(MAX_CHARS), "aria-label": t("chat.placeholder"), placeholder: t("chat.placeholder") });
+    this.input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); this.submit(); }
+    });
+    this.input.addEventListener("focus", () => setTimeout(() => this.input.scrollIntoView({ block: "nearest" }), 300));
+    const form = (this.form = h("form.chat-form", { "data-testid": "chat-form" }, this.input,
+      h("button", { type: "submit", "data-testid": "chat-send" }, t("chat.send"))));
+    form.addEventListener("submit", (e) => { e.preventDefault(); this.submit(); });
+    this.el = h("section.chat", { "data-testid": "chat", "aria-label": t("chat.title") },
+      h("h2", t("chat.title")), this.who, this.list, form);
+  }
+
+  onFrame(f) {
+    if (f.type === "chat_history") {
+      const pending = this.messages.filter((m) => m.state !== "sent");
+      this.messages = (f.messages || []).map((m) => ({ ...m, state: "sent" }));
+      for (const p of pending) if (!this.messages.some((m) => this.mine(m, p.msg_id))) this.messages.push(p);
+      this.muted = new Set(f.muted || []);
+    } else if (f.type === "chat") {
+      const i = this.messages.findIndex((m) => this.mine(m, f.msg_id) || m.id === f.id);
+      const msg = { ...f, state: "sent" };
+      if (i >= 0) this.messages[i] = msg; else this.messages.push(msg);
+    } else if (f.type === "presence") {
+      presenceMap(f.seats, this.presence);
+    } else if (f.type === "lobby" && f.table) {
+      presenceMap(f.table.seats, this.presence);
+    } else return;
+    this.render();
+  }
+
+  mine(m, msgId) {
+    return m.msg_id === msgId && (m.state !== "sent" || m.seat === this.mySeat());
+  }
+
+  async submit() {
+    const text = this.input.value.trim();
+    if (!text) return;
+    const msg = { id: null, seat: this.mySeat(), name: t("chat.you"), text, at: null, msg_id: newId(), state: "sending" };
+    this.messages.push(msg);
+    this.input.value = "";
+    this.render();
+    await this.deliver(msg);
+  }
+
+  async deliver(msg) {
+    msg.state = "sending";
+    msg.error = null;
+    this.render();
+    try {
+      const ok = await this.socket.request({ type: "chat", text: msg.text, msg_id: msg.msg_id });
+      if (msg.state === "sending") { msg.state = "sent"; msg.id = ok.id; }
+    } catch (e) {
+      msg.state = "failed";
+      const code = e && e.code;
+      const key = "chat.error." + code;
+      msg.error = code && has(key) ? t(key, { seconds: (e.frame && e.frame.retry_after) || 1 }) : t("chat.failed");
+    }
+    this.render();
+  }
+
+  async toggleMute(seat) {
+    const path = `/api/tables/${encodeURIComponent(this.tableId)}/mutes/${seat}` + (this.invite() ? `?invite=${encodeURIComponent(this.invite())}` : "");
+    try {
+      const r = this.muted.has(seat) ? await del(path) : await post(path);
+      this.muted = new Set(r.muted || []);
+    } catch {}
+    this.render();
+  }
+
+  render() {
+    const me = this.mySeat();
+    // a spectator writes only where the host allows it (the server checks it too)
+    this.form.hidden = typeof me !== "number" && !this.spectatorChat();
+    clear(this.who);
+    for (const s of this.seats()) {
+      if (!s || !s.taken || s.bot_level && !s.name) continue;
+      const muted = this.muted.has(s.seat);
+      this.who.append(h("li", { "data-testid": "chat-seat", "data-seat": s.seat },
+        h("span.seat-token", { class: "seat" + s.seat, "aria-hidden": "true" }, SEAT_SYMBOLS[s.seat] || ""),
+        h("span.chat-name", this.nameOf(s.seat)),
+        presenceDot(this.presence.get(s.seat), s.seat),
+        s.seat === me ? null : h("button.small.chat-mute", {
+          type: "button", "data-testid": "chat-mute", "data-seat": s.seat, "aria-pressed": muted ? "true" : "false",
+          onclick: () => this.toggleMute(s.seat),
+        }, muted ? t("chat.unmute") : t("chat.mute"))));
+    }
+    const atBottom = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 20;
+    clear(this.list);
+    for (const m of this.messages) {
+      if (m.seat !== null && m.seat !== me && this.muted.has(m.seat)) continue;
+      const who = m.seat === null
+        ? h("span.chat-who", `${m.name} (${t("chat.spectator")})`)
+        : h("span.chat-who", h("span.seat-token", { class: "seat" + m.seat, "aria-hidden": "true" }, SEAT_SYMBOLS[m.seat] || ""), " ", m.name);
+      this.list.append(h("li.chat-msg", { class: m.state, "data-testid": "chat-msg", "data-seat": m.seat === null ? "" : m.seat, "data-state": m.state },
+        who,
+        h("span.chat-text", m.text),
+        m.state === "sending" ? h("span.chat-state", t("chat.sending")) : null,
+        m.state === "failed" ? h("span.chat-state", m.error || t("chat.failed"), " ",
+          h("button.small", { type: "button", "data-testid": "chat-retry", onclick: () => this.deliver(m) }, t("chat.retry"))) : null));
+    }
+    if (atBottom) this.list.scrollTop = this.list.scrollHeight;
+  }
+}
