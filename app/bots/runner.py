@@ -69,8 +69,10 @@ class BotRunner:
 
     # ------------------------------------------------------------------ lifecycle
     def offer(self, notice: Notice) -> None:
-        """The hub hands over a notice (queued; handled by the runner's own task)."""
-        self.inbox.offer(notice)
+        """The hub hands over a notice (queued; handled by the runner's own task). Only seat and
+        game changes can make a bot's turn; chat and presence cannot."""
+        if notice.kind in (NoticeKind.LOBBY, NoticeKind.GAME):
+            self.inbox.offer(notice)
 
     async def start(self) -> None:
         """Listen to the hub, and wake the bots whose turn it already is (a restart must not

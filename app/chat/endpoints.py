@@ -8,7 +8,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
-from app.api.deps import MaybeProfileId, ProfileId, Service
+from app.profiles.deps import MaybeProfileId, ProfileId
+from app.tables.deps import Service
 from app.chat.schemas import ChatOut, MutesOut
 from app.chat.service import ChatService
 from app.ratelimit import LimitName, limit
