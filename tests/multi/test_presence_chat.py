@@ -11,7 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.multi.harness import SeatSocket, new_player, unhandled_errors
+from app.devtools.players import SeatSocket, new_player
+from app.devtools.stack import unhandled_errors
 
 pytestmark = pytest.mark.postgres
 
