@@ -14,7 +14,6 @@ from typing import Any
 
 from anyio import to_thread
 from fastapi import FastAPI
-from sqlalchemy import text
 
 from app import redact
 from app.auth import TokenSigner
@@ -147,12 +146,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:
-        def ping() -> None:
-            with db.engine.connect() as c:
-                c.execute(text("SELECT 1"))
-
         try:
-            await to_thread.run_sync(ping)
+            await to_thread.run_sync(db.ping)
         except Exception as exc:
             raise Unavailable("the database does not answer") from exc
         return {"status": "ok", "database": db.engine.dialect.name}

@@ -8,11 +8,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
-from app.profiles.deps import MaybeProfileId, ProfileId
-from app.tables.deps import Service
 from app.chat.schemas import ChatOut, MutesOut
 from app.chat.service import ChatService
+from app.profiles.deps import MaybeProfileId, ProfileId
 from app.ratelimit import LimitName, limit
+from app.tables.deps import Service
 from app.tables.schemas import SeatPath, TableIdPath
 
 router = APIRouter(prefix="/api/tables", tags=["chat"])

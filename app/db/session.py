@@ -7,7 +7,7 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -91,6 +91,11 @@ class Database:
             raise Unavailable("the database is unavailable, try again") from exc
         except DataError as exc:
             raise Malformed("the request holds characters that cannot be stored") from exc
+
+    def ping(self) -> None:
+        """One round trip to the database (the health check); raises when it does not answer."""
+        with self.engine.connect() as c:
+            c.execute(text("SELECT 1"))
 
     def dispose(self) -> None:
         self.engine.dispose()
