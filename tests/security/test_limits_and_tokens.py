@@ -216,6 +216,10 @@ def test_openapi_lists_429_on_limited_routes(sqlite_url: str, tmp_path: Path) ->
         ("get", "/api/tables/{table_id}"),
         ("get", "/api/tables/{table_id}/game"),
         ("post", "/api/tables/{table_id}/join"),
+        # chat and mutes take an invite code (spectators)
+        ("get", "/api/tables/{table_id}/chat"),
+        ("post", "/api/tables/{table_id}/mutes/{seat}"),
+        ("delete", "/api/tables/{table_id}/mutes/{seat}"),
     }
     for path, item in paths.items():
         for method, op in item.items():
