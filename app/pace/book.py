@@ -97,7 +97,7 @@ class PaceBook:
 
     def public_known(
         self, table_id: str, version: int, seats_version: int, seats: list[dict[str, Any]]
-    ) -> dict[str, Any] | None | _Unknown:
+    ) -> dict[str, Any] | _Unknown | None:
         found = self.known(table_id, version, seats_version)
         if isinstance(found, _Unknown):
             return found

@@ -30,9 +30,9 @@ from app.errors import (
     WrongStatus,
 )
 from app.pace.book import UNKNOWN, PaceBook
+from app.pace.events import pace_log
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
-from app.pace.events import pace_log
 from app.tables.cache import TableCache
 from app.tables.locks import KeyedLocks
 from app.tables.render import log_entry, render
