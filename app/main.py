@@ -31,6 +31,9 @@ from app.errors import NotFound, Unavailable, install_handlers
 from app.profiles import endpoints as profiles
 from app.profiles.service import ProfileService
 from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
+from app.pace import endpoints as pace_endpoints
+from app.pace.service import PaceService
+from app.pace.sweeper import Sweeper
 from app.realtime.hub import Hub
 from app.realtime.notify import relay_for
 from app.solo import endpoints as solo_endpoints
@@ -75,6 +78,12 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         ],
     )
 
+    # --- Pace: the move's clock, vacation, the reclaim hook and the deadline sweeper ---
+    service.pace.clock = clock
+    pace = PaceService(db, hub, service.locks, clock)
+    bot_seats.reclaim_hooks.append(pace.on_reclaim)
+    sweeper = Sweeper(db, hub, clock, interval=settings.deadline_sweep_seconds)
+
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
     relay = relay_for(hub, settings.effective_database_url, settings.notify_channel)
 
@@ -88,9 +97,12 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         if relay is not None:
             await relay.start()
         await runner.start()
+        if settings.deadline_sweep_seconds > 0:
+            sweeper.start()
         try:
             yield
         finally:
+            await sweeper.stop()
             await runner.stop()
             if relay is not None:
                 await relay.stop()
@@ -112,12 +124,15 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.clock = clock
     app.state.profiles = profiles_service
     app.state.limiter = limiter
+    app.state.pace = pace
+    app.state.sweeper = sweeper
     install_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(profiles.router)
     app.include_router(table_endpoints.router)
     app.include_router(bot_endpoints.router)
     app.include_router(solo_endpoints.router)
+    app.include_router(pace_endpoints.router)
     app.include_router(ws.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
