@@ -28,12 +28,12 @@ from app.clock import Clock, SystemClock
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import NotFound, Unavailable, install_handlers
-from app.profiles import endpoints as profiles
-from app.profiles.service import ProfileService
-from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
 from app.pace import endpoints as pace_endpoints
 from app.pace.service import PaceService
 from app.pace.sweeper import Sweeper
+from app.profiles import endpoints as profiles
+from app.profiles.service import ProfileService
+from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
 from app.realtime.hub import Hub
 from app.realtime.notify import relay_for
 from app.solo import endpoints as solo_endpoints
