@@ -28,6 +28,9 @@ from app.clock import Clock, SystemClock
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import NotFound, Unavailable, install_handlers
+from app.mygames import endpoints as my_endpoints
+from app.mygames.events import MeFeed
+from app.mygames.service import MyGames
 from app.pace import endpoints as pace_endpoints
 from app.pace.service import PaceService
 from app.pace.sweeper import Sweeper
@@ -83,6 +86,16 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     pace = PaceService(db, hub, service.locks, clock)
     bot_seats.reclaim_hooks.append(pace.on_reclaim)
     sweeper = Sweeper(db, hub, clock, interval=settings.deadline_sweep_seconds)
+    # --- My games: the list, and a server-sent event stream per profile (a hub watcher) ---
+    my_games = MyGames(db)
+    me_feed = MeFeed(
+        db,
+        clock,
+        settings.me_events_per_profile,
+        settings.me_events_heartbeat_seconds,
+        settings.me_events_max_seconds,
+    )
+    hub.watchers.append(me_feed.heard)
 
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
     relay = relay_for(hub, settings.effective_database_url, settings.notify_channel)
@@ -99,9 +112,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         await runner.start()
         if settings.deadline_sweep_seconds > 0:
             sweeper.start()
+        me_feed.start()
         try:
             yield
         finally:
+            await me_feed.stop()
             await sweeper.stop()
             await runner.stop()
             if relay is not None:
@@ -126,6 +141,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.limiter = limiter
     app.state.pace = pace
     app.state.sweeper = sweeper
+    app.state.my_games = my_games
+    app.state.me_feed = me_feed
     install_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(profiles.router)
@@ -133,6 +150,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(bot_endpoints.router)
     app.include_router(solo_endpoints.router)
     app.include_router(pace_endpoints.router)
+    app.include_router(my_endpoints.router)
     app.include_router(ws.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
