@@ -36,6 +36,10 @@ from app.pace.service import PaceService
 from app.pace.sweeper import Sweeper
 from app.profiles import endpoints as profiles
 from app.profiles.service import ProfileService
+from app.push import endpoints as push_endpoints
+from app.push.keys import load_vapid, public_key
+from app.push.sender import PushSender
+from app.push.store import PushStore
 from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
 from app.realtime.hub import Hub
 from app.realtime.notify import relay_for
@@ -96,6 +100,22 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         settings.me_events_max_seconds,
     )
     hub.watchers.append(me_feed.heard)
+    # --- Web Push: VAPID keys, subscriptions, the sender (a background subscriber of the hub) ---
+    vapid = load_vapid(settings.vapid_private_key, settings.data_dir)
+    push_store = PushStore(
+        db, settings.push_subscriptions_per_profile, settings.push_allow_loopback_http
+    )
+    push = PushSender(
+        db,
+        hub,
+        push_store,
+        vapid,
+        settings.vapid_subject,
+        clock,
+        settings.push_attempts,
+        settings.push_retry_seconds,
+    )
+    sweeper.listeners.append(push.timed_out)
 
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
     relay = relay_for(hub, settings.effective_database_url, settings.notify_channel)
@@ -113,9 +133,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         if settings.deadline_sweep_seconds > 0:
             sweeper.start()
         me_feed.start()
+        push.start()
         try:
             yield
         finally:
+            await push.stop()
             await me_feed.stop()
             await sweeper.stop()
             await runner.stop()
@@ -143,6 +165,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.sweeper = sweeper
     app.state.my_games = my_games
     app.state.me_feed = me_feed
+    app.state.push_store = push_store
+    app.state.push = push
+    app.state.push_public_key = public_key(vapid)
     install_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(profiles.router)
@@ -151,6 +176,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(solo_endpoints.router)
     app.include_router(pace_endpoints.router)
     app.include_router(my_endpoints.router)
+    app.include_router(push_endpoints.router)
     app.include_router(ws.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
