@@ -17,12 +17,10 @@ from sqlalchemy import Connection, bindparam, select
 
 from app import rules
 from app.clock import Clock, SystemClock
-from app.db.models import GameTable
 from app.pace import clock as pc
+from app.tables.repository import TABLE
 
-CLOCK_OF = select(GameTable.__table__.c.clock).where(  # type: ignore[attr-defined]
-    GameTable.__table__.c.id == bindparam("p_id")  # type: ignore[attr-defined]
-)
+CLOCK_OF = select(TABLE.c.clock).where(TABLE.c.id == bindparam("p_id"))
 
 
 class _Unknown:

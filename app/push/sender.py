@@ -195,11 +195,10 @@ class PushSender:
                     params = {"host": host, "place": places[x.seat], "of": len(places)}
                     out.append(Message(x.profile_id, table_id, "game_over", params))
         elif status == TableStatus.PLAYING:
-            for seat in rules.to_act(state):
-                x = next((y for y in seats if y.seat == seat), None)
-                if x is None or not x.profile_id or x.bot_level or seat == mover:
-                    continue
-                out.append(Message(x.profile_id, table_id, "your_turn", {"host": host}))
+            acting = set(rules.to_act(state))
+            for y in seats:
+                if y.seat in acting and y.profile_id and not y.bot_level and y.seat != mover:
+                    out.append(Message(y.profile_id, table_id, "your_turn", {"host": host}))
         return out
 
     # ------------------------------------------------------------------ sending
