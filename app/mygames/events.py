@@ -144,10 +144,13 @@ class MeFeed:
             yield b"retry: 5000\n" + event_line("hello", {"profile_id": profile_id})
             while self.clock.now() - began < self.max_seconds:
                 try:
-                    line = await asyncio.wait_for(q.get(), timeout=self.heartbeat)
-                except TimeoutError:
-                    yield b": heartbeat\n\n"
-                    continue
+                    line = q.get_nowait()
+                except asyncio.QueueEmpty:
+                    try:
+                        line = await asyncio.wait_for(q.get(), timeout=self.heartbeat)
+                    except TimeoutError:
+                        yield b": heartbeat\n\n"
+                        continue
                 if line is None:
                     return
                 yield line

@@ -207,3 +207,17 @@ def test_subscriptions_are_bounded_per_profile_and_can_be_removed(
     bad = {**subs[1], "keys": {"p256dh": "short", "auth": "x"}}
     assert tc.post("/api/push/subscriptions", json=bad, headers=ada.headers).status_code == 422
     assert tc.post("/api/push/subscriptions", json=subs[1]).status_code == 401
+
+
+def test_the_end_of_a_game_tells_my_place(tc: TestClient, pushy: Any, service: PushService) -> None:
+    from tests.pace.test_my_games import play_solo_to_the_end
+
+    ada = new_player(tc, "Ada")
+    sub = service.browser("Ada").subscription()
+    assert tc.post("/api/push/subscriptions", json=sub, headers=ada.headers).status_code == 201
+    tid = play_solo_to_the_end(tc, ada)
+    settle(tc)
+    name, last = service.received[-1]
+    assert name == "Ada" and last["kind"] == "game_over"
+    assert last["params"] == {"table_id": tid, "host": "Ada", "place": 1, "of": 1}
+    assert last["body"] == "The game is over at Ada's table: you are 1st"
