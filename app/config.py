@@ -79,6 +79,22 @@ class Settings(BaseSettings):
     chat_rate_per_second: float = Field(default=0.5, gt=0)
     chat_rate_burst: int = Field(default=10, ge=1)
     # ---- end of presence and table chat
+    # --- Pace, My games and Web Push (docs/operations.md "Pace and push") ---
+    # Seconds between two sweeps for expired deadlines (0: this instance does not sweep).
+    deadline_sweep_seconds: float = Field(default=2.0, ge=0)
+    # Server-sent events of "My games": connections per profile, heartbeat, longest stream.
+    me_events_per_profile: int = Field(default=4, ge=1)
+    me_events_heartbeat_seconds: float = Field(default=20.0, gt=0)
+    me_events_max_seconds: float = Field(default=1800.0, gt=0)
+    # Web Push: the VAPID private key (PEM or base64url raw; empty: generated into data_dir) and
+    # the contact subject ("mailto:..." or an https URL) push services may use.
+    vapid_private_key: str = ""
+    vapid_subject: str = "mailto:admin@localhost"
+    # Push endpoints must be https; http://127.0.0.1 only when this is on (tests).
+    push_allow_loopback_http: bool = False
+    push_subscriptions_per_profile: int = Field(default=10, ge=1)
+    push_attempts: int = Field(default=3, ge=1)
+    push_retry_seconds: float = Field(default=5.0, ge=0)
     # Where the browser client lives.
     static_dir: Path = Path(__file__).resolve().parent.parent / "static"
 

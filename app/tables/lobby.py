@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from anyio import to_thread
 from sqlalchemy.exc import IntegrityError
@@ -26,6 +26,9 @@ from app.errors import (
     TableFull,
     WrongStatus,
 )
+from app.pace.book import PaceBook
+from app.pace.clock import ClockBlob
+from app.pace.clock import public as public_clock
 from app.presence import repository as presence_repo
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
@@ -86,14 +89,20 @@ def lobby_of(s: Session, t: GameTable, seats: list[Seat], profile_id: str | None
         seat["present"] = bool(p and p["present"])
         seat["last_seen"] = p["last_seen"] if p else None
     # ---- end of presence
+    # Pace: the running clock (deadlines per seat), for every viewer of the lobby.
+    humans = {x.seat for x in seats if x.bot_level is None}
+    view["clock"] = public_clock(cast(ClockBlob | None, t.clock), humans)
     return view
 
 
 class Lobby:
-    def __init__(self, db: Database, hub: Hub, locks: KeyedLocks) -> None:
+    def __init__(
+        self, db: Database, hub: Hub, locks: KeyedLocks, pace: PaceBook | None = None
+    ) -> None:
         self.db = db
         self.hub = hub
         self.locks = locks
+        self.pace = pace or PaceBook()
         # (count, seconds): at most count tables opened per profile in that window; None = off.
         self.table_create_limit: tuple[int, float] | None = None
 
@@ -243,7 +252,17 @@ class Lobby:
             seed = secrets.randbits(62)
             options = engine_options(t.seat_count, t.options)
             state = rules.new_game(seed, options)
-            if not repo.start_game(s, t.id, seed, options, rules.encode_state(state), utcnow()):
+            clock, deadline = self.pace.on_start(
+                t.options,
+                t.seat_count,
+                state,
+                [{"seat": x.seat, "bot_level": x.bot_level} for x in seats],
+            )
+            blob = rules.encode_state(state)
+            at = utcnow()
+            if not repo.start_game(
+                s, t.id, seed, options, blob, at, dict(clock) if clock else None, deadline
+            ):
                 raise WrongStatus("the game has already started")
             s.refresh(t)
             return lobby_of(s, t, seats, profile_id)

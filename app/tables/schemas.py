@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import BaseModel, Field, model_validator
 
+from app.pace.schemas import ClockOut, LivePace, PaceEventOut, PaceOption
 from app.strict import Strict
 from app.tables.status import TableStatus
 
@@ -41,6 +42,10 @@ class TableOptions(Strict):
     undo: bool = True
     # Spectators may write in the table chat (seats always may).
     spectator_chat: bool = False
+    # Pace (docs/protocol.md "Pace"): live with a clock or not, or turn-based with deadlines;
+    # a seat whose time runs out is handed to a bot of this level.
+    pace: PaceOption = Field(default_factory=LivePace)
+    timeout_bot_level: Literal["random", "greedy", "strong"] = "greedy"
 
 
 class TableIn(Strict):
@@ -93,6 +98,7 @@ class LobbyOut(BaseModel):
     version: int
     outcome: dict[str, Any] | None
     created_at: str | None
+    clock: ClockOut | None = None
 
 
 class TablesOut(BaseModel):
@@ -137,6 +143,8 @@ class GameOut(BaseModel):
     status: TableStatus
     seats: list[GameSeat]
     log: list[LogEntry]
+    clock: ClockOut | None = None
+    pace_log: list[PaceEventOut] = []
 
 
 class MoveOut(BaseModel):

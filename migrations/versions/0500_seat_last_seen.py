@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0500"
-down_revision = "0310"
+down_revision = "0400"
 branch_labels = None
 depends_on = None
 
