@@ -7,6 +7,7 @@ import { showError } from "/js/notices.js";
 import { seatName } from "/js/pieces.js";
 import { rememberInvite } from "/js/invites.js";
 import { profile, ensureProfile, nameField, currentName } from "/js/profile.js";
+import { paceSelect, paceFromChoice } from "/js/pace.js";
 
 const main = () => document.getElementById("main");
 
@@ -22,6 +23,7 @@ export async function landing({ link, navigate }) {
   seatsSel.addEventListener("change", fillStart);
   fillStart();
   const bstart = h("input", { id: "building-start", "data-testid": "building-start", type: "number", min: "0", max: "80", placeholder: "35" });
+  const paceSel = paceSelect({ id: "pace", "data-testid": "pace" });
   const check = (id) => h("input", { id, type: "checkbox", "data-testid": id });
   const rl = check("random-locations"), fs = check("full-selection"), sp = check("spectators");
   sp.checked = true;
@@ -37,6 +39,8 @@ export async function landing({ link, navigate }) {
         start_player: startSel.value === "random" ? "random" : Number(startSel.value),
       };
       if (bstart.value !== "") options.building_start = Number(bstart.value);
+      const pace = paceFromChoice(paceSel.value);
+      if (pace) options.pace = pace;
       const tbl = await post("/api/tables", { seats: Number(seatsSel.value), options });
       rememberInvite(tbl.id, tbl.invite_code);
       navigate(`/t/${encodeURIComponent(tbl.id)}`);
@@ -71,7 +75,8 @@ export async function landing({ link, navigate }) {
         h("div.form-grid",
           h("label", { for: "seats" }, t("landing.seats")), seatsSel,
           h("label", { for: "start-player" }, t("landing.start_player")), startSel,
-          h("label", { for: "building-start" }, t("landing.building_start")), bstart
+          h("label", { for: "building-start" }, t("landing.building_start")), bstart,
+          h("label", { for: "pace" }, t("pace.label")), paceSel
         ),
         h("p.hint", t("landing.building_start_hint")),
         h("div.checks",

@@ -6,6 +6,7 @@ import { t } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, post, ApiError } from "/js/api.js";
 import { showError, toast } from "/js/notices.js";
+import { pushMenuItem } from "/js/push.js";
 
 let me = null; // {id, name} or null
 
@@ -143,6 +144,7 @@ export function profileMenu(after) {
       h("summary", { "aria-label": t("profile.menu") }, "☺ ", h("span", { "data-testid": "profile-name" }, me.name)),
       h("div.menu",
         h("p.muted", t("profile.signed_in_as", { name: me.name })),
+        pushMenuItem(),
         h("button", { type: "button", "data-testid": "sign-out", onclick: out(false) }, t("profile.sign_out")),
         h("button", { type: "button", "data-testid": "sign-out-everywhere", onclick: out(true) }, t("profile.sign_out_everywhere"))));
   }

@@ -14,6 +14,7 @@ import { renderStatus, renderRondels, renderLocations, renderSupply } from "/js/
 import { renderScoreTrack, renderPlayers, renderFinal } from "/js/players.js";
 import { renderControls } from "/js/controls.js";
 import { renderLastMove, renderLog } from "/js/log.js";
+import { renderClocks } from "/js/pace.js";
 
 const enc = encodeURIComponent;
 
@@ -34,6 +35,7 @@ export class TableScreen {
     this.root = root;
     this.id = id;
     this.state = new TableState(table);
+    this.clock = (table && table.clock) || null; // pace.js: the server's clock, as last sent
     this.helpers = { navigate, inviteUrl };
     this.filter = null; // "loc:castle" | "adv:baker" | "card:gold" ...
     this.picker = null; // {label, moves}
@@ -138,6 +140,7 @@ export class TableScreen {
   takeTable(tb) {
     if (!tb) return;
     this.state.takeTable(tb);
+    if (tb.clock !== undefined) this.clock = tb.clock;
     if (this.seatAction && this.botLevelOf(this.seatAction.seat)) this.seatAction = null;
     this.render();
   }
@@ -171,6 +174,7 @@ export class TableScreen {
   apply(g) {
     const { applied, needLog } = this.state.apply(g);
     if (!applied) return;
+    if (g.clock !== undefined) this.clock = g.clock;
     if (needLog) setTimeout(() => this.fetchGame(), 0);
     this.picker = null;
     this.render();
@@ -237,6 +241,8 @@ export class TableScreen {
     clear(this.root);
     const game = h("div.game", { "data-testid": "game", "data-phase": v.phase });
     game.append(renderStatus(this));
+    const clocks = renderClocks(this);
+    if (clocks) game.append(clocks);
     const last = renderLastMove(this);
     if (last) game.append(last);
     if (v.outcome) game.append(renderFinal(this));
