@@ -1,7 +1,7 @@
 // The service worker (static/sw.js: the installed app's cache, and push notifications) and the
 // push opt-in of this device: "Notify me when it is my turn" in the profile menu subscribes this
 // browser's push service with the server's VAPID key (GET /api/push/key) and hands the
-// subscription to POST /api/push/subscriptions; "Stop notifications" removes it
+// subscription (its endpoint and keys, and the page's language) to POST /api/push/subscriptions; "Stop notifications" removes it
 // (DELETE /api/push/subscriptions) and unsubscribes. The subscription is the browser's; the page
 // keeps only a flag that this device said yes.
 import { t, lang } from "/js/i18n.js";
@@ -53,7 +53,7 @@ export async function enablePush() {
   const permission = await Notification.requestPermission();
   if (permission !== "granted") throw new PushProblem("push.denied");
   const answer = await get("/api/push/key");
-  const key = answer.key || answer.public_key;
+  const key = answer.key;
   if (!key) throw new PushProblem("push.unavailable");
   const { reg, sub: old } = await subscription();
   let sub = old;
@@ -65,7 +65,8 @@ export async function enablePush() {
       throw new PushProblem("push.unavailable");
     }
   }
-  await post("/api/push/subscriptions", { subscription: sub.toJSON(), lang: lang() });
+  const json = sub.toJSON();
+  await post("/api/push/subscriptions", { endpoint: json.endpoint, keys: json.keys, expirationTime: json.expirationTime ?? null, lang: lang() });
   setFlag(true);
 }
 
