@@ -57,6 +57,22 @@ class Settings(BaseSettings):
     rate_table_create: str = "300/hour"  # new tables per client address and per profile
     rate_invite_misses: str = "20/minute;200/hour"  # wrong table id or invite code
     rate_recover_misses: str = "10/minute;100/hour"  # wrong recovery codes
+    # --- Pace, My games and Web Push (docs/operations.md "Pace and push") ---
+    # Seconds between two sweeps for expired deadlines (0: this instance does not sweep).
+    deadline_sweep_seconds: float = Field(default=2.0, ge=0)
+    # Server-sent events of "My games": connections per profile, heartbeat, longest stream.
+    me_events_per_profile: int = Field(default=4, ge=1)
+    me_events_heartbeat_seconds: float = Field(default=20.0, gt=0)
+    me_events_max_seconds: float = Field(default=1800.0, gt=0)
+    # Web Push: the VAPID private key (PEM or base64url raw; empty: generated into data_dir) and
+    # the contact subject ("mailto:..." or an https URL) push services may use.
+    vapid_private_key: str = ""
+    vapid_subject: str = "mailto:admin@localhost"
+    # Push endpoints must be https; http://127.0.0.1 only when this is on (tests).
+    push_allow_loopback_http: bool = False
+    push_subscriptions_per_profile: int = Field(default=10, ge=1)
+    push_attempts: int = Field(default=3, ge=1)
+    push_retry_seconds: float = Field(default=5.0, ge=0)
     # Where the browser client lives.
     static_dir: Path = Path(__file__).resolve().parent.parent / "static"
 

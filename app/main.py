@@ -27,8 +27,18 @@ from app.clock import Clock, SystemClock
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import Unavailable, install_handlers
+from app.mygames import endpoints as my_endpoints
+from app.mygames.events import MeFeed
+from app.mygames.service import MyGames
+from app.pace import endpoints as pace_endpoints
+from app.pace.service import PaceService
+from app.pace.sweeper import Sweeper
 from app.profiles import endpoints as profiles
 from app.profiles.service import ProfileService
+from app.push import endpoints as push_endpoints
+from app.push.keys import load_vapid, public_key
+from app.push.sender import PushSender
+from app.push.store import PushStore
 from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
 from app.realtime.hub import Hub
 from app.realtime.notify import relay_for
@@ -74,6 +84,38 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         ],
     )
 
+    # --- Pace: the move's clock, vacation, the reclaim hook and the deadline sweeper ---
+    service.pace.clock = clock
+    pace = PaceService(db, hub, service.locks, clock)
+    bot_seats.reclaim_hooks.append(pace.on_reclaim)
+    sweeper = Sweeper(db, hub, clock, interval=settings.deadline_sweep_seconds)
+    # --- My games: the list, and a server-sent event stream per profile (a hub watcher) ---
+    my_games = MyGames(db)
+    me_feed = MeFeed(
+        db,
+        clock,
+        settings.me_events_per_profile,
+        settings.me_events_heartbeat_seconds,
+        settings.me_events_max_seconds,
+    )
+    hub.watchers.append(me_feed.heard)
+    # --- Web Push: VAPID keys, subscriptions, the sender (a background subscriber of the hub) ---
+    vapid = load_vapid(settings.vapid_private_key, settings.data_dir)
+    push_store = PushStore(
+        db, settings.push_subscriptions_per_profile, settings.push_allow_loopback_http
+    )
+    push = PushSender(
+        db,
+        hub,
+        push_store,
+        vapid,
+        settings.vapid_subject,
+        clock,
+        settings.push_attempts,
+        settings.push_retry_seconds,
+    )
+    sweeper.listeners.append(push.timed_out)
+
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
     relay = relay_for(hub, settings.effective_database_url, settings.notify_channel)
 
@@ -87,9 +129,16 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         if relay is not None:
             await relay.start()
         await runner.start()
+        if settings.deadline_sweep_seconds > 0:
+            sweeper.start()
+        me_feed.start()
+        push.start()
         try:
             yield
         finally:
+            await push.stop()
+            await me_feed.stop()
+            await sweeper.stop()
             await runner.stop()
             if relay is not None:
                 await relay.stop()
@@ -114,12 +163,22 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.clock = clock
     app.state.profiles = profiles_service
     app.state.limiter = limiter
+    app.state.pace = pace
+    app.state.sweeper = sweeper
+    app.state.my_games = my_games
+    app.state.me_feed = me_feed
+    app.state.push_store = push_store
+    app.state.push = push
+    app.state.push_public_key = public_key(vapid)
     install_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(profiles.router)
     app.include_router(table_endpoints.router)
     app.include_router(bot_endpoints.router)
     app.include_router(solo_endpoints.router)
+    app.include_router(pace_endpoints.router)
+    app.include_router(my_endpoints.router)
+    app.include_router(push_endpoints.router)
     app.include_router(ws.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)

@@ -13,10 +13,12 @@ on any instance is judged with the new seats; a lobby notice follows the commit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from anyio import to_thread
+from sqlalchemy import Connection, update
 from sqlalchemy.orm import Session
 
 from app import rules
@@ -72,6 +74,28 @@ def _seat_row(t: GameTable, seats: list[Seat], seat: int) -> Seat | None:
     return next((x for x in seats if x.seat == seat), None)
 
 
+def hand_over_timed_out(conn: Connection | Session, table_id: str, seat: int, level: str) -> bool:
+    """Hand a seat a person holds to a bot of ``level`` because its time ran out (the deadline
+    sweeper, app/pace/sweeper.py), inside the caller's transaction: the claim of the deadline and
+    the hand-over commit together. The caller bumps ``seats_version`` in the same transaction.
+    False when no person holds the seat any more (a bot plays it already)."""
+    done = conn.execute(
+        update(Seat)
+        .where(
+            Seat.table_id == table_id,
+            Seat.seat == seat,
+            Seat.bot_level.is_(None),
+            Seat.profile_id.is_not(None),
+        )
+        .values(bot_level=level)
+    )
+    return int(done.rowcount) == 1  # type: ignore[attr-defined]
+
+
+# Hears a reclaim in its transaction (the table, its seats, the seat): pace restarts the clock.
+ReclaimHook = Callable[[GameTable, list[Seat], int], None]
+
+
 class BotSeats:
     def __init__(
         self, db: Database, hub: Hub, locks: KeyedLocks, clock: Clock | None = None
@@ -80,6 +104,7 @@ class BotSeats:
         self.hub = hub
         self.locks = locks
         self.clock: Clock = clock or SystemClock()
+        self.reclaim_hooks: list[ReclaimHook] = []
 
     async def put(self, profile_id: str, table_id: str, seat: int, level: str) -> dict[str, Any]:
         async with self.locks[table_id]:
@@ -157,6 +182,8 @@ class BotSeats:
             if t.status not in (TableStatus.LOBBY, TableStatus.PLAYING):
                 raise WrongStatus("the game is over")
             row.bot_level = None
+            for hook in self.reclaim_hooks:
+                hook(t, seats, seat)
             return self._changed(s, t, profile_id)
 
     @staticmethod

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from anyio import to_thread
 from sqlalchemy.exc import IntegrityError
@@ -26,6 +26,9 @@ from app.errors import (
     TableFull,
     WrongStatus,
 )
+from app.pace.book import PaceBook
+from app.pace.clock import ClockBlob
+from app.pace.clock import public as public_clock
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
 from app.tables.locks import KeyedLocks
@@ -77,14 +80,21 @@ def visible(
 def lobby_of(s: Session, t: GameTable, seats: list[Seat], profile_id: str | None) -> dict[str, Any]:
     """The lobby view of a loaded table, with its players' names."""
     names = repo.names(s, [x.profile_id for x in seats if x.profile_id])
-    return lobby_view(t, seats, names, profile_id)
+    out = lobby_view(t, seats, names, profile_id)
+    # Pace: the running clock (deadlines per seat), for every viewer of the lobby.
+    humans = {x.seat for x in seats if x.bot_level is None}
+    out["clock"] = public_clock(cast(ClockBlob | None, t.clock), humans)
+    return out
 
 
 class Lobby:
-    def __init__(self, db: Database, hub: Hub, locks: KeyedLocks) -> None:
+    def __init__(
+        self, db: Database, hub: Hub, locks: KeyedLocks, pace: PaceBook | None = None
+    ) -> None:
         self.db = db
         self.hub = hub
         self.locks = locks
+        self.pace = pace or PaceBook()
         # (count, seconds): at most count tables opened per profile in that window; None = off.
         self.table_create_limit: tuple[int, float] | None = None
 
@@ -234,7 +244,14 @@ class Lobby:
             seed = secrets.randbits(62)
             options = engine_options(t.seat_count, t.options)
             state = rules.new_game(seed, options)
-            if not repo.start_game(s, t.id, seed, options, rules.encode_state(state), utcnow()):
+            clock, deadline = self.pace.on_start(
+                t.options,
+                t.seat_count,
+                state,
+                [{"seat": x.seat, "bot_level": x.bot_level} for x in seats],
+            )
+            blob = rules.encode_state(state)
+            if not repo.start_game(s, t.id, seed, options, blob, utcnow(), clock, deadline):
                 raise WrongStatus("the game has already started")
             s.refresh(t)
             return lobby_of(s, t, seats, profile_id)

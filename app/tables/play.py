@@ -29,6 +29,8 @@ from app.errors import (
     StaleVersion,
     WrongStatus,
 )
+from app.pace.book import UNKNOWN, PaceBook
+from app.pace.events import pace_log
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
 from app.tables.cache import TableCache
@@ -83,11 +85,19 @@ def refuse(conn: Connection, row: Any, table_id: str, move_id: str, seat: int) -
 
 
 class Play:
-    def __init__(self, db: Database, hub: Hub, locks: KeyedLocks, cache: TableCache) -> None:
+    def __init__(
+        self,
+        db: Database,
+        hub: Hub,
+        locks: KeyedLocks,
+        cache: TableCache,
+        pace: PaceBook | None = None,
+    ) -> None:
         self.db = db
         self.hub = hub
         self.locks = locks
         self.cache = cache
+        self.pace = pace or PaceBook()
         self.finish_hooks: list[FinishHook] = []
 
     # ------------------------------------------------------------------ move
@@ -164,6 +174,7 @@ class Play:
                     and fresh.status == TableStatus.PLAYING
                 ):
                     state, seats, seen = fresh.state, fresh.seats, fresh.seats_version
+                    stored: Any = UNKNOWN
                 else:
                     row = repo.snapshot(conn, table_id)
                     if row is None:
@@ -176,6 +187,7 @@ class Play:
                         refuse(conn, row, table_id, move_id, seat)
                     state = rules.decode_state(row.state)
                     seats, seen = repo.game_seats(conn, table_id), row.seats_version
+                    stored = row.clock
                 bot_seat = any(x["seat"] == seat and x["bot_level"] for x in seats)
                 if bot_seat != bot:
                     self._check_seats_current(conn, table_id, expected, seen, move_id, seat)
@@ -199,6 +211,9 @@ class Play:
                 status = TableStatus.FINISHED if finished else TableStatus.PLAYING
                 new_version = expected + 1
                 now = utcnow()
+                clock, deadline = self.pace.on_move(
+                    conn, table_id, expected, seen, stored, tr.state, seats
+                )
                 changed = repo.advance(
                     conn,
                     {
@@ -209,6 +224,8 @@ class Play:
                         "p_version": new_version,
                         "p_status": status,
                         "p_at": now,
+                        "p_clock": clock,
+                        "p_deadline": deadline,
                     },
                 )
                 if changed != 1:
@@ -252,6 +269,7 @@ class Play:
         # Committed (the transaction block is closed).
         fresh = Fresh(new_version, tr.state, status, entry, seats, seen)
         self.cache.remember(table_id, fresh, epoch)
+        self.pace.remember(table_id, new_version, seen, clock)
         return (
             {
                 "version": new_version,
@@ -293,6 +311,8 @@ class Play:
             out["status"] = t.status
             out["seats"] = repo.game_seats(s, t.id)
             out["log"] = [log_entry(r, viewer.seat) for r in records]
+            out["clock"] = self.pace.public(t.clock, out["seats"])
+            out["pace_log"] = pace_log(s, t.id)
             return out
 
     async def catch_up(
@@ -325,12 +345,18 @@ class Play:
         fresh = self.cache.get(viewer.table_id)
         if fresh is None or force or since is None or fresh.version != since + 1:
             return None
+        clock = self.pace.public_known(
+            viewer.table_id, fresh.version, fresh.seats_version, fresh.seats
+        )
+        if clock is UNKNOWN:
+            return None
         out = render(fresh.state, fresh.version, viewer.seat)
         out["type"] = "update"
         out["status"] = fresh.status
         out["seats"] = [dict(x) for x in fresh.seats]
         out["since"] = since
         out["moves"] = [log_entry(fresh.entry, viewer.seat)]
+        out["clock"] = clock
         return out
 
     def catch_up_sync(
@@ -350,6 +376,8 @@ class Play:
             out = render(state, t.version, viewer.seat)
             out["status"] = t.status
             out["seats"] = repo.game_seats(conn, viewer.table_id)
+            out["clock"] = self.pace.public(t.clock, out["seats"])
+            self.pace.remember(viewer.table_id, t.version, t.seats_version, t.clock)
             if since is None or since > t.version or t.version - since > MAX_CATCH_UP:
                 out["type"] = "snapshot"
                 return out

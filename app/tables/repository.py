@@ -44,12 +44,15 @@ ADVANCE = (
         version=bindparam("p_version", type_=TABLE.c.version.type),
         status=bindparam("p_status", type_=TABLE.c.status.type),
         updated_at=bindparam("p_at", type_=TABLE.c.updated_at.type),
+        # Pace (app/pace/book.py): the clock and the earliest deadline, in the same statement.
+        clock=bindparam("p_clock", type_=TABLE.c.clock.type),
+        deadline=bindparam("p_deadline", type_=TABLE.c.deadline.type),
     )
 )
 LOG = insert(MOVE)
-SNAPSHOT = select(TABLE.c.status, TABLE.c.version, TABLE.c.state, TABLE.c.seats_version).where(
-    TABLE.c.id == bindparam("p_id")
-)
+SNAPSHOT = select(
+    TABLE.c.status, TABLE.c.version, TABLE.c.state, TABLE.c.seats_version, TABLE.c.clock
+).where(TABLE.c.id == bindparam("p_id"))
 HEAD = select(TABLE.c.status, TABLE.c.version, TABLE.c.seats_version).where(
     TABLE.c.id == bindparam("p_id")
 )
@@ -68,7 +71,7 @@ GAME_SEATS = (
 
 # ------------------------------------------------------------------------------ hot path
 def snapshot(conn: Connection, table_id: str) -> Any:
-    """status, version, state, seats_version of a table."""
+    """status, version, state, seats_version, clock of a table."""
     return conn.execute(SNAPSHOT, {"p_id": table_id}).first()
 
 
@@ -164,6 +167,8 @@ def start_game(
     engine_options: dict[str, Any],
     state: dict[str, Any],
     at: datetime,
+    clock: dict[str, Any] | None = None,
+    deadline: float | None = None,
 ) -> bool:
     """lobby -> playing with the dealt state; False if the table was no longer in the lobby."""
     n = s.execute(
@@ -176,6 +181,8 @@ def start_game(
             state=state,
             version=0,
             updated_at=at,
+            clock=clock,
+            deadline=deadline,
         ),
         execution_options={"synchronize_session": False},
     )

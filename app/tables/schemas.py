@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import BaseModel, Field, model_validator
 
+from app.pace.schemas import ClockOut, LivePace, PaceEventOut, PaceOption
 from app.strict import Strict
 from app.tables.status import TableStatus
 
@@ -39,6 +40,10 @@ class TableOptions(Strict):
     idle_seconds: int = Field(default=IDLE_SECONDS_DEFAULT, ge=IDLE_SECONDS_MIN, le=7 * 86400)
     # A player may take back moves of their own turn (the engine judges how far: docs/moves.md).
     undo: bool = True
+    # Pace (docs/protocol.md "Pace"): live with a clock or not, or turn-based with deadlines;
+    # a seat whose time runs out is handed to a bot of this level.
+    pace: PaceOption = Field(default_factory=LivePace)
+    timeout_bot_level: Literal["random", "greedy", "strong"] = "greedy"
 
 
 class TableIn(Strict):
@@ -87,6 +92,7 @@ class LobbyOut(BaseModel):
     version: int
     outcome: dict[str, Any] | None
     created_at: str | None
+    clock: ClockOut | None = None
 
 
 class TablesOut(BaseModel):
@@ -131,6 +137,8 @@ class GameOut(BaseModel):
     status: TableStatus
     seats: list[GameSeat]
     log: list[LogEntry]
+    clock: ClockOut | None = None
+    pace_log: list[PaceEventOut] = []
 
 
 class MoveOut(BaseModel):

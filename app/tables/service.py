@@ -12,6 +12,7 @@ from typing import Any
 
 from app.auth import TokenSigner
 from app.db.session import Database
+from app.pace.book import PaceBook
 from app.realtime.hub import Hub
 from app.tables.audit import Audit
 from app.tables.cache import TableCache
@@ -33,8 +34,10 @@ class TableService:
         self.locks = KeyedLocks()
         self.cache = TableCache()
         hub.watchers.append(self.cache.heard)
-        self.lobbies = Lobby(db, hub, self.locks)
-        self.play = Play(db, hub, self.locks, self.cache)
+        # Pace: the clock a move leaves behind (its memory shared by the lobby's start and play).
+        self.pace = PaceBook()
+        self.lobbies = Lobby(db, hub, self.locks, self.pace)
+        self.play = Play(db, hub, self.locks, self.cache, self.pace)
         self.audit = Audit(db)
 
     @property

@@ -1,0 +1,54 @@
+"""My games: ``GET /api/me/tables`` (ETag / If-None-Match) and ``GET /api/me/events`` (SSE)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response, StreamingResponse
+
+from app.api.deps import ProfileId
+from app.mygames.events import MeFeed
+from app.mygames.schemas import MyTablesOut
+from app.mygames.service import MyGames
+
+router = APIRouter(prefix="/api/me", tags=["my games"])
+
+
+def my_games(request: Request) -> MyGames:
+    return request.app.state.my_games  # type: ignore[no-any-return]
+
+
+def me_feed(request: Request) -> MeFeed:
+    return request.app.state.me_feed  # type: ignore[no-any-return]
+
+
+Games = Annotated[MyGames, Depends(my_games)]
+Feed = Annotated[MeFeed, Depends(me_feed)]
+
+
+@router.get("/tables", response_model=MyTablesOut, responses={304: {"description": "unchanged"}})
+async def my_tables(request: Request, profile_id: ProfileId, games: Games) -> Any:
+    """Every table I sit at: my turn first (soonest deadline first), then the others in play,
+    lobbies, finished games last (with my place). ``waiting``: tables waiting for me."""
+    out = await games.tables(profile_id)
+    etag = f'"{out["etag"]}"'
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers={"ETag": etag})
+    body = MyTablesOut.model_validate(out).model_dump_json()
+    return Response(
+        body,
+        media_type="application/json",
+        headers={"ETag": etag, "Cache-Control": "private, no-cache"},
+    )
+
+
+@router.get("/events", response_class=StreamingResponse)
+async def my_events(profile_id: ProfileId, feed: Feed) -> StreamingResponse:
+    """Server-sent events: ``tables`` when something changed at one of my tables."""
+    q = feed.open(profile_id)
+    return StreamingResponse(
+        feed.stream(profile_id, q),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

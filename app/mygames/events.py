@@ -1,0 +1,159 @@
+"""Server-sent events of My games: a line when something changed at a table the profile sits at.
+
+The feed is a hub watcher (it hears notices published here and relayed from other instances);
+a notice only names a table, so the feed looks up who sits there (remembered per table until a
+lobby notice) and wakes those profiles' streams. A stream says ``event: tables`` with the table
+id and the kind of change; the client then reads ``GET /api/me/tables`` (with ``If-None-Match``).
+
+Bounded: at most ``per_profile`` streams per profile (the next is refused with 429), a comment
+line every ``heartbeat`` seconds keeps proxies from closing it, and a stream ends after
+``max_seconds`` by the injected clock or when the server shuts down (EventSource reconnects).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict, defaultdict
+from collections.abc import AsyncIterator
+
+import orjson
+from anyio import to_thread
+from sqlalchemy import select
+
+from app.clock import Clock
+from app.db.models import Seat
+from app.db.session import Database
+from app.errors import AppError
+from app.realtime.hub import Notice, NoticeKind
+
+log = logging.getLogger("emara.mygames")
+
+QUEUE_SIZE = 64
+REMEMBERED_TABLES = 5000
+
+
+class TooManyStreams(AppError):
+    status = 429
+    code = "too_many_streams"
+
+
+class MeFeed:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        per_profile: int = 4,
+        heartbeat: float = 20.0,
+        max_seconds: float = 1800.0,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.per_profile = per_profile
+        self.heartbeat = heartbeat
+        self.max_seconds = max_seconds
+        self.streams: dict[str, set[asyncio.Queue[bytes | None]]] = defaultdict(set)
+        self.sitting: OrderedDict[str, list[str]] = OrderedDict()  # table -> profile ids
+        self.pending: asyncio.Queue[Notice] | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        if self._task is None:
+            self.pending = asyncio.Queue(maxsize=10_000)
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="emara-me")
+
+    async def stop(self) -> None:
+        for queues in self.streams.values():
+            for q in queues:
+                with contextlib.suppress(asyncio.QueueFull):
+                    q.put_nowait(None)  # each stream ends
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    # ------------------------------------------------------------------ notices
+    def heard(self, notice: Notice) -> None:
+        """A hub watcher: never waits; nothing to do while nobody listens."""
+        if notice.kind == NoticeKind.LOBBY:
+            self.sitting.pop(notice.table_id, None)
+        if not self.streams or self.pending is None:
+            return
+        with contextlib.suppress(asyncio.QueueFull):
+            self.pending.put_nowait(notice)
+
+    async def _run(self) -> None:
+        assert self.pending is not None
+        while True:
+            notice = await self.pending.get()
+            try:
+                await self._wake(notice)
+            except Exception:
+                log.exception("my games feed failed on table %s", notice.table_id)
+
+    async def _wake(self, notice: Notice) -> None:
+        profiles = self.sitting.get(notice.table_id)
+        if profiles is None:
+            profiles = await to_thread.run_sync(self._who_sits, notice.table_id)
+            self.sitting[notice.table_id] = profiles
+            while len(self.sitting) > REMEMBERED_TABLES:
+                self.sitting.popitem(last=False)
+        line = event_line(
+            "tables",
+            {"table_id": notice.table_id, "kind": notice.kind, "version": notice.version},
+        )
+        for pid in profiles:
+            for q in list(self.streams.get(pid, ())):
+                with contextlib.suppress(asyncio.QueueFull):
+                    q.put_nowait(line)
+
+    def _who_sits(self, table_id: str) -> list[str]:
+        with self.db.session() as s:
+            rows = s.scalars(
+                select(Seat.profile_id).where(
+                    Seat.table_id == table_id, Seat.profile_id.is_not(None)
+                )
+            )
+            return [str(pid) for pid in rows]
+
+    # ------------------------------------------------------------------ streams
+    def open(self, profile_id: str) -> asyncio.Queue[bytes | None]:
+        """Register a stream (429 beyond the cap); the caller must ``close`` it."""
+        if len(self.streams.get(profile_id, ())) >= self.per_profile:
+            raise TooManyStreams(
+                f"at most {self.per_profile} event streams per profile", limit=self.per_profile
+            )
+        q: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=QUEUE_SIZE)
+        self.streams[profile_id].add(q)
+        return q
+
+    def close(self, profile_id: str, q: asyncio.Queue[bytes | None]) -> None:
+        queues = self.streams.get(profile_id)
+        if queues is not None:
+            queues.discard(q)
+            if not queues:
+                del self.streams[profile_id]
+
+    async def stream(self, profile_id: str, q: asyncio.Queue[bytes | None]) -> AsyncIterator[bytes]:
+        """The stream's bytes: a hello, then changes and heartbeats until its time is up."""
+        began = self.clock.now()
+        try:
+            yield b"retry: 5000\n" + event_line("hello", {"profile_id": profile_id})
+            while self.clock.now() - began < self.max_seconds:
+                try:
+                    line = await asyncio.wait_for(q.get(), timeout=self.heartbeat)
+                except TimeoutError:
+                    yield b": heartbeat\n\n"
+                    continue
+                if line is None:
+                    return
+                yield line
+        finally:
+            self.close(profile_id, q)
+
+
+def event_line(event: str, data: dict[str, object]) -> bytes:
+    return b"event: " + event.encode() + b"\ndata: " + orjson.dumps(data) + b"\n\n"

@@ -1,0 +1,49 @@
+"""The contracts of My games (responses only; the routes take no body)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+from app.tables.status import TableStatus
+
+Group = Literal["your_turn", "playing", "lobby", "finished"]
+
+
+class MyResult(BaseModel):
+    place: int  # 1 = first; shared places share the number
+    of: int
+    score: int | None
+    won: bool | None  # solo: beat Victoria
+
+
+class MyTable(BaseModel):
+    id: str
+    group: Group
+    status: TableStatus
+    host_name: str | None
+    names: list[str | None]
+    seat_count: int
+    my_seat: int
+    # A bot plays my seat (handed over or timed out): reclaim it to play again.
+    my_seat_bot: str | None
+    my_turn: bool
+    # When my time runs out (UTC), and the seconds left on my clock at ``clock_since``.
+    my_deadline: str | None
+    my_bank: float | None
+    clock_since: str | None
+    paused: bool
+    pace: dict[str, object]
+    version: int
+    updated_at: str | None
+    result: MyResult | None
+
+
+class MyTablesOut(BaseModel):
+    """My tables: my turn first (soonest deadline first), then others in play, lobbies, and
+    finished games last. ``etag`` changes whenever anything here changes."""
+
+    waiting: int
+    etag: str
+    tables: list[MyTable]

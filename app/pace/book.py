@@ -1,0 +1,104 @@
+"""The pace of the hot path: the clock a move leaves behind, computed in the move's transaction.
+
+The move's own conditional UPDATE writes the new clock blob and the table's earliest deadline
+(``repository.ADVANCE``): no extra statement when the clock at the version the move starts from
+is known, which it is whenever the snapshot came from the database (the SNAPSHOT read carries
+the clock) or from this process's memory of the table (kept here, keyed by ``version`` and
+``seats_version``: every clock change outside a move bumps ``seats_version``). Only when the
+memory misses is the clock read, one primary-key SELECT.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any, Final, cast
+
+from sqlalchemy import Connection, bindparam, select
+
+from app import rules
+from app.clock import Clock, SystemClock
+from app.db.models import GameTable
+from app.pace import clock as pc
+
+CLOCK_OF = select(GameTable.__table__.c.clock).where(  # type: ignore[attr-defined]
+    GameTable.__table__.c.id == bindparam("p_id")  # type: ignore[attr-defined]
+)
+
+
+class _Unknown:
+    pass
+
+
+UNKNOWN: Final = _Unknown()
+Stored = pc.ClockBlob | None | _Unknown
+REMEMBERED = 4000
+
+
+def humans_of(seats: list[dict[str, Any]]) -> set[int]:
+    """The seats a person plays (no bot level) from ``game_seats`` rows."""
+    return {int(x["seat"]) for x in seats if not x.get("bot_level")}
+
+
+class PaceBook:
+    def __init__(self, clock: Clock | None = None, size: int = REMEMBERED) -> None:
+        self.clock: Clock = clock or SystemClock()
+        self.size = size
+        # table -> (version, seats_version, clock at that point)
+        self.memory: OrderedDict[str, tuple[int, int, pc.ClockBlob | None]] = OrderedDict()
+
+    # ------------------------------------------------------------------ memory
+    def remember(
+        self, table_id: str, version: int, seats_version: int, blob: pc.ClockBlob | None
+    ) -> None:
+        known = self.memory.get(table_id)
+        if known is not None and (known[0], known[1]) > (version, seats_version):
+            return
+        self.memory[table_id] = (version, seats_version, blob)
+        self.memory.move_to_end(table_id)
+        while len(self.memory) > self.size:
+            self.memory.popitem(last=False)
+
+    def known(self, table_id: str, version: int, seats_version: int) -> Stored:
+        found = self.memory.get(table_id)
+        if found is None or found[0] != version or found[1] != seats_version:
+            return UNKNOWN
+        return found[2]
+
+    # ------------------------------------------------------------------ hot path
+    def on_start(
+        self, options: dict[str, Any], seat_count: int, state: Any, seats: list[dict[str, Any]]
+    ) -> tuple[pc.ClockBlob | None, float | None]:
+        blob = pc.initial(options.get("pace"), seat_count, rules.to_act(state), self.clock.now())
+        return blob, pc.table_deadline(blob, humans_of(seats))
+
+    def on_move(
+        self,
+        conn: Connection,
+        table_id: str,
+        expected: int,
+        seen: int,
+        stored: Stored,
+        state: Any,
+        seats: list[dict[str, Any]],
+    ) -> tuple[pc.ClockBlob | None, float | None]:
+        """The clock and the table deadline after a move that left ``state``."""
+        if isinstance(stored, _Unknown):
+            stored = self.known(table_id, expected, seen)
+        if isinstance(stored, _Unknown):
+            stored = cast(pc.ClockBlob | None, conn.scalar(CLOCK_OF, {"p_id": table_id}))
+        if stored is None:
+            return None, None
+        blob = pc.after_move(stored, rules.to_act(state), self.clock.now())
+        return blob, pc.table_deadline(blob, humans_of(seats))
+
+    # ------------------------------------------------------------------ views
+    def public(self, blob: Any, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
+        return pc.public(cast(pc.ClockBlob | None, blob), humans_of(seats))
+
+    def public_known(
+        self, table_id: str, version: int, seats_version: int, seats: list[dict[str, Any]]
+    ) -> dict[str, Any] | _Unknown | None:
+        found = self.known(table_id, version, seats_version)
+        if isinstance(found, _Unknown):
+            return found
+        return self.public(found, seats)

@@ -1,0 +1,32 @@
+"""Pace routes: the host pauses and resumes a turn-based table's clock (vacation)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+
+from app.api.deps import ProfileId
+from app.pace.service import PaceService
+from app.tables.schemas import LobbyOut, TableIdPath
+
+router = APIRouter(prefix="/api/tables", tags=["pace"])
+
+
+def pace_service(request: Request) -> PaceService:
+    return request.app.state.pace  # type: ignore[no-any-return]
+
+
+Pace = Annotated[PaceService, Depends(pace_service)]
+
+
+@router.post("/{table_id}/clock/pause", response_model=LobbyOut)
+async def pause(table_id: TableIdPath, profile_id: ProfileId, pace: Pace) -> dict[str, Any]:
+    """Host only, turn-based tables: stop every seat's clock (paused time is not counted)."""
+    return await pace.pause(profile_id, table_id)
+
+
+@router.post("/{table_id}/clock/resume", response_model=LobbyOut)
+async def resume(table_id: TableIdPath, profile_id: ProfileId, pace: Pace) -> dict[str, Any]:
+    """Host only: the clock runs again from now."""
+    return await pace.resume(profile_id, table_id)

@@ -1,0 +1,183 @@
+"""The deadline sweeper: finds the tables whose stored deadline has passed and hands each seat
+whose time ran out to a bot of the table's ``timeout_bot_level``.
+
+Exactly one process acts on an expired deadline, however many instances sweep: on Postgres the
+rows are claimed with ``SELECT … FOR UPDATE SKIP LOCKED`` (another sweeper skips them), and on
+every database the table's update is conditional on the deadline it saw (``WHERE deadline =
+:seen``), so a deadline a move or another sweeper changed is left alone. The claim, the seat's
+hand-over, the clock, ``seats_version`` and the pace log line commit in ONE transaction: a
+process killed in the middle leaves everything as it was, and the next sweep acts once.
+The sweeper's time is the injected clock; tests call ``sweep_once(now)`` directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from anyio import to_thread
+from sqlalchemy import Connection, select, update
+
+from app.bots.service import hand_over_timed_out
+from app.clock import Clock
+from app.db.models import GameTable, Profile, Seat
+from app.db.session import Database
+from app.pace import clock as pc
+from app.pace.events import PaceEventKind, add_event
+from app.realtime.hub import Hub, Notice, NoticeKind
+from app.tables.status import TableStatus
+
+log = logging.getLogger("emara.pace")
+
+TABLE = GameTable.__table__
+SWEEP_INTERVAL_SECONDS = 2.0
+SWEEP_BATCH = 50
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    """A seat handed to a bot because its time ran out (after the commit)."""
+
+    table_id: str
+    seat: int
+    profile_id: str
+    level: str
+    version: int
+
+
+class Sweeper:
+    def __init__(
+        self,
+        db: Database,
+        hub: Hub,
+        clock: Clock,
+        interval: float = SWEEP_INTERVAL_SECONDS,
+        batch: int = SWEEP_BATCH,
+    ) -> None:
+        self.db = db
+        self.hub = hub
+        self.clock = clock
+        self.interval = interval
+        self.batch = batch
+        # Hear every hand-over after its commit (Web Push queues a message).
+        self.listeners: list[Callable[[TimedOut], None]] = []
+        self._task: asyncio.Task[None] | None = None
+        self.postgres = db.engine.dialect.name == "postgresql"
+
+    # ------------------------------------------------------------------ one sweep
+    def sweep_once(self, now: float | None = None) -> list[TimedOut]:
+        """Act on every expired deadline (up to ``batch`` tables) in one transaction."""
+        now = self.clock.now() if now is None else now
+        query = (
+            select(
+                TABLE.c.id,
+                TABLE.c.deadline,
+                TABLE.c.clock,
+                TABLE.c.version,
+                TABLE.c.options,
+            )
+            .where(TABLE.c.status == TableStatus.PLAYING, TABLE.c.deadline <= now)
+            .order_by(TABLE.c.deadline)
+            .limit(self.batch)
+        )
+        if self.postgres:
+            query = query.with_for_update(skip_locked=True)
+        done: list[TimedOut] = []
+        with self.db.begin() as conn:
+            for row in conn.execute(query).all():
+                done.extend(self._act(conn, row, now))
+        return done
+
+    def _act(self, conn: Connection, row: Any, now: float) -> list[TimedOut]:
+        blob = cast(pc.ClockBlob | None, row.clock)
+        seats = conn.execute(
+            select(Seat.seat, Seat.profile_id, Seat.bot_level, Profile.name)
+            .outerjoin(Profile, Profile.id == Seat.profile_id)
+            .where(Seat.table_id == row.id)
+        ).all()
+        humans = {x.seat for x in seats if x.bot_level is None and x.profile_id}
+        if blob is None:
+            expired: list[int] = []
+        else:
+            expired = pc.expired(blob, humans, now)
+        if not expired:
+            # The deadline no longer holds (a bot took the seat, say): store the right one.
+            conn.execute(
+                update(TABLE)
+                .where(TABLE.c.id == row.id, TABLE.c.deadline == row.deadline)
+                .values(deadline=pc.table_deadline(blob, humans))
+            )
+            return []
+        assert blob is not None
+        after = pc.timed_out(blob, expired, now)
+        claimed = conn.execute(
+            update(TABLE)
+            .where(
+                TABLE.c.id == row.id,
+                TABLE.c.deadline == row.deadline,
+                TABLE.c.status == TableStatus.PLAYING,
+            )
+            .values(
+                clock=after,
+                deadline=pc.table_deadline(after, humans.difference(expired)),
+                seats_version=TABLE.c.seats_version + 1,
+            )
+        )
+        if int(claimed.rowcount) != 1:  # type: ignore[attr-defined]
+            return []  # another process or a move got there first
+        level = str((row.options or {}).get("timeout_bot_level", "greedy"))
+        at = datetime.fromtimestamp(now, UTC)
+        out = []
+        by_seat = {x.seat: x for x in seats}
+        for seat in expired:
+            if not hand_over_timed_out(conn, row.id, seat, level):
+                continue
+            holder = by_seat[seat]
+            params = {"seat": seat, "name": holder.name, "level": level}
+            add_event(conn, row.id, PaceEventKind.SEAT_TIMED_OUT, seat, params, at)
+            out.append(TimedOut(row.id, seat, str(holder.profile_id), level, row.version))
+        return out
+
+    async def sweep(self, now: float | None = None) -> list[TimedOut]:
+        """One sweep in a worker thread, then the notices (after the commit)."""
+        done = await to_thread.run_sync(self.sweep_once, now)
+        self.announce(done)
+        return done
+
+    def announce(self, done: list[TimedOut]) -> None:
+        for table_id in sorted({d.table_id for d in done}):
+            version = max(d.version for d in done if d.table_id == table_id)
+            # The seats changed (sockets reload, caches forget); the game notice wakes the bot.
+            self.hub.publish(Notice(table_id, NoticeKind.LOBBY))
+            self.hub.publish(Notice(table_id, NoticeKind.GAME, version))
+        for d in done:
+            for listener in self.listeners:
+                try:
+                    listener(d)
+                except Exception:
+                    log.exception("a hand-over listener failed")
+
+    # ------------------------------------------------------------------ background part
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="emara-sweeper")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("deadline sweep failed; trying again at the next one")

@@ -1,0 +1,260 @@
+"""Sends push messages: after the commit, off the mover's path, in worker threads.
+
+A background subscriber of the hub (its own queue and task): a game notice published in this
+process (never one relayed from another instance, so one message per change) is looked at in a
+worker thread: whose turn it became, or who finished where; the deadline sweeper hands over its
+timed-out seats directly. Each message goes to every subscription of the profile, each POST in
+a worker thread (pywebpush, aes128gcm, a VAPID JWT). A push service answering 404 or 410 says
+the subscription is gone: it is removed. 429, 5xx and network errors are tried again after a
+doubling pause, at most ``attempts`` times; other refusals are given up at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+from urllib.parse import urlsplit
+
+import orjson
+from anyio import to_thread
+from py_vapid import Vapid02
+from pywebpush import WebPushException, webpush
+from sqlalchemy import select
+
+from app import rules
+from app.clock import Clock
+from app.db.models import GameTable, MoveRecord, Profile, Seat
+from app.db.session import Database
+from app.pace.sweeper import TimedOut
+from app.push.store import PushStore, Target
+from app.push.texts import words
+from app.realtime.hub import Hub, Notice, NoticeKind, NoticeQueue
+from app.tables.status import TableStatus
+
+log = logging.getLogger("emara.push")
+
+JWT_SECONDS = 12 * 3600
+PUSH_TTL_SECONDS = 24 * 3600
+POST_TIMEOUT_SECONDS = 10.0
+REMEMBERED = 10_000
+
+
+class Outcome(StrEnum):
+    SENT = "sent"
+    GONE = "gone"  # 404/410: the subscription no longer exists
+    RETRY = "retry"  # 429, 5xx, network: try again later
+    FAILED = "failed"  # any other refusal: give up
+
+
+@dataclass(frozen=True)
+class Message:
+    profile_id: str
+    table_id: str
+    kind: str  # your_turn | seat_timed_out | game_over
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+def payload_for(m: Message, lang: str) -> dict[str, Any]:
+    title, body = words(m.kind, m.params, lang)
+    return {
+        "title": title,
+        "body": body,
+        "url": f"/t/{m.table_id}",
+        "tag": f"emara-{m.table_id}",
+        "kind": m.kind,
+        "params": {"table_id": m.table_id, **m.params},
+    }
+
+
+class PushSender:
+    def __init__(
+        self,
+        db: Database,
+        hub: Hub,
+        store: PushStore,
+        vapid: Vapid02,
+        subject: str,
+        clock: Clock,
+        attempts: int = 3,
+        retry_seconds: float = 5.0,
+    ) -> None:
+        self.db = db
+        self.hub = hub
+        self.store = store
+        self.vapid = vapid
+        self.subject = subject
+        self.clock = clock
+        self.attempts = attempts
+        self.retry_seconds = retry_seconds
+        self.inbox = NoticeQueue("emara-push", self._on_notice)
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.seen: OrderedDict[tuple[str, int | None], None] = OrderedDict()
+        self.sent: list[tuple[str, Outcome]] = []  # (endpoint, outcome) of recent posts
+        self.running = False
+
+    # ------------------------------------------------------------------ lifecycle
+    def offer(self, notice: Notice) -> None:
+        if notice.kind == NoticeKind.GAME:
+            self.inbox.offer(notice)
+
+    def start(self) -> None:
+        self.running = True
+        if self not in self.hub.background:
+            self.hub.background.append(self)
+        self.inbox.start()
+
+    async def stop(self) -> None:
+        self.running = False
+        if self in self.hub.background:
+            self.hub.background.remove(self)
+        await self.inbox.stop()
+        for task in list(self.tasks):
+            task.cancel()
+        for task in list(self.tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def idle(self) -> None:
+        """Wait until every queued notice is handled and every send is done (tests)."""
+        while True:
+            await self.inbox.drained()
+            if not self.tasks and self.inbox.queue.empty():
+                return
+            await asyncio.gather(*list(self.tasks), return_exceptions=True)
+
+    def _spawn(self, coro: Any) -> None:
+        if not self.running:
+            coro.close()
+            return
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # ------------------------------------------------------------------ what to say
+    def timed_out(self, d: TimedOut) -> None:
+        """A sweeper listener (after its commit, on the loop)."""
+        self._spawn(self._timed_out(d))
+
+    async def _timed_out(self, d: TimedOut) -> None:
+        host = await to_thread.run_sync(self._host_name, d.table_id)
+        await self._deliver(
+            Message(d.profile_id, d.table_id, "seat_timed_out", {"host": host, "seat": d.seat})
+        )
+
+    def _host_name(self, table_id: str) -> str | None:
+        with self.db.session() as s:
+            return s.scalar(
+                select(Profile.name)
+                .join(GameTable, GameTable.host_profile_id == Profile.id)
+                .where(GameTable.id == table_id)
+            )
+
+    async def _on_notice(self, notice: Notice) -> None:
+        key = (notice.table_id, notice.version)
+        if key in self.seen:
+            return  # a duplicate move's notice, or the sweeper's
+        self.seen[key] = None
+        while len(self.seen) > REMEMBERED:
+            self.seen.popitem(last=False)
+        messages = await to_thread.run_sync(self.messages_for, notice.table_id, notice.version)
+        for m in messages:
+            self._spawn(self._deliver(m))
+
+    def messages_for(self, table_id: str, version: int | None) -> list[Message]:
+        """Who to tell what about the table at ``version`` (nothing if it moved on since: the
+        later notice speaks for it)."""
+        with self.db.session() as s:
+            t = s.get(GameTable, table_id)
+            if t is None or t.state is None or (version is not None and t.version != version):
+                return []
+            seats = s.execute(
+                select(Seat.seat, Seat.profile_id, Seat.bot_level, Profile.name)
+                .outerjoin(Profile, Profile.id == Seat.profile_id)
+                .where(Seat.table_id == table_id)
+            ).all()
+            mover = s.scalar(
+                select(MoveRecord.seat).where(
+                    MoveRecord.table_id == table_id, MoveRecord.version == t.version
+                )
+            )
+            status, state_blob = t.status, t.state
+            host_id = t.host_profile_id
+        host = next((x.name for x in seats if x.profile_id == host_id), None)
+        state = rules.decode_state(state_blob)
+        out: list[Message] = []
+        if status == TableStatus.FINISHED:
+            result = rules.outcome(state)
+            places = {p["seat"]: p["rank"] for p in result["players"]} if result else {}
+            for x in seats:
+                if x.profile_id and x.seat in places:
+                    params = {"host": host, "place": places[x.seat], "of": len(places)}
+                    out.append(Message(x.profile_id, table_id, "game_over", params))
+        elif status == TableStatus.PLAYING:
+            for seat in rules.to_act(state):
+                x = next((y for y in seats if y.seat == seat), None)
+                if x is None or not x.profile_id or x.bot_level or seat == mover:
+                    continue
+                out.append(Message(x.profile_id, table_id, "your_turn", {"host": host}))
+        return out
+
+    # ------------------------------------------------------------------ sending
+    async def _deliver(self, m: Message) -> None:
+        targets = await to_thread.run_sync(self.store.targets, m.profile_id)
+        for target in targets:
+            self._spawn(self._send(target, orjson.dumps(payload_for(m, target.lang)).decode()))
+
+    async def _send(self, target: Target, data: str) -> None:
+        for attempt in range(1, self.attempts + 1):
+            outcome = await to_thread.run_sync(self.post, target, data)
+            self.sent.append((target.endpoint, outcome))
+            del self.sent[:-100]
+            if outcome == Outcome.GONE:
+                await to_thread.run_sync(self.store.remove, target.id)
+                return
+            if outcome != Outcome.RETRY:
+                return
+            if attempt < self.attempts:
+                await asyncio.sleep(self.retry_seconds * 2 ** (attempt - 1))
+        log.warning("push to %s given up after %s attempts", _origin(target.endpoint), attempt)
+
+    def post(self, target: Target, data: str) -> Outcome:
+        """One POST to the push service (a worker thread)."""
+        claims: dict[str, str | int] = {
+            "sub": self.subject,
+            "aud": _origin(target.endpoint),
+            "exp": int(self.clock.now()) + JWT_SECONDS,
+        }
+        try:
+            webpush(
+                {
+                    "endpoint": target.endpoint,
+                    "keys": {"p256dh": target.p256dh, "auth": target.auth},
+                },
+                data=data,
+                vapid_private_key=self.vapid,
+                vapid_claims=claims,
+                ttl=PUSH_TTL_SECONDS,
+                timeout=POST_TIMEOUT_SECONDS,
+            )
+        except WebPushException as exc:
+            code = exc.response.status_code if exc.response is not None else None
+            if code in (404, 410):
+                return Outcome.GONE
+            if code is None or code == 429 or code >= 500:
+                return Outcome.RETRY
+            log.warning("push refused by %s: %s", _origin(target.endpoint), code)
+            return Outcome.FAILED
+        except Exception as exc:  # network: refused, reset, timed out
+            log.info("push to %s failed: %s", _origin(target.endpoint), type(exc).__name__)
+            return Outcome.RETRY
+        return Outcome.SENT
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
