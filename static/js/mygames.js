@@ -39,7 +39,7 @@ function show(box, answer, link) {
 
 function row(x, link) {
   const names = (x.names || []).map((n, i) =>
-    h("span.mg-name", { class: i === x.my_seat ? "me" : null }, SEAT_SYMBOLS[i] || "", " ", n === null || n === undefined ? t("mygames.open_seat") : n));
+    h("span.mg-name", { class: i === x.my_seat ? "me" : null }, SEAT_SYMBOLS[i] || "", " ", n === null || n === undefined ? "—" : n));
   const words = [];
   for (let i = 0; i < names.length; i++) words.push(i ? ", " : null, names[i]);
   const path = `/t/${encodeURIComponent(x.id)}`;
@@ -56,10 +56,10 @@ function row(x, link) {
 // The time I have left: ticking while my clock runs, else the bank as the server left it.
 function timeLeft(x) {
   if (x.group === "finished") return null;
-  if (x.paused) return h("span.tag.paused", { "data-testid": "my-game-paused" }, "⏸ ", t("pace.paused"));
-  if (x.my_turn && x.my_deadline) return h("span.mg-time", "⏱ ", t("mygames.time_left"), " ", countdown(x.my_deadline, { "data-testid": "my-game-time" }));
+  if (x.paused) return h("span.tag.paused", { "data-testid": "my-game-paused" }, "‖ ", t("pace.paused"));
+  if (x.my_turn && x.my_deadline) return h("span.mg-time", "◷ ", t("mygames.time_left"), " ", countdown(x.my_deadline, { "data-testid": "my-game-time" }));
   if (x.my_turn) return h("span.tag.acting", t("mygames.your_turn"));
-  if (typeof x.my_bank === "number" && x.pace && x.pace.mode === "live") return h("span.muted.mg-time", "⏱ ", formatLeft(x.my_bank));
+  if (typeof x.my_bank === "number" && x.pace && x.pace.mode === "live") return h("span.muted.mg-time", "◷ ", formatLeft(x.my_bank));
   return null;
 }
 

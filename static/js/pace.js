@@ -105,7 +105,7 @@ export function renderClocks(ts) {
   const list = h("ol.clock-seats");
   for (const c of clock.seats) {
     let time;
-    if (c.timed_out && ts.botLevelOf(c.seat)) time = h("span.tag.timed-out", "⌛ ", t("pace.timed_out_tag"));
+    if (c.timed_out && ts.botLevelOf(c.seat)) time = h("span.tag.timed-out", "⚠ ", t("pace.timed_out_tag"));
     else if (finished) time = null;
     else if (c.running && c.deadline) time = countdown(c.deadline, { "data-testid": "clock-time", "data-seat": c.seat });
     else if (clock.mode === "live") time = h("span.bank", { "data-testid": "clock-bank", "data-seat": c.seat }, formatLeft(c.bank));
@@ -117,8 +117,8 @@ export function renderClocks(ts) {
     );
   }
   const strip = h("section.clocks", { "data-testid": "clocks", "data-mode": clock.mode, "data-paused": clock.paused ? "1" : null, "aria-label": t("pace.clocks") },
-    h("span.clock-pace", "⏱ ", describePace(paceOfClock(clock))),
-    clock.paused ? h("span.tag.paused", { "data-testid": "clock-paused" }, "⏸ ", t("pace.paused")) : null,
+    h("span.clock-pace", "◷ ", describePace(paceOfClock(clock))),
+    clock.paused ? h("span.tag.paused", { "data-testid": "clock-paused" }, "‖ ", t("pace.paused")) : null,
     list,
     !finished && clock.mode === "turn" && ts.isHost() ? vacationButton(ts, clock.paused) : null
   );
@@ -150,5 +150,5 @@ function vacationButton(ts, paused) {
     }
   };
   return h("button.small", { type: "button", "data-testid": paused ? "clock-resume" : "clock-pause", onclick: (e) => go(e.currentTarget) },
-    paused ? "▶ " : "⏸ ", t(paused ? "pace.resume" : "pace.pause"));
+    paused ? "▶ " : "‖ ", t(paused ? "pace.resume" : "pace.pause"));
 }

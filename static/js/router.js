@@ -128,10 +128,12 @@ async function recordsPage() {
 
 async function myGamesPage() {
   document.title = t("mygames.title") + " — " + t("app.title");
-  await needProfile(async () => {
-    const { renderMyGames } = await import("/js/mygames.js");
-    screen = renderMyGames(clear(main()), { link });
-  });
+  if (!profile()) {
+    clear(main()).append(h("section.panel", h("p", { "data-testid": "my-games-no-profile" }, t("mygames.no_profile")), link("/", t("app.home"), { class: "button" })));
+    return;
+  }
+  const { renderMyGames } = await import("/js/mygames.js");
+  screen = renderMyGames(clear(main()), { link });
 }
 
 // ---------- start-up ----------
