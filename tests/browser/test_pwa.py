@@ -213,7 +213,8 @@ def test_push_opt_in_subscribes_this_device_and_stops_again(server: Any, ctx: An
     calls = page.evaluate("window.__subscribeCalls")
     assert calls == [{"userVisibleOnly": True, "keyLength": 65}]
     page.wait_for_function(
-        "() => document.querySelector('[data-testid=push-toggle]').dataset.on === '1'", timeout=10000
+        "() => document.querySelector('[data-testid=push-toggle]').dataset.on === '1'",
+        timeout=10000,
     )
     with page.expect_response(
         lambda r: r.url.endswith("/api/push/subscriptions") and r.request.method == "DELETE",
@@ -222,7 +223,8 @@ def test_push_opt_in_subscribes_this_device_and_stops_again(server: Any, ctx: An
         toggle.click()
     assert deleted.value.status == 204
     page.wait_for_function(
-        "() => document.querySelector('[data-testid=push-toggle]').dataset.on === '0'", timeout=10000
+        "() => document.querySelector('[data-testid=push-toggle]').dataset.on === '0'",
+        timeout=10000,
     )
     assert page.evaluate("window.__pushSub") is None
     assert not watch.errors, watch.errors

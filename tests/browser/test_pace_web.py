@@ -1,0 +1,229 @@
+"""Play across the day in the browser: a turn-based table opened with its pace, the clocks that
+count down to the server's deadlines, My games (live, with the waiting count in the title and the
+favicon on every page), the host's vacation, and the notice of a seat whose time ran out.
+
+Two people sit at a table with 24 hours per move. The guest closes the tab and watches My games in
+another one; the host moves; the guest's My games moves the table to "Your turn" by itself (the
+server-sent events), and the guest comes back to the table through it, with the time left. The
+clocks are compared with the server's payloads (the deadline the page counts down to, and the
+seconds it shows), never with a fixed wait. Screenshots of both sides land in test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.test_play import VIEWPORT, ConsoleWatch, Player, version
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+GAME = """async (id) => (await (await fetch(`/api/tables/${id}/game`)).json())"""
+MINE = """async () => (await (await fetch('/api/me/tables')).json())"""
+
+
+def running_seat(page: Any) -> int | None:
+    seat = page.evaluate(
+        """() => { const el = document.querySelector('[data-testid=clock-seat].running');
+                   return el ? Number(el.dataset.seat) : null; }"""
+    )
+    return None if seat is None else int(seat)
+
+
+def check_clock_against_server(page: Any, table_id: str, seat: int) -> None:
+    """The ticking clock of ``seat`` counts down to the deadline of the server's payload, and
+    shows the seconds left until it (as this page reads its own clock), in the page's format."""
+    game = page.evaluate(GAME, table_id)
+    server_seat = game["clock"]["seats"][seat]
+    assert server_seat["running"] is True
+    shown = page.locator(f"[data-testid=clock-time][data-seat='{seat}']")
+    assert shown.get_attribute("data-deadline") == server_seat["deadline"]
+    found = page.evaluate(
+        """async (seat) => {
+             const { formatLeft } = await import('/js/pace.js');
+             const el = document.querySelector(`[data-testid=clock-time][data-seat='${seat}']`);
+             const left = (Date.parse(el.dataset.deadline) - Date.now()) / 1000;
+             return { text: el.textContent, shownLeft: Number(el.dataset.left), left,
+                      near: [formatLeft(left + 1), formatLeft(left), formatLeft(left - 1)] };
+           }""",
+        seat,
+    )
+    # the ticker repaints twice a second: the figure is the server's, at most a second behind
+    assert abs(found["shownLeft"] - found["left"]) <= 1.5, found
+    assert found["text"] in found["near"], found
+    # 24 hours per move, just started: the display says so
+    assert 23 * 3600 < found["left"] <= 24 * 3600
+    # and it ticks: the seconds left go down without any new payload
+    page.wait_for_function(
+        """([seat, was]) => Number(document.querySelector(
+             `[data-testid=clock-time][data-seat='${seat}']`).dataset.left) < was""",
+        arg=[seat, found["shownLeft"]],
+        timeout=15000,
+    )
+
+
+def test_a_turn_based_game_across_the_day(server: Any, browser: Any, artifacts: Path) -> None:
+    watch = ConsoleWatch()
+    host_ctx = browser.new_context(viewport=VIEWPORT)
+    guest_ctx = browser.new_context(viewport=VIEWPORT)
+    try:
+        host = host_ctx.new_page()
+        watch.attach(host, "host")
+        # ---- the host opens a turn-based table, 24 hours per move, and starts first
+        host.goto(server.url("/"))
+        host.get_by_test_id("name-input").fill("Hana")
+        host.get_by_test_id("pace").select_option("turn:24")
+        host.get_by_test_id("start-player").select_option("0")
+        host.get_by_test_id("create-table").click()
+        assert host.get_by_test_id("lobby-pace").inner_text() == "Turn-based, 24 hours per move"
+        invite = host.get_by_test_id("invite-link").input_value()
+        table_id = host.url.rsplit("/t/", 1)[1].split("?")[0]
+
+        guest = guest_ctx.new_page()
+        watch.attach(guest, "guest")
+        guest.goto(invite)
+        guest.get_by_test_id("name-input").fill("Gustav")
+        guest.get_by_test_id("join-table").click()
+        guest.get_by_test_id("lobby-pace").wait_for(timeout=10000)
+        assert guest.get_by_test_id("lobby-pace").inner_text() == "Turn-based, 24 hours per move"
+        host.wait_for_function(
+            "() => !document.querySelector('[data-testid=start-game]').disabled", timeout=15000
+        )
+        host.get_by_test_id("start-game").click()
+        host.get_by_test_id("clocks").wait_for(timeout=15000)
+        guest.get_by_test_id("clocks").wait_for(timeout=15000)
+
+        # ---- both sides tick the host's clock from the server's deadline
+        assert running_seat(host) == 0 and running_seat(guest) == 0
+        check_clock_against_server(host, table_id, 0)
+        check_clock_against_server(guest, table_id, 0)
+        # one table waits for the host (their turn), none for the guest
+        host.wait_for_function(
+            "() => document.title === '(1) ● Your turn — Crown of Emara'", timeout=15000
+        )
+        assert not guest.title().startswith("(")
+
+        # ---- the guest closes the table and keeps My games open in another tab
+        guest.close()
+        games = guest_ctx.new_page()
+        watch.attach(games, "guest games")
+        games.goto(server.url("/games"))
+        row = games.locator(f"[data-testid=my-game][data-table='{table_id}']")
+        row.wait_for(timeout=15000)
+        assert row.get_attribute("data-group") == "playing"
+        assert games.get_by_test_id("waiting-count").is_hidden()
+
+        # ---- the host plays their turn through
+        player = Player(host, random.Random(3))
+        for _ in range(60):
+            if running_seat(host) == 1:
+                break
+            assert player.act(), "the host has a turn to play"
+        assert running_seat(host) == 1
+
+        # ---- My games moved the table to "Your turn" by itself, with the time left
+        games.wait_for_function(
+            """(id) => { const r = document.querySelector(`[data-testid=my-game][data-table='${id}']`);
+                         return r && r.dataset.group === 'your_turn'; }""",
+            arg=table_id,
+            timeout=20000,
+        )
+        mine = games.evaluate(MINE)
+        assert mine["waiting"] == 1
+        entry = next(x for x in mine["tables"] if x["id"] == table_id)
+        assert entry["my_turn"] is True and entry["group"] == "your_turn"
+        clock = row.get_by_test_id("my-game-time")
+        assert clock.get_attribute("data-deadline") == entry["my_deadline"]
+        assert 23 * 3600 < int(clock.get_attribute("data-left") or 0) <= 24 * 3600
+        games.wait_for_function("() => document.title === '(1) My games — Crown of Emara'")
+        assert games.get_by_test_id("waiting-count").inner_text() == "1"
+        assert games.locator("#favicon").get_attribute("href") == "/favicon-turn.svg"
+        assert (
+            games.locator("[data-testid=my-games-group]").first.get_attribute("data-group")
+            == "your_turn"
+        )
+        games.screenshot(path=str(artifacts / "pace-my-games.png"))
+        # the count is on every page, not only My games
+        games.get_by_test_id("my-games-link").wait_for()
+        games.locator("header a.brand-link").click()
+        games.get_by_test_id("create-table").wait_for(timeout=10000)
+        games.wait_for_function("() => document.title === '(1) Crown of Emara'")
+        assert games.locator("#favicon").get_attribute("href") == "/favicon-turn.svg"
+        games.go_back()
+
+        # ---- back at the table through My games: my clock runs, from the server's deadline
+        row.wait_for(timeout=15000)
+        row.get_by_test_id("my-game-open").click()
+        games.get_by_test_id("clocks").wait_for(timeout=15000)
+        assert running_seat(games) == 1
+        check_clock_against_server(games, table_id, 1)
+        assert games.get_by_test_id("actions").is_visible()
+        games.screenshot(path=str(artifacts / "pace-guest-turn.png"))
+        host.evaluate("() => window.scrollTo(0, 0)")
+        host.screenshot(path=str(artifacts / "pace-host-waits.png"))
+
+        # ---- the host's vacation: both sides show the clock paused, then running again
+        before = version(games)
+        host.get_by_test_id("clock-pause").click()
+        host.get_by_test_id("clock-paused").wait_for(timeout=15000)
+        games.get_by_test_id("clock-paused").wait_for(timeout=15000)
+        assert games.locator("[data-testid=clock-time]").count() == 0
+        assert games.get_by_test_id("clock-pause").count() == 0  # only the host has the button
+        host.evaluate("() => window.scrollTo(0, 0)")
+        host.screenshot(path=str(artifacts / "pace-host-paused.png"))
+        games.screenshot(path=str(artifacts / "pace-guest-paused.png"))
+        host.get_by_test_id("clock-resume").click()
+        games.locator("[data-testid=clock-time][data-seat='1']").wait_for(timeout=15000)
+        assert games.get_by_test_id("clock-paused").count() == 0
+        assert version(games) == before  # pausing is no move
+        assert not watch.errors, watch.errors
+    finally:
+        host_ctx.close()
+        guest_ctx.close()
+
+
+def test_a_seat_whose_time_ran_out_says_so_and_offers_it_back(server: Any, browser: Any) -> None:
+    """The notice as the table screen draws it from a clock payload with the seat timed out (the
+    sweeper's hand-over itself is the server's, tested there)."""
+    ctx = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url("/"))
+        page.get_by_test_id("create-table").wait_for(timeout=15000)
+        out = page.evaluate(
+            """async () => {
+                 const { renderClocks } = await import('/js/pace.js');
+                 const { h } = await import('/js/dom.js');
+                 let reclaimed = 0;
+                 const ts = {
+                   id: 'T', status: 'playing', view: { phase: 'play' }, mySeat: 1, seatBusy: false,
+                   clock: { mode: 'turn', preset: '12h', paused: false, since: new Date().toISOString(),
+                            increment: 0, window: 43200, seats: [
+                     { seat: 0, bank: 43000, running: true, timed_out: false,
+                       deadline: new Date(Date.now() + 3600e3).toISOString() },
+                     { seat: 1, bank: -3, running: false, timed_out: true, deadline: null }] },
+                   nameOf: (s) => ['Hana', 'Gustav'][s],
+                   botLevelOf: (s) => (s === 1 ? 'greedy' : null),
+                   botPlaysMe() { return true; },
+                   isHost: () => false,
+                   reclaim() { reclaimed += 1; },
+                 };
+                 const box = h('div', { id: 'probe' }, renderClocks(ts));
+                 document.body.append(box);
+                 box.querySelector('[data-testid=timeout-reclaim]').click();
+                 return { note: box.querySelector('[data-testid=timed-out]').textContent,
+                          tag: box.querySelector('[data-seat="1"] .timed-out').textContent,
+                          ticking: box.querySelectorAll('[data-testid=clock-time]').length,
+                          pause: box.querySelectorAll('[data-testid=clock-pause]').length,
+                          reclaimed };
+               }"""
+        )
+        assert out["note"].startswith("Your time ran out — a bot is playing your seat.")
+        assert out["note"].endswith("Take it back")
+        assert "time ran out" in out["tag"]
+        assert out["ticking"] == 1 and out["pause"] == 0 and out["reclaimed"] == 1
+    finally:
+        ctx.close()
