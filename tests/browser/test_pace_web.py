@@ -126,8 +126,9 @@ def test_a_turn_based_game_across_the_day(server: Any, browser: Any, artifacts: 
 
         # ---- My games moved the table to "Your turn" by itself, with the time left
         games.wait_for_function(
-            """(id) => { const r = document.querySelector(`[data-testid=my-game][data-table='${id}']`);
-                         return r && r.dataset.group === 'your_turn'; }""",
+            """(id) => {
+                 const r = document.querySelector(`[data-testid=my-game][data-table='${id}']`);
+                 return r && r.dataset.group === 'your_turn'; }""",
             arg=table_id,
             timeout=20000,
         )
@@ -200,8 +201,8 @@ def test_a_seat_whose_time_ran_out_says_so_and_offers_it_back(server: Any, brows
                  let reclaimed = 0;
                  const ts = {
                    id: 'T', status: 'playing', view: { phase: 'play' }, mySeat: 1, seatBusy: false,
-                   clock: { mode: 'turn', preset: '12h', paused: false, since: new Date().toISOString(),
-                            increment: 0, window: 43200, seats: [
+                   clock: { mode: 'turn', preset: '12h', paused: false,
+                            since: new Date().toISOString(), increment: 0, window: 43200, seats: [
                      { seat: 0, bank: 43000, running: true, timed_out: false,
                        deadline: new Date(Date.now() + 3600e3).toISOString() },
                      { seat: 1, bank: -3, running: false, timed_out: true, deadline: null }] },
