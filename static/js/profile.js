@@ -6,7 +6,7 @@ import { t } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, post, ApiError } from "/js/api.js";
 import { showError, toast } from "/js/notices.js";
-import { pushMenuItem } from "/js/push.js";
+import { pushMenuItem, forgetPushOnSignOut } from "/js/push.js";
 
 let me = null; // {id, name} or null
 
@@ -75,6 +75,7 @@ export async function recover(code) {
 
 // POST /api/profiles/signout (this browser) or …/signout-everywhere (every device of the profile).
 export async function signOut(everywhere) {
+  await forgetPushOnSignOut();
   try {
     await post(everywhere ? "/api/profiles/signout-everywhere" : "/api/profiles/signout", {});
   } catch (e) {

@@ -44,9 +44,10 @@ function keyBytes(b64) {
   return Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 }
 
+// This device's subscription, if it has one (never waits for a worker that is not there).
 async function subscription() {
-  const reg = await navigator.serviceWorker.ready;
-  return { reg, sub: await reg.pushManager.getSubscription() };
+  const reg = await navigator.serviceWorker.getRegistration("/");
+  return { reg, sub: reg ? await reg.pushManager.getSubscription() : null };
 }
 
 export async function enablePush() {
@@ -55,8 +56,8 @@ export async function enablePush() {
   const answer = await get("/api/push/key");
   const key = answer.key;
   if (!key) throw new PushProblem("push.unavailable");
-  const { reg, sub: old } = await subscription();
-  let sub = old;
+  const reg = await navigator.serviceWorker.ready;
+  let sub = await reg.pushManager.getSubscription();
   if (!sub) {
     try {
       sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
@@ -77,6 +78,17 @@ export async function disablePush() {
     await sub.unsubscribe();
   }
   setFlag(false);
+}
+
+// Before signing out: this device stops getting the signed-out profile's notifications (best
+// effort: a failure here does not keep anyone signed in).
+export async function forgetPushOnSignOut() {
+  if (!flagged() || !pushSupported()) return;
+  try {
+    await disablePush();
+  } catch (e) {
+    console.warn("push subscription not removed", e);
+  }
 }
 
 class PushProblem extends Error {

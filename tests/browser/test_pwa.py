@@ -227,4 +227,26 @@ def test_push_opt_in_subscribes_this_device_and_stops_again(server: Any, ctx: An
         timeout=10000,
     )
     assert page.evaluate("window.__pushSub") is None
+
+    # on again, then signing out: this device stops getting the profile's notifications first
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/push/subscriptions") and r.request.method == "POST"
+    ):
+        toggle.click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=push-toggle]').dataset.on === '1'",
+        timeout=10000,
+    )
+    seen: list[str] = []
+    page.on(
+        "request",
+        lambda r: (
+            ("/api/push/" in r.url or "/signout" in r.url)
+            and seen.append(f"{r.method} {r.url.split('/api/', 1)[1]}")
+        ),
+    )
+    with page.expect_response(lambda r: r.url.endswith("/api/profiles/signout"), timeout=15000):
+        page.get_by_test_id("sign-out").click()
+    assert seen == ["DELETE push/subscriptions", "POST profiles/signout"]
+    assert page.evaluate("window.__pushSub") is None
     assert not watch.errors, watch.errors
