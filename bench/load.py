@@ -118,7 +118,10 @@ class Stats:
 
 
 async def make_table(
-    client: httpx.AsyncClient, seats: int, tokens: list[str] | None = None
+    client: httpx.AsyncClient,
+    seats: int,
+    tokens: list[str] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> tuple[str, list[str]]:
     """A started table of ``seats`` players: new profiles, or those of ``tokens``."""
     if tokens is None:
@@ -128,7 +131,9 @@ async def make_table(
             r.raise_for_status()
             tokens.append(r.json()["token"])
     h0 = {"Authorization": f"Bearer {tokens[0]}"}
-    r = await client.post("/api/tables", json={"seats": seats, "options": {}}, headers=h0)
+    r = await client.post(
+        "/api/tables", json={"seats": seats, "options": options or {}}, headers=h0
+    )
     r.raise_for_status()
     t = r.json()
     for tok in tokens[1:]:
@@ -228,6 +233,7 @@ async def run_load(
     timeout: float,
     server_pids: list[int] | None = None,
     spread: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> Stats:
     stats = Stats()
     rng = random.Random(1)
@@ -239,7 +245,7 @@ async def run_load(
         """Table ``i``: all its seats on one instance (as a load balancer that routes by table
         would place them), or with ``spread`` each seat on the next instance."""
         async with sem:
-            table_id, tokens = await make_table(clients[i % len(clients)], seats, tokens)
+            table_id, tokens = await make_table(clients[i % len(clients)], seats, tokens, options)
             socks = []
             for seat, tok in enumerate(tokens):
                 base = bases[(i + seat) % len(bases)] if spread else bases[i % len(bases)]
@@ -384,12 +390,18 @@ def main() -> int:
     ap.add_argument("--ceiling-concurrency", type=int, default=4)
     ap.add_argument("--no-ceiling", action="store_true")
     ap.add_argument("--server-arg", action="append", default=[], help="extra uvicorn argument")
+    ap.add_argument(
+        "--clock",
+        choices=["none", "10+20", "20+30"],
+        default="none",
+        help="open every table with a running live clock (pace option)",
+    )
     args = ap.parse_args()
 
     print(
         f"load: {args.tables} tables × {args.seats} seats, "
         f"{'flat out' if args.rate <= 0 else f'{args.rate:g} move/s per table'}, "
-        f"{args.seconds:g}s, cpus={os.cpu_count()}",
+        f"{args.seconds:g}s, clock {args.clock}, cpus={os.cpu_count()}",
         flush=True,
     )
     db: TempDatabase | None = None
@@ -421,6 +433,7 @@ def main() -> int:
                 args.timeout,
                 pids,
                 args.spread,
+                {"pace": {"mode": "live", "clock": args.clock}},
             )
         )
         report(stats, args.seats)

@@ -17,12 +17,10 @@ from sqlalchemy import Connection, bindparam, select
 
 from app import rules
 from app.clock import Clock, SystemClock
-from app.db.models import GameTable
 from app.pace import clock as pc
+from app.tables.repository import TABLE
 
-CLOCK_OF = select(GameTable.__table__.c.clock).where(  # type: ignore[attr-defined]
-    GameTable.__table__.c.id == bindparam("p_id")  # type: ignore[attr-defined]
-)
+CLOCK_OF = select(TABLE.c.clock).where(TABLE.c.id == bindparam("p_id"))
 
 
 class _Unknown:
@@ -45,6 +43,8 @@ class PaceBook:
         self.size = size
         # table -> (version, seats_version, clock at that point)
         self.memory: OrderedDict[str, tuple[int, int, pc.ClockBlob | None]] = OrderedDict()
+        # table -> (version, seats_version, the public clock): rendered once for every socket
+        self.shown: dict[str, tuple[int, int, dict[str, Any] | None]] = {}
 
     # ------------------------------------------------------------------ memory
     def remember(
@@ -55,8 +55,10 @@ class PaceBook:
             return
         self.memory[table_id] = (version, seats_version, blob)
         self.memory.move_to_end(table_id)
+        self.shown.pop(table_id, None)
         while len(self.memory) > self.size:
-            self.memory.popitem(last=False)
+            gone, _ = self.memory.popitem(last=False)
+            self.shown.pop(gone, None)
 
     def known(self, table_id: str, version: int, seats_version: int) -> Stored:
         found = self.memory.get(table_id)
@@ -98,7 +100,12 @@ class PaceBook:
     def public_known(
         self, table_id: str, version: int, seats_version: int, seats: list[dict[str, Any]]
     ) -> dict[str, Any] | _Unknown | None:
+        shown = self.shown.get(table_id)
+        if shown is not None and shown[0] == version and shown[1] == seats_version:
+            return shown[2]
         found = self.known(table_id, version, seats_version)
         if isinstance(found, _Unknown):
             return found
-        return self.public(found, seats)
+        out = self.public(found, seats)
+        self.shown[table_id] = (version, seats_version, out)
+        return out

@@ -6,13 +6,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, Table, insert, select
 from sqlalchemy.orm import Session
 
 from app.db.models import TableEvent
 from app.tables.render import iso
 
-EVENT = TableEvent.__table__
+EVENT: Table = TableEvent.__table__  # type: ignore[assignment]
 
 
 class PaceEventKind:

@@ -25,16 +25,16 @@ from sqlalchemy import Connection, select, update
 
 from app.bots.service import hand_over_timed_out
 from app.clock import Clock
-from app.db.models import GameTable, Profile, Seat
+from app.db.models import Profile, Seat
 from app.db.session import Database
 from app.pace import clock as pc
 from app.pace.events import PaceEventKind, add_event
 from app.realtime.hub import Hub, Notice, NoticeKind
+from app.tables.repository import TABLE
 from app.tables.status import TableStatus
 
 log = logging.getLogger("emara.pace")
 
-TABLE = GameTable.__table__
 SWEEP_INTERVAL_SECONDS = 2.0
 SWEEP_BATCH = 50
 
@@ -128,7 +128,7 @@ class Sweeper:
                 seats_version=TABLE.c.seats_version + 1,
             )
         )
-        if int(claimed.rowcount) != 1:  # type: ignore[attr-defined]
+        if int(claimed.rowcount) != 1:
             return []  # another process or a move got there first
         level = str((row.options or {}).get("timeout_bot_level", "greedy"))
         at = datetime.fromtimestamp(now, UTC)

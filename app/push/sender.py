@@ -28,7 +28,7 @@ from sqlalchemy import select
 
 from app import rules
 from app.clock import Clock
-from app.db.models import GameTable, MoveRecord, Profile, Seat
+from app.db.models import GameTable, MoveRecord, Profile, PushSubscription, Seat
 from app.db.session import Database
 from app.pace.sweeper import TimedOut
 from app.push.store import PushStore, Target
@@ -42,6 +42,10 @@ JWT_SECONDS = 12 * 3600
 PUSH_TTL_SECONDS = 24 * 3600
 POST_TIMEOUT_SECONDS = 10.0
 REMEMBERED = 10_000
+# How long "nobody at this table has a push subscription" is believed before it is looked up
+# again: a move at such a table costs no worker thread and no database read (a device that
+# subscribes meanwhile hears of that table's changes at most this much later).
+QUIET_TABLE_SECONDS = 60.0
 
 
 class Outcome(StrEnum):
@@ -94,6 +98,7 @@ class PushSender:
         self.inbox = NoticeQueue("emara-push", self._on_notice)
         self.tasks: set[asyncio.Task[None]] = set()
         self.seen: OrderedDict[tuple[str, int | None], None] = OrderedDict()
+        self.quiet: OrderedDict[str, float] = OrderedDict()  # table -> when it was found quiet
         self.sent: list[tuple[str, Outcome]] = []  # (endpoint, outcome) of recent posts
         self.running = False
 
@@ -161,14 +166,29 @@ class PushSender:
         self.seen[key] = None
         while len(self.seen) > REMEMBERED:
             self.seen.popitem(last=False)
+        quiet_since = self.quiet.get(notice.table_id)
+        if quiet_since is not None and self.clock.now() - quiet_since < QUIET_TABLE_SECONDS:
+            return
         messages = await to_thread.run_sync(self.messages_for, notice.table_id, notice.version)
+        if messages is None:
+            self._quiet(notice.table_id)
+            return
+        self.quiet.pop(notice.table_id, None)
         for m in messages:
             self._spawn(self._deliver(m))
 
-    def messages_for(self, table_id: str, version: int | None) -> list[Message]:
+    def messages_for(self, table_id: str, version: int | None) -> list[Message] | None:
         """Who to tell what about the table at ``version`` (nothing if it moved on since: the
-        later notice speaks for it)."""
+        later notice speaks for it); None when nobody at the table has a subscription."""
         with self.db.session() as s:
+            listening = s.scalar(
+                select(PushSubscription.id)
+                .join(Seat, Seat.profile_id == PushSubscription.profile_id)
+                .where(Seat.table_id == table_id)
+                .limit(1)
+            )
+            if listening is None:
+                return None
             t = s.get(GameTable, table_id)
             if t is None or t.state is None or (version is not None and t.version != version):
                 return []
@@ -195,12 +215,17 @@ class PushSender:
                     params = {"host": host, "place": places[x.seat], "of": len(places)}
                     out.append(Message(x.profile_id, table_id, "game_over", params))
         elif status == TableStatus.PLAYING:
-            for seat in rules.to_act(state):
-                x = next((y for y in seats if y.seat == seat), None)
-                if x is None or not x.profile_id or x.bot_level or seat == mover:
-                    continue
-                out.append(Message(x.profile_id, table_id, "your_turn", {"host": host}))
+            acting = set(rules.to_act(state))
+            for y in seats:
+                if y.seat in acting and y.profile_id and not y.bot_level and y.seat != mover:
+                    out.append(Message(y.profile_id, table_id, "your_turn", {"host": host}))
         return out
+
+    def _quiet(self, table_id: str) -> None:
+        self.quiet[table_id] = self.clock.now()
+        self.quiet.move_to_end(table_id)
+        while len(self.quiet) > REMEMBERED:
+            self.quiet.popitem(last=False)
 
     # ------------------------------------------------------------------ sending
     async def _deliver(self, m: Message) -> None:

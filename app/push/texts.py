@@ -37,7 +37,8 @@ CATALOGUES: dict[Lang, dict[str, tuple[str, str]]] = {
         "your_turn": ("Jste na tahu", "Jste na tahu u stolu hráče {host}"),
         "seat_timed_out": (
             "Váš čas vypršel",
-            "U stolu hráče {host} vám vypršel čas: za vás hraje bot. Místo si tam můžete vzít zpět.",
+            "U stolu hráče {host} vám vypršel čas: za vás hraje bot. "
+            "Místo si tam můžete vzít zpět.",
         ),
         "game_over": (
             "Hra skončila",

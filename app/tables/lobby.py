@@ -251,7 +251,10 @@ class Lobby:
                 [{"seat": x.seat, "bot_level": x.bot_level} for x in seats],
             )
             blob = rules.encode_state(state)
-            if not repo.start_game(s, t.id, seed, options, blob, utcnow(), clock, deadline):
+            at = utcnow()
+            if not repo.start_game(
+                s, t.id, seed, options, blob, at, dict(clock) if clock else None, deadline
+            ):
                 raise WrongStatus("the game has already started")
             s.refresh(t)
             return lobby_of(s, t, seats, profile_id)

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.clock import ManualClock
-from app.db.models import GameTable, Seat, TableEvent
+from app.db.models import GameTable, MoveRecord, Seat, TableEvent
 from tests.conftest import Player
 from tests.pace.conftest import START, end_turn, game, open_game
 
@@ -171,3 +171,28 @@ def test_concurrent_sweepers_hand_over_exactly_once(
     assert all(bot_levels(clocked, tid)[0] == "greedy" for tid in tids)
     if database_url.startswith("postgresql"):
         assert errors == []
+
+
+def test_after_a_timeout_the_bot_plays_the_seat_at_once(
+    tc: TestClient, clocked: Any, ada: Player, ben: Player
+) -> None:
+    """The sweep's notices (after its commit) wake the bot runner: the bot moves for Ben."""
+    t = open_game(tc, [ada, ben], {"mode": "turn", "hours": 1})
+    tid = t["id"]
+    end_turn(tc, tid, ada)
+    done = tc.portal.call(clocked.state.sweeper.sweep, START + 3600)  # type: ignore[union-attr]
+    assert [d.seat for d in done] == [1]
+    tc.portal.call(clocked.state.bots.idle)  # type: ignore[union-attr]
+    with clocked.state.db.session() as s:
+        ids = list(
+            s.scalars(
+                select(MoveRecord.move_id).where(MoveRecord.table_id == tid, MoveRecord.seat == 1)
+            )
+        )
+    assert ids and all(i.startswith("bot:1:") for i in ids)
+    g = game(tc, tid, ada)
+    assert 0 in g["view"]["to_act"]
+    # Ada's new window started when her turn came back; the table's deadline is hers.
+    mine = g["clock"]["seats"][0]
+    assert mine["running"] and mine["bank"] == 3600
+    assert stored(clocked, tid).deadline == START + 3600 + 3600
