@@ -58,9 +58,20 @@ export function formatLeft(seconds) {
   return `${mm}:${two(s % 60)}`;
 }
 
-// The seconds left until a server instant, as this page reads its own clock now.
+// This device's clock may be off: the offset to the server's, estimated from an answer's `Date`
+// header (whole seconds, so only an offset beyond 2 s is taken; below it the device's clock is
+// as good as the estimate).
+let offset = 0;
+export function noteServerDate(dateHeader, sentAt, receivedAt) {
+  const server = Date.parse(dateHeader || "");
+  if (Number.isNaN(server) || receivedAt - sentAt > 2000) return;
+  const estimate = server + 500 - (sentAt + receivedAt) / 2;
+  offset = Math.abs(estimate) > 2000 ? estimate : 0;
+}
+
+// The seconds left until a server instant, now.
 export function secondsUntil(iso) {
-  return (Date.parse(iso) - Date.now()) / 1000;
+  return (Date.parse(iso) - (Date.now() + offset)) / 1000;
 }
 
 // A countdown to the server's instant: every element made here is refreshed by one ticker.

@@ -8,6 +8,7 @@
 import { get, ApiError } from "/js/api.js";
 import { h } from "/js/dom.js";
 import { profile } from "/js/profile.js";
+import { noteServerDate } from "/js/pace.js";
 
 const PREFIX = /^\(\d+\) /;
 let count = 0;
@@ -19,6 +20,7 @@ let reading = null;
 let again = false;
 const listeners = new Set();
 let following = null; // the profile id the feed is for
+let timed = false; // the server's clock was read once (pace.js)
 
 export function waitingCount() {
   return count;
@@ -47,7 +49,7 @@ export async function refresh() {
     do {
       again = false;
       try {
-        const answer = await get("/api/me/tables");
+        const answer = timed ? await get("/api/me/tables") : await firstRead();
         latest = answer;
         setCount(answer.waiting || 0);
         for (const fn of listeners) fn(answer);
@@ -61,6 +63,17 @@ export async function refresh() {
   } finally {
     reading = null;
   }
+}
+
+// The first read of a page also sets the clocks' offset to the server (a fresh answer: its Date).
+async function firstRead() {
+  const sentAt = Date.now();
+  const res = await fetch("/api/me/tables", { cache: "no-store", credentials: "same-origin", headers: { Accept: "application/json" } });
+  if (res.status === 401) throw new ApiError(401, "unauthorized", "");
+  if (!res.ok) throw new ApiError(res.status, "http_" + res.status, res.statusText);
+  noteServerDate(res.headers.get("Date"), sentAt, Date.now());
+  timed = true;
+  return res.json();
 }
 
 function setCount(n) {

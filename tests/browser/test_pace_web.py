@@ -228,3 +228,31 @@ def test_a_seat_whose_time_ran_out_says_so_and_offers_it_back(server: Any, brows
         assert out["ticking"] == 1 and out["pause"] == 0 and out["reclaimed"] == 1
     finally:
         ctx.close()
+
+
+def test_a_device_clock_far_off_the_servers_is_corrected(server: Any, browser: Any) -> None:
+    """The clocks count down to the server's instant by the server's time: a device clock an hour
+    behind (as the Date header shows) is corrected; a second's difference is not touched."""
+    ctx = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url("/"))
+        page.get_by_test_id("create-table").wait_for(timeout=15000)
+        out = page.evaluate(
+            """async () => {
+                 const { noteServerDate, secondsUntil } = await import('/js/pace.js');
+                 const now = Date.now();
+                 const deadline = new Date(now + 7200e3).toISOString();
+                 const plain = secondsUntil(deadline);
+                 noteServerDate(new Date(now + 3600e3).toUTCString(), now, now);
+                 const ahead = secondsUntil(deadline);
+                 noteServerDate(new Date(now + 1000).toUTCString(), now, now);
+                 const near = secondsUntil(deadline);
+                 return { plain, ahead, near };
+               }"""
+        )
+        assert 7190 < out["plain"] <= 7200
+        assert 3590 < out["ahead"] <= 3601
+        assert abs(out["near"] - out["plain"]) < 5
+    finally:
+        ctx.close()
