@@ -250,3 +250,64 @@ def test_push_opt_in_subscribes_this_device_and_stops_again(server: Any, ctx: An
     assert seen == ["DELETE push/subscriptions", "POST profiles/signout"]
     assert page.evaluate("window.__pushSub") is None
     assert not watch.errors, watch.errors
+
+
+def test_a_push_message_becomes_a_notification_that_opens_only_this_site(
+    server: Any, ctx: Any
+) -> None:
+    """A push delivered to the service worker (through the browser's DevTools protocol, as a
+    push service would) shows the payload's title and body and keeps the table's path for the
+    click; a URL of another site in a payload is replaced by My games."""
+    ctx.grant_permissions(["notifications"], origin=server.base)
+    page = ctx.new_page()
+    page.goto(server.url("/"))
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30000)
+    cdp = ctx.new_cdp_session(page)
+    regs: list[dict[str, Any]] = []
+    cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: regs.extend(e["registrations"]))
+    cdp.send("ServiceWorker.enable")
+    for _ in range(400):  # events arrive while the page is asked something
+        if regs:
+            break
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(done))")
+    registration = next(r for r in regs if r["scopeURL"] == server.url("/"))
+
+    def deliver(payload: dict[str, Any]) -> None:
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {
+                "origin": server.base,
+                "registrationId": registration["registrationId"],
+                "data": json.dumps(payload),
+            },
+        )
+
+    shown = """async (tag) => {
+      const reg = await navigator.serviceWorker.ready;
+      for (let frame = 0; frame < 3000; frame++) {
+        const found = (await reg.getNotifications({ tag }))[0];
+        if (found) return { title: found.title, body: found.body, url: found.data.url };
+        await new Promise((done) => requestAnimationFrame(done));
+      }
+      return null;
+    }"""
+    deliver(
+        {
+            "title": "Your turn",
+            "body": "Your turn at Ada's table",
+            "url": "/t/GhxMwgBYQOBR",
+            "tag": "emara-GhxMwgBYQOBR",
+            "kind": "your_turn",
+            "params": {},
+        }
+    )
+    got = page.evaluate(shown, "emara-GhxMwgBYQOBR")
+    assert got == {
+        "title": "Your turn",
+        "body": "Your turn at Ada's table",
+        "url": "/t/GhxMwgBYQOBR",
+    }
+    deliver({"title": "Elsewhere", "body": "x", "url": "https://evil.example/t/1", "tag": "e1"})
+    assert page.evaluate(shown, "e1")["url"] == "/games"
+    deliver({"title": "Protocol", "body": "x", "url": "//evil.example/t/1", "tag": "e2"})
+    assert page.evaluate(shown, "e2")["url"] == "/games"
