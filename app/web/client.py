@@ -17,6 +17,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from anyio import to_thread
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
@@ -29,6 +30,11 @@ SW_BUILD_LINE = 'const BUILD = { version: "dev", files: [] }; // replaced by the
 # What the installed app keeps (static/sw.js caches them on install); the HTML shell is "/".
 KEPT_DIRS = ("js", "css", "i18n", "icons")
 KEPT_FILES = ("favicon.svg", "favicon-turn.svg", "manifest.webmanifest")
+
+
+# The built worker per static directory, with the (path, mtime, size) of every file it was
+# built from: a file changed on disk is a new build, an unchanged tree is not read again.
+_SW_CACHE: dict[Path, tuple[tuple[tuple[Path, int, int], ...], str]] = {}
 
 
 class BadPath(AppError):
@@ -46,8 +52,13 @@ def check_page_path(path: str) -> None:
 
 def service_worker(root: Path) -> str:
     """static/sw.js with its BUILD line: the static files' hash and the files it keeps."""
+    files = sorted(p for p in root.rglob("*") if p.is_file())
+    signature = tuple((f, f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+    cached = _SW_CACHE.get(root)
+    if cached is not None and cached[0] == signature:
+        return cached[1]
     digest = hashlib.sha256()
-    for f in sorted(p for p in root.rglob("*") if p.is_file()):
+    for f in files:
         digest.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
     kept = [
         "/" + f.relative_to(root).as_posix()
@@ -56,7 +67,9 @@ def service_worker(root: Path) -> str:
         if f.is_file()
     ] + ["/" + name for name in KEPT_FILES if (root / name).is_file()]
     build = json.dumps({"version": digest.hexdigest()[:16], "files": kept})
-    return (root / "sw.js").read_text().replace(SW_BUILD_LINE, f"const BUILD = {build};")
+    text = (root / "sw.js").read_text().replace(SW_BUILD_LINE, f"const BUILD = {build};")
+    _SW_CACHE[root] = (signature, text)
+    return text
 
 
 def client_router(static_dir: Path) -> APIRouter:
@@ -72,7 +85,7 @@ def client_router(static_dir: Path) -> APIRouter:
         check_page_path(path)
         if path == "sw.js" and (root / "sw.js").is_file():
             return Response(
-                service_worker(root),
+                await to_thread.run_sync(service_worker, root),
                 media_type="text/javascript",
                 headers={"Cache-Control": "no-cache"},
             )
