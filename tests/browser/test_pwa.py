@@ -12,11 +12,13 @@ from __future__ import annotations
 import json
 import struct
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.browser.conftest import ROOT
 from tests.browser.test_play import VIEWPORT, ConsoleWatch
 
 pytestmark = [pytest.mark.browser]
@@ -71,6 +73,27 @@ def test_the_service_worker_goes_out_with_its_build_and_file_list(server: Any) -
         assert not [f for f in build["files"] if f.startswith(("/api", "/ws"))]
         for f in build["files"]:
             assert http.get(f).status_code == 200, f
+
+
+def test_a_changed_static_file_is_a_new_worker_with_a_new_cache(tmp_path: Path) -> None:
+    from app.web.client import service_worker
+
+    static = tmp_path / "static"
+    (static / "js").mkdir(parents=True)
+    (static / "sw.js").write_text((ROOT / "static" / "sw.js").read_text())
+    (static / "index.html").write_text("<!doctype html>")
+    (static / "js" / "a.js").write_text("export const a = 1;")
+
+    def build() -> dict[str, Any]:
+        line = next(x for x in service_worker(static).splitlines() if x.startswith("const BUILD"))
+        return dict(json.loads(line.removeprefix("const BUILD = ").removesuffix(";")))
+
+    first = build()
+    assert first["files"] == ["/js/a.js"]
+    assert build() == first  # unchanged: the same worker
+    (static / "js" / "a.js").write_text("export const a = 22;")
+    second = build()
+    assert second["version"] != first["version"] and second["files"] == ["/js/a.js"]
 
 
 @pytest.fixture
