@@ -256,3 +256,43 @@ def test_a_device_clock_far_off_the_servers_is_corrected(server: Any, browser: A
         assert abs(out["near"] - out["plain"]) < 5
     finally:
         ctx.close()
+
+
+def test_a_live_chess_clock_ticks_for_the_seat_to_act_and_shows_the_banks(
+    server: Any, browser: Any
+) -> None:
+    """Live 10+20 against a bot: the player's clock counts down from the server's deadline, the
+    bot's seat shows its bank (a bot never times out), and the lobby said the pace in words."""
+    ctx = browser.new_context(viewport=VIEWPORT)
+    watch = ConsoleWatch()
+    try:
+        page = ctx.new_page()
+        watch.attach(page, "player")
+        page.goto(server.url("/"))
+        page.get_by_test_id("name-input").fill("Lena")
+        page.get_by_test_id("pace").select_option("live:10+20")
+        page.get_by_test_id("start-player").select_option("0")
+        page.get_by_test_id("create-table").click()
+        assert (
+            page.get_by_test_id("lobby-pace").inner_text() == "Live, clock 10 min + 20 s per turn"
+        )
+        page.locator("[data-testid=add-bot][data-seat='1']").click()
+        page.wait_for_function(
+            "() => !document.querySelector('[data-testid=start-game]').disabled", timeout=15000
+        )
+        page.get_by_test_id("start-game").click()
+        page.get_by_test_id("clocks").wait_for(timeout=15000)
+        table_id = page.url.rsplit("/t/", 1)[1].split("?")[0]
+        clock = page.evaluate(GAME, table_id)["clock"]
+        assert clock["mode"] == "live" and clock["preset"] == "10+20"
+        shown = page.locator("[data-testid=clock-time][data-seat='0']")
+        assert shown.get_attribute("data-deadline") == clock["seats"][0]["deadline"]
+        assert 590 < int(shown.get_attribute("data-left") or 0) <= 600
+        assert page.locator("[data-testid=clock-bank][data-seat='1']").inner_text() == "10:00"
+        assert page.get_by_test_id("clock-pause").count() == 0  # no vacation on a live clock
+        assert (
+            page.locator(".clock-pace").inner_text().endswith("Live, clock 10 min + 20 s per turn")
+        )
+        assert not watch.errors, watch.errors
+    finally:
+        ctx.close()
