@@ -296,3 +296,55 @@ def test_a_live_chess_clock_ticks_for_the_seat_to_act_and_shows_the_banks(
         assert not watch.errors, watch.errors
     finally:
         ctx.close()
+
+
+FAKE_EVENTS = """(() => {
+  window.__streams = [];
+  class FakeEventSource extends EventTarget {
+    static CONNECTING = 0;
+    static OPEN = 1;
+    static CLOSED = 2;
+    constructor(url) {
+      super();
+      this.url = url;
+      this.readyState = 0;
+      window.__streams.push(this);
+    }
+    close() { this.readyState = 2; }
+    emit(type) { this.readyState = type === 'error' ? this.readyState : 1;
+                 this.dispatchEvent(new Event(type)); }
+  }
+  window.EventSource = FakeEventSource;
+})()"""
+
+
+def test_the_my_games_feed_reads_again_on_each_event_and_reopens_a_refused_stream(
+    server: Any, browser: Any
+) -> None:
+    """The page's one event stream (replaced by a recording fake): `tables` reads My games again;
+    a stream the server refused for good (closed) is opened again by the page."""
+    ctx = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url("/"))
+        page.get_by_test_id("create-table").wait_for(timeout=15000)
+        page.evaluate(
+            """async () => { await fetch('/api/profiles', { method: 'POST',
+                 headers: { 'Content-Type': 'application/json' },
+                 body: JSON.stringify({ name: 'Fiona' }) });
+               localStorage.setItem('emara.signed_in', '1'); }"""
+        )
+        page.add_init_script(FAKE_EVENTS)
+        page.reload()
+        page.get_by_test_id("my-games-link").wait_for(timeout=15000)
+        page.wait_for_function("() => window.__streams.length === 1", timeout=15000)
+        assert page.evaluate("window.__streams[0].url") == "/api/me/events"
+        with page.expect_request(lambda r: r.url.endswith("/api/me/tables"), timeout=15000):
+            page.evaluate("window.__streams[0].emit('tables')")
+        # refused for good: closed, then an error; the page opens a new stream after a pause
+        page.evaluate("window.__streams[0].readyState = 2; window.__streams[0].emit('error')")
+        page.wait_for_function("() => window.__streams.length === 2", timeout=20000)
+        with page.expect_request(lambda r: r.url.endswith("/api/me/tables"), timeout=15000):
+            page.evaluate("window.__streams[1].emit('hello')")
+    finally:
+        ctx.close()
