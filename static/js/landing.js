@@ -75,10 +75,10 @@ export async function landing({ link, navigate }) {
         h("div.form-grid",
           h("label", { for: "seats" }, t("landing.seats")), seatsSel,
           h("label", { for: "start-player" }, t("landing.start_player")), startSel,
-          h("label", { for: "building-start" }, t("landing.building_start")), bstart,
-          h("label", { for: "pace" }, t("pace.label")), paceSel
+          h("label", { for: "building-start" }, t("landing.building_start")), bstart
         ),
         h("p.hint", t("landing.building_start_hint")),
+        h("div.field", h("label", { for: "pace" }, t("pace.label")), paceSel),
         h("div.checks",
           h("label", rl, " ", t("landing.random_locations")),
           h("label", fs, " ", t("landing.full_selection")),
