@@ -8,11 +8,17 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response, StreamingResponse
 
 from app.api.deps import ProfileId
+from app.errors import AppError
 from app.mygames.events import MeFeed
 from app.mygames.schemas import MyTablesOut
 from app.mygames.service import MyGames
 
 router = APIRouter(prefix="/api/me", tags=["my games"])
+
+
+class NotAcceptable(AppError):
+    status = 406
+    code = "not_acceptable"
 
 
 def my_games(request: Request) -> MyGames:
@@ -44,8 +50,12 @@ async def my_tables(request: Request, profile_id: ProfileId, games: Games) -> An
 
 
 @router.get("/events", response_class=StreamingResponse)
-async def my_events(profile_id: ProfileId, feed: Feed) -> StreamingResponse:
-    """Server-sent events: ``tables`` when something changed at one of my tables."""
+async def my_events(request: Request, profile_id: ProfileId, feed: Feed) -> StreamingResponse:
+    """Server-sent events: ``tables`` when something changed at one of my tables. Only for a
+    client that asks for them (``Accept: text/event-stream``, as EventSource does): anything
+    else gets 406 rather than a response that never ends."""
+    if "text/event-stream" not in request.headers.get("accept", ""):
+        raise NotAcceptable("this is an event stream: send Accept: text/event-stream")
     q = feed.open(profile_id)
     return StreamingResponse(
         feed.stream(profile_id, q),

@@ -60,7 +60,7 @@ class ClockOut(BaseModel):
 
 class PaceEventOut(BaseModel):
     """A line of the table's pace log: ``seat_timed_out`` (params: seat, name, level),
-    ``clock_paused``, ``clock_resumed`` (params: by)."""
+    ``clock_paused``, ``clock_resumed`` (params: by, the host's name)."""
 
     kind: str
     seat: int | None

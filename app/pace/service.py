@@ -74,7 +74,9 @@ class PaceService:
             t.clock = dict(after)
             t.deadline = pc.table_deadline(after, _humans(seats))
             kind = PaceEventKind.CLOCK_PAUSED if paused else PaceEventKind.CLOCK_RESUMED
-            add_event(s, t.id, kind, None, {"by": profile_id}, datetime.fromtimestamp(now, UTC))
+            # Who paused, by the name every seat sees (profile ids stay on the server).
+            by = repo.names(s, [profile_id]).get(profile_id)
+            add_event(s, t.id, kind, None, {"by": by}, datetime.fromtimestamp(now, UTC))
             s.flush()
             repo.bump_seats(s, t.id)
             return lobby_of(s, t, seats, profile_id)

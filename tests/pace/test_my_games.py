@@ -95,7 +95,10 @@ def test_event_stream_says_when_my_list_changed_and_is_capped(clocked: Any) -> N
     with serve(clocked) as live, httpx.Client(base_url=live.http, timeout=10) as http:
         ada, ben, eve = (new_player(http, n) for n in ("Ada", "Ben", "Eve"))  # type: ignore[arg-type]
         t = open_game(http, [ada, ben], {"mode": "live", "clock": "10+20"})  # type: ignore[arg-type]
-        with http.stream("GET", "/api/me/events", headers=ben.headers) as stream:
+        sse = {**ben.headers, "Accept": "text/event-stream"}
+        r = http.get("/api/me/events", headers=ben.headers)
+        assert r.status_code == 406 and r.json()["error"]["code"] == "not_acceptable"
+        with http.stream("GET", "/api/me/events", headers=sse) as stream:
             assert stream.status_code == 200
             assert stream.headers["content-type"].startswith("text/event-stream")
             lines = stream.iter_lines()
@@ -108,6 +111,6 @@ def test_event_stream_says_when_my_list_changed_and_is_capped(clocked: Any) -> N
             # The cap: 4 streams per profile by default; the fifth is refused.
             with contextlib.ExitStack() as more:
                 for _ in range(3):
-                    more.enter_context(http.stream("GET", "/api/me/events", headers=ben.headers))
-                r = http.get("/api/me/events", headers=ben.headers)
+                    more.enter_context(http.stream("GET", "/api/me/events", headers=sse))
+                r = http.get("/api/me/events", headers=sse)
                 assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_streams"

@@ -124,8 +124,11 @@ def test_vacation_pauses_the_table_clock_for_the_host_only(
     assert r.status_code == 200, r.text
     # 600 s of the hour were used before the pause; the day away is not counted.
     assert stored(clocked, tid).deadline == START + 600 + 86_400 + 3000
-    kinds = [e["kind"] for e in game(tc, tid, ada)["pace_log"]]
-    assert kinds == ["clock_paused", "clock_resumed"]
+    log = game(tc, tid, ben)["pace_log"]
+    assert [(e["kind"], e["params"]) for e in log] == [
+        ("clock_paused", {"by": "Ada"}),
+        ("clock_resumed", {"by": "Ada"}),
+    ]
 
 
 def test_only_turn_tables_pause(tc: TestClient, ada: Player, ben: Player) -> None:
