@@ -348,3 +348,80 @@ def test_the_my_games_feed_reads_again_on_each_event_and_reopens_a_refused_strea
             page.evaluate("window.__streams[1].emit('hello')")
     finally:
         ctx.close()
+
+
+def my_table(tid: str, group: str, **extra: Any) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "id": tid, "group": group, "status": "playing", "host_name": "Ada",
+        "names": ["Ada", "Bob"], "seat_count": 2, "my_seat": 1, "my_seat_bot": None,
+        "my_turn": False, "my_deadline": None, "my_bank": None, "clock_since": None,
+        "paused": False, "pace": {"mode": "turn", "hours": 24}, "version": 3,
+        "updated_at": None, "result": None,
+    }  # fmt: skip
+    row.update(extra)
+    return row
+
+
+def test_my_games_lists_my_turn_first_and_finished_games_last_with_the_result(
+    server: Any, browser: Any
+) -> None:
+    """My games as the page draws GET /api/me/tables (answered here, service worker off so the
+    answer can be routed): the groups in order, time left, paused, a bot on my seat, results."""
+    soon = "2099-01-01T00:00:00+00:00"
+    answer = {
+        "waiting": 1,
+        "etag": "x",
+        "tables": [
+            my_table("T1", "your_turn", my_turn=True, my_deadline=soon, my_bank=3600.0),
+            my_table("T2", "playing", paused=True),
+            my_table("T3", "playing", my_seat_bot="greedy"),
+            my_table("T4", "lobby", status="lobby", names=["Ada", None]),
+            my_table(
+                "T5", "finished", status="finished",
+                result={"place": 1, "of": 2, "score": 57, "won": None},
+            ),
+            my_table(
+                "T6", "finished", status="finished", names=["Bob"], seat_count=1, my_seat=0,
+                result={"place": 1, "of": 1, "score": 80, "won": True},
+            ),
+        ],
+    }  # fmt: skip
+    ctx = browser.new_context(viewport=VIEWPORT, service_workers="block")
+    try:
+        page = ctx.new_page()
+        page.goto(server.url("/"))
+        page.get_by_test_id("create-table").wait_for(timeout=15000)
+        page.evaluate(
+            """async () => { await fetch('/api/profiles', { method: 'POST',
+                 headers: { 'Content-Type': 'application/json' },
+                 body: JSON.stringify({ name: 'Bob' }) });
+               localStorage.setItem('emara.signed_in', '1'); }"""
+        )
+        page.route("**/api/me/tables", lambda route: route.fulfill(json=answer))
+        page.goto(server.url("/games"))
+        page.locator("[data-testid=my-game][data-table=T6]").wait_for(timeout=15000)
+        groups = page.locator("[data-testid=my-games-group]")
+        assert [groups.nth(i).get_attribute("data-group") for i in range(groups.count())] == [
+            "your_turn", "playing", "lobby", "finished",
+        ]  # fmt: skip
+        rows = page.get_by_test_id("my-game")
+        assert [rows.nth(i).get_attribute("data-table") for i in range(rows.count())] == [
+            "T1", "T2", "T3", "T4", "T5", "T6",
+        ]  # fmt: skip
+        row = lambda tid: page.locator(f"[data-testid=my-game][data-table={tid}]")  # noqa: E731
+        assert row("T1").get_by_test_id("my-game-time").get_attribute("data-deadline") == soon
+        assert row("T1").get_by_test_id("my-game-open").inner_text() == "Play"
+        assert row("T2").get_by_test_id("my-game-paused").inner_text().endswith("paused")
+        assert (
+            row("T3").get_by_test_id("my-game-bot").inner_text().endswith("a bot plays your seat")
+        )
+        assert "—" in row("T4").inner_text()
+        assert row("T5").get_by_test_id("my-game-result").inner_text() == "Place 1 of 2 · 57 points"
+        assert (
+            row("T6").get_by_test_id("my-game-result").inner_text()
+            == "You beat Victoria · 80 points"
+        )
+        assert row("T5").get_by_test_id("my-game-open").inner_text() == "View the result"
+        page.wait_for_function("() => document.title === '(1) My games — Crown of Emara'")
+    finally:
+        ctx.close()
