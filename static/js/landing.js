@@ -7,6 +7,7 @@ import { showError } from "/js/notices.js";
 import { seatName } from "/js/pieces.js";
 import { rememberInvite } from "/js/invites.js";
 import { profile, ensureProfile, nameField, currentName } from "/js/profile.js";
+import { paceSelect, paceFromChoice } from "/js/pace.js";
 
 const main = () => document.getElementById("main");
 
@@ -22,8 +23,11 @@ export async function landing({ link, navigate }) {
   seatsSel.addEventListener("change", fillStart);
   fillStart();
   const bstart = h("input", { id: "building-start", "data-testid": "building-start", type: "number", min: "0", max: "80", placeholder: "35" });
+  const paceSel = paceSelect({ id: "pace", "data-testid": "pace" });
   const check = (id) => h("input", { id, type: "checkbox", "data-testid": id });
   const rl = check("random-locations"), fs = check("full-selection"), sp = check("spectators");
+  const sc = check("spectator-chat"), un = check("undo");
+  un.checked = true;
   sp.checked = true;
 
   const create = async (btn) => {
@@ -34,9 +38,13 @@ export async function landing({ link, navigate }) {
         random_locations: rl.checked,
         full_selection: fs.checked,
         spectators: sp.checked,
+        spectator_chat: sc.checked,
+        undo: un.checked,
         start_player: startSel.value === "random" ? "random" : Number(startSel.value),
       };
       if (bstart.value !== "") options.building_start = Number(bstart.value);
+      const pace = paceFromChoice(paceSel.value);
+      if (pace) options.pace = pace;
       const tbl = await post("/api/tables", { seats: Number(seatsSel.value), options });
       rememberInvite(tbl.id, tbl.invite_code);
       navigate(`/t/${encodeURIComponent(tbl.id)}`);
@@ -74,10 +82,13 @@ export async function landing({ link, navigate }) {
           h("label", { for: "building-start" }, t("landing.building_start")), bstart
         ),
         h("p.hint", t("landing.building_start_hint")),
+        h("div.field", h("label", { for: "pace" }, t("pace.label")), paceSel),
         h("div.checks",
           h("label", rl, " ", t("landing.random_locations")),
           h("label", fs, " ", t("landing.full_selection")),
-          h("label", sp, " ", t("landing.spectators"))
+          h("label", sp, " ", t("landing.spectators")),
+          h("label", sc, " ", t("landing.spectator_chat")),
+          h("label", un, " ", t("landing.undo"))
         ),
         createBtn
       ),

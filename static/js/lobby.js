@@ -12,6 +12,7 @@ import { inviteFor, inviteUrl, rememberInvite } from "/js/invites.js";
 import { profile, ensureProfile, nameField, currentName } from "/js/profile.js";
 import { TableSocket, tableSocketUrl } from "/js/socket.js";
 import { presenceDot, presenceMap } from "/js/presence.js"; // presence of each seat
+import { describePace } from "/js/pace.js";
 
 const main = () => document.getElementById("main");
 
@@ -146,6 +147,9 @@ export class Lobby {
       h("dt", t("opt.random_locations")), h("dd", yn(opts.random_locations)),
       h("dt", t("opt.full_selection")), h("dd", yn(opts.full_selection)),
       h("dt", t("opt.spectators")), h("dd", yn(opts.spectators)),
+      h("dt", t("opt.spectator_chat")), h("dd", yn(opts.spectator_chat)),
+      h("dt", t("opt.undo")), h("dd", yn(opts.undo !== false)),
+      h("dt", t("pace.label")), h("dd", { "data-testid": "lobby-pace" }, describePace(opts.pace)),
       h("dt", t("opt.start_player")), h("dd", opts.start_player === "random" || opts.start_player == null ? t("landing.start_random") : t("landing.seat_n", { n: Number(opts.start_player) + 1 }))
     );
     let inviteBox = null;

@@ -6,6 +6,7 @@ import { t } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, post, ApiError } from "/js/api.js";
 import { showError, toast } from "/js/notices.js";
+import { pushMenuItem, forgetPushOnSignOut } from "/js/push.js";
 
 let me = null; // {id, name} or null
 
@@ -75,6 +76,7 @@ export async function recover(code) {
 // POST /api/profiles/signout (this browser) or …/signout-everywhere (every device of the profile).
 // Everywhere: every other device's session ends; this one gets a fresh cookie and stays.
 export async function signOut(everywhere) {
+  await forgetPushOnSignOut();
   try {
     await post(everywhere ? "/api/profiles/signout-everywhere" : "/api/profiles/signout", {});
   } catch (e) {
@@ -148,6 +150,7 @@ export function profileMenu(after) {
       h("summary", { "aria-label": t("profile.menu") }, "☺ ", h("span", { "data-testid": "profile-name" }, me.name)),
       h("div.menu",
         h("p.muted", t("profile.signed_in_as", { name: me.name })),
+        pushMenuItem(),
         h("button", { type: "button", "data-testid": "sign-out", onclick: out(false) }, t("profile.sign_out")),
         h("button", { type: "button", "data-testid": "sign-out-everywhere", onclick: out(true) }, t("profile.sign_out_everywhere"))));
   }

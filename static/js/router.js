@@ -12,6 +12,8 @@
 //   moves.js    words for moves and events        pieces.js   symbols, chips, bot markers
 //   i18n.js     catalogues and plurals            notices.js  errors, toasts, turn favicon
 //   invites.js  invite codes seen                 dom.js      the one DOM helper (text only)
+//   mygames.js  My games (/games)                 waiting.js  tables waiting for me, everywhere
+//   pace.js     pace words, clocks                push.js     service worker, push opt-in
 import { t, setLang, initialLang, languages } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, ApiError } from "/js/api.js";
@@ -21,6 +23,8 @@ import { profile, loadProfile, ensureProfile, nameField, currentName, profileMen
 import { landing } from "/js/landing.js";
 import { Lobby, lobbyStarted, tableUrl } from "/js/lobby.js";
 import { TableScreen } from "/js/table.js";
+import { startWaiting, waitingBadge } from "/js/waiting.js";
+import { registerWorker } from "/js/push.js";
 
 const main = () => document.getElementById("main");
 let screen = null; // the live screen object (has stop())
@@ -47,6 +51,7 @@ export async function route() {
     else if (m) await tablePage(decodeURIComponent(m[1]), new URLSearchParams(location.search).get("invite"));
     else if (path === "/solo") await soloPage();
     else if (path === "/records") await recordsPage();
+    else if (path === "/games") await myGamesPage();
     else clear(main()).append(h("section.panel", h("p", t("err.page_not_found")), link("/", t("app.home"))));
   } catch (e) {
     showError(e);
@@ -62,7 +67,7 @@ function renderHeader() {
   );
   hdr.append(
     link("/", h("span.brand", h("span.crown", { "aria-hidden": "true" }, "♛"), " ", t("app.title")), { class: "brand-link" }),
-    h("nav", link("/records", t("app.records")), " ", link("/solo", t("landing.solo")), " ", sel, " ", profileMenu(route))
+    h("nav", profile() ? link("/games", [t("mygames.link"), " ", waitingBadge()], { "data-testid": "my-games-link" }) : null, " ", link("/records", t("app.records")), " ", link("/solo", t("landing.solo")), " ", sel, " ", profileMenu(route))
   );
 }
 
@@ -121,6 +126,16 @@ async function recordsPage() {
   });
 }
 
+async function myGamesPage() {
+  document.title = t("mygames.title") + " — " + t("app.title");
+  if (!profile()) {
+    clear(main()).append(h("section.panel", h("p", { "data-testid": "my-games-no-profile" }, t("mygames.no_profile")), link("/", t("app.home"), { class: "button" })));
+    return;
+  }
+  const { renderMyGames } = await import("/js/mygames.js");
+  screen = renderMyGames(clear(main()), { link });
+}
+
 // ---------- start-up ----------
 
 async function boot() {
@@ -131,6 +146,8 @@ async function boot() {
     showError(e);
   }
   window.addEventListener("popstate", route);
+  startWaiting();
+  registerWorker();
   document.addEventListener("emara:profile", renderHeader);
   // plain links marked data-link (solo.js, records.js) stay in the app
   document.addEventListener("click", (e) => {

@@ -20,6 +20,7 @@ import { PHONE_QUERY, isPhone, renderPanels } from "/js/panels.js";
 import { SinceMarks } from "/js/since.js";
 import { UndoControl, undoRefusal } from "/js/undo.js";
 import { ChatPanel } from "/js/chat.js"; // table chat and presence
+import { renderClocks } from "/js/pace.js";
 
 // What identifies a control across a re-render (the DOM is rebuilt on every change).
 function focusKey(el) {
@@ -48,6 +49,7 @@ export class TableScreen {
     this.root = root;
     this.id = id;
     this.state = new TableState(table);
+    this.clock = (table && table.clock) || null; // pace.js: the server's clock, as last sent
     this.helpers = { navigate, inviteUrl };
     this.filter = null; // "loc:castle" | "adv:baker" | "card:gold" ...
     this.picker = null; // {label, moves}
@@ -180,6 +182,7 @@ export class TableScreen {
   takeTable(tb) {
     if (!tb) return;
     this.state.takeTable(tb);
+    if (tb.clock !== undefined) this.clock = tb.clock;
     if (this.seatAction && this.botLevelOf(this.seatAction.seat)) this.seatAction = null;
     this.render();
   }
@@ -215,6 +218,7 @@ export class TableScreen {
   apply(g) {
     const { applied, needLog } = this.state.apply(g);
     if (!applied) return;
+    if (g.clock !== undefined) this.clock = g.clock;
     if (needLog) setTimeout(() => this.fetchGame(), 0);
     this.picker = null;
     this.render();
@@ -295,6 +299,8 @@ export class TableScreen {
     const phone = this.phone;
     const game = h("div.game", { class: phone ? "tabbed" : "", "data-testid": "game", "data-phase": v.phase, "data-layout": phone ? "tabs" : "all" });
     game.append(h("h1.sr", t("table.title")), renderStatus(this));
+    const clocks = renderClocks(this);
+    if (clocks) game.append(clocks);
     const last = renderLastMove(this);
     if (last) game.append(last);
     if (v.outcome) game.append(renderFinal(this));

@@ -1,0 +1,73 @@
+// My games (client route /games): every table I sit at, as GET /api/me/tables lists them — where
+// it is my turn first (with the time I have left), then the games waiting for others, the tables
+// not started yet, and finished games last with my result. It follows the waiting.js feed, so it
+// changes as soon as something happens at one of the tables.
+import { t } from "/js/i18n.js";
+import { h, clear } from "/js/dom.js";
+import { BOT_GLYPH, SEAT_SYMBOLS } from "/js/pieces.js";
+import { countdown, describePace, formatLeft } from "/js/pace.js";
+import { onMyTables, refresh } from "/js/waiting.js";
+
+const GROUPS = ["your_turn", "playing", "lobby", "finished"];
+
+// `link(path, text, attrs)` makes an in-app link. Returns the screen (its stop() ends listening).
+export function renderMyGames(root, { link }) {
+  const box = h("div.mygames-groups", h("p.muted", t("app.loading")));
+  clear(root).append(h("section.panel.mygames", { "data-testid": "my-games" }, h("h1", t("mygames.title")), box));
+  const stop = onMyTables((answer) => show(box, answer, link));
+  refresh();
+  return { stop };
+}
+
+function show(box, answer, link) {
+  const tables = Array.isArray(answer.tables) ? answer.tables : [];
+  clear(box);
+  if (!tables.length) {
+    box.append(h("p.muted", { "data-testid": "my-games-empty" }, t("mygames.empty"), " "), link("/", t("mygames.new_table"), { class: "button small" }));
+    return;
+  }
+  for (const group of GROUPS) {
+    const rows = tables.filter((x) => x.group === group);
+    if (!rows.length) continue;
+    box.append(
+      h("section.mygames-group", { "data-testid": "my-games-group", "data-group": group },
+        h("h2", t("mygames.group." + group, { count: rows.length })),
+        h("ul.table-list", rows.map((x) => row(x, link))))
+    );
+  }
+}
+
+function row(x, link) {
+  const names = (x.names || []).map((n, i) =>
+    h("span.mg-name", { class: i === x.my_seat ? "me" : null }, SEAT_SYMBOLS[i] || "", " ", n === null || n === undefined ? "—" : n));
+  const words = [];
+  for (let i = 0; i < names.length; i++) words.push(i ? ", " : null, names[i]);
+  const path = `/t/${encodeURIComponent(x.id)}`;
+  const go = x.group === "finished" ? t("mygames.view_result") : x.my_turn ? t("mygames.play") : t("mygames.open");
+  return h("li.mygames-row", { "data-testid": "my-game", "data-table": x.id, "data-group": x.group, class: x.my_turn ? "my-turn" : null },
+    h("span.mg-names", words),
+    h("span.muted.mg-pace", describePace(x.pace)),
+    x.my_seat_bot ? h("span.tag.bot", { "data-testid": "my-game-bot" }, BOT_GLYPH, " ", t("mygames.bot_plays")) : null,
+    timeLeft(x),
+    x.result ? result(x.result) : null,
+    link(path, go, { class: x.my_turn ? "button small primary" : "button small", "data-testid": "my-game-open" }));
+}
+
+// The time I have left: ticking while my clock runs, else the bank as the server left it.
+function timeLeft(x) {
+  if (x.group === "finished") return null;
+  if (x.paused) return h("span.tag.paused", { "data-testid": "my-game-paused" }, "‖ ", t("pace.paused"));
+  if (x.my_turn && x.my_deadline) return h("span.mg-time", "◷ ", t("mygames.time_left"), " ", countdown(x.my_deadline, { "data-testid": "my-game-time" }));
+  if (x.my_turn) return h("span.tag.acting", t("mygames.your_turn"));
+  if (typeof x.my_bank === "number" && x.pace && x.pace.mode === "live") return h("span.muted.mg-time", "◷ ", formatLeft(x.my_bank));
+  return null;
+}
+
+function result(r) {
+  let text;
+  if (r.won === true) text = t("mygames.solo_won");
+  else if (r.won === false) text = t("mygames.solo_lost");
+  else text = t("mygames.place", { place: r.place, of: r.of });
+  if (typeof r.score === "number") text += " · " + t("mygames.points", { count: r.score });
+  return h("span.mg-result", { "data-testid": "my-game-result", class: r.place === 1 ? "first" : null }, text);
+}
