@@ -9,7 +9,8 @@ from app.config import Settings
 from app.profiles.deps import token_from
 from app.realtime.access import ServiceAccess
 from app.realtime.limits import SocketLimits, SocketRegistry
-from app.realtime.socket import CLOSE_POLICY, Connection
+from app.realtime.ports import CLOSE_POLICY
+from app.realtime.socket import Connection
 
 router = APIRouter()
 

@@ -20,15 +20,8 @@ import { PHONE_QUERY, isPhone, renderPanels } from "/js/panels.js";
 import { SinceMarks } from "/js/since.js";
 import { UndoControl, undoRefusal } from "/js/undo.js";
 import { ChatPanel } from "/js/chat.js"; // table chat and presence
+import { focusKey, restoreFocus } from "/js/focus.js";
 import { renderClocks } from "/js/pace.js";
-
-// What identifies a control across a re-render (the DOM is rebuilt on every change).
-function focusKey(el) {
-  if (!el || el === document.body) return null;
-  if (el.id) return "#" + el.id;
-  const d = el.dataset || {};
-  return [el.tagName, el.getAttribute("data-testid"), d.move, d.panel, d.location, el.getAttribute("aria-label")].join("|");
-}
 
 const enc = encodeURIComponent;
 
@@ -308,31 +301,13 @@ export class TableScreen {
     for (const el of renderPanels(this, phone).flat()) if (el) game.append(el);
     this.root.append(game);
     renderControls(this);
-    this.restoreFocus(hadFocus, inControls);
+    restoreFocus(this.root, hadFocus, inControls);
     const list = document.getElementById("log-list");
     if (list && logAtBottom) list.scrollTop = list.scrollHeight;
     this.flashChanges();
     this.turnSignal();
     this.undo.afterRender(); // since you looked + Undo: drawn over the fresh page
     this.since.afterRender();
-  }
-
-  // After a re-render the keyboard stays where it was: on the same control if it is still there,
-  // else (a move was made) on the first choice of the actions, else on the actions themselves.
-  restoreFocus(key, inControls) {
-    if (!key) return;
-    const all = this.root.querySelectorAll("button, [tabindex], input, select, a[href], summary");
-    for (const el of all) {
-      if (focusKey(el) === key && !el.closest("[hidden]")) {
-        el.focus({ preventScroll: true });
-        return;
-      }
-    }
-    if (!inControls) return;
-    const box = document.getElementById("controls");
-    if (!box) return;
-    const first = box.querySelector("[data-testid=legal-move], [data-testid=end-turn], [data-testid=pay-option]");
-    (first || box).focus({ preventScroll: true });
   }
 
   // record a value for change highlighting
