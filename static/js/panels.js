@@ -29,6 +29,9 @@ export const PANELS = [
     build: (ts) => h("aside.side", { "aria-label": t("table.players") }, renderScoreTrack(ts), renderPlayers(ts)),
   },
   { id: "log", icon: "▤", label: "phone.tab_log", build: (ts) => renderLog(ts) },
+  // The chat (chat.js) is one element kept across re-renders: a tab of its own on a phone; on a
+  // tablet or desktop it stays beside the game (table.js), so it is not built into the grid.
+  { id: "chat", icon: "✉", label: "phone.tab_chat", build: (ts, { phone }) => (phone && ts.chat ? ts.chat.el : null) },
 ];
 
 export function addPanel(panel) {

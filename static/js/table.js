@@ -300,6 +300,8 @@ export class TableScreen {
     game.append(renderScoreBar(this));
     for (const el of renderPanels(this, phone).flat()) if (el) game.append(el);
     this.root.append(game);
+    // the chat: in its tab on a phone (built above), else beside the game
+    if (!this.chat.el.isConnected) this.root.after(this.chat.el);
     renderControls(this);
     restoreFocus(this.root, hadFocus, inControls);
     const list = document.getElementById("log-list");

@@ -69,6 +69,8 @@ def test_two_people_chat_mute_and_see_each_other_come_and_go(
         host.get_by_test_id("start-game").click()
         host.get_by_test_id("game").wait_for(timeout=WAIT)
         guest.get_by_test_id("game").wait_for(timeout=WAIT)
+        # on the phone the chat is a tab of its own
+        guest.get_by_test_id("tab-chat").click()
 
         # talk, both ways
         say(guest, "hi Ann")
