@@ -411,7 +411,14 @@ def main() -> int:
                     ServerProcess(
                         db.url,
                         logdir / f"server{i}.log",
-                        env={"EMARA_LOG_LEVEL": "warning"},
+                        env={
+                            "EMARA_LOG_LEVEL": "warning",
+                            # every simulated player connects from 127.0.0.1: lift the
+                            # per-address socket cap and the per-address creation limits
+                            "EMARA_WS_MAX_PER_ADDRESS": "100000",
+                            "EMARA_RATE_PROFILE_CREATE": "100000/hour",
+                            "EMARA_RATE_TABLE_CREATE": "100000/hour",
+                        },
                         extra_args=["--log-level", "warning", "--no-access-log", *args.server_arg],
                     ).start()
                 )

@@ -60,6 +60,14 @@ def extend(s: Session, instance: str, expires: datetime) -> None:
     s.execute(update(Presence).where(Presence.instance == instance).values(expires_at=expires))
 
 
+def held(s: Session, instance: str) -> set[tuple[str, str]]:
+    """The (table, profile) rows this instance has now (one read, however many sockets)."""
+    rows = s.execute(
+        select(Presence.table_id, Presence.profile_id).where(Presence.instance == instance)
+    )
+    return {(table_id, profile_id) for table_id, profile_id in rows}
+
+
 def drop_instance(s: Session, instance: str, now: datetime) -> set[str]:
     """A clean shutdown: this instance's rows go (their people last seen now)."""
     rows = list(s.scalars(select(Presence).where(Presence.instance == instance)))

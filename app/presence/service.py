@@ -86,7 +86,8 @@ class PresenceService:
         def work() -> None:
             with self.db.session() as s:
                 repo.extend(s, self.instance, expires)
-                for table_id, profile_id in list(self.sockets):
+                # only rows a sweep elsewhere removed are inserted again
+                for table_id, profile_id in set(self.sockets) - repo.held(s, self.instance):
                     repo.hold(s, table_id, profile_id, self.instance, expires)
 
         await to_thread.run_sync(work)
