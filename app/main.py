@@ -62,7 +62,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     db = Database(settings.effective_database_url, settings.db_pool_size, settings.db_max_overflow)
     hub = Hub()
     signer = TokenSigner(settings.effective_secret_key, settings.previous_secret_keys)
-    service = TableService(db, hub, signer)
+    service = TableService(db, hub)
     service.table_create_limit = (
         settings.table_create_limit,
         settings.table_create_window_seconds,

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.auth import TokenSigner
 from app.db.session import Database
 from app.pace.book import PaceBook
 from app.realtime.hub import Hub
@@ -25,10 +24,9 @@ __all__ = ["TableService", "Viewer"]
 
 
 class TableService:
-    def __init__(self, db: Database, hub: Hub, signer: TokenSigner) -> None:
+    def __init__(self, db: Database, hub: Hub) -> None:
         self.db = db
         self.hub = hub
-        self.signer = signer
         # One lock per table in this process: spares the database most lost races. Kept only
         # while in use (see KeyedLocks), so it does not grow with every table ever played.
         self.locks = KeyedLocks()

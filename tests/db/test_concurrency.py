@@ -13,7 +13,6 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from app.auth import TokenSigner
 from app.db.models import GameTable, MoveRecord
 from app.db.session import Database
 from app.errors import StaleVersion
@@ -56,7 +55,7 @@ def race(calls: list[Any]) -> list[Any]:
 
 @pytest.fixture
 def two_services(app: Any, database_url: str) -> Any:
-    other = TableService(Database(database_url), Hub(), TokenSigner("test-secret-key"))
+    other = TableService(Database(database_url), Hub())
     yield app.state.service, other
     other.db.dispose()
 
