@@ -29,6 +29,12 @@ from app.db.session import Database
 from app.errors import Unavailable, install_handlers
 from app.invitations import endpoints as invitation_endpoints
 from app.invitations.service import Invitations
+from app.mail import endpoints as mail_endpoints
+from app.mail.links import Links
+from app.mail.notifier import MailNotifier
+from app.mail.postman import Postman, SmtpConfig
+from app.mail.service import MailService
+from app.mail.tokens import UnsubscribeSigner
 from app.mygames import endpoints as my_endpoints
 from app.mygames.events import MeFeed
 from app.mygames.service import MyGames
@@ -138,6 +144,48 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # --- Play again: rematches and invitations (their invitees' My games follow the table) ---
     invitations = Invitations(db, hub, service)
     me_feed.also.append(invitations.invitees_sync)
+    # --- E-mail: addresses, sign-in links, and game notifications (a background subscriber) ---
+    postman = Postman(
+        SmtpConfig(
+            settings.smtp_host,
+            settings.smtp_port,
+            settings.smtp_security,
+            settings.smtp_user,
+            settings.smtp_password,
+            settings.smtp_from,
+            settings.smtp_timeout_seconds,
+        ),
+        clock,
+        settings.mail_enabled,
+        settings.email_queue_size,
+        settings.email_attempts,
+        settings.email_retry_seconds,
+    )
+    links = Links(settings.public_url)
+    unsubscribe = UnsubscribeSigner(settings.effective_secret_key, settings.previous_secret_keys)
+    mail = MailService(
+        db,
+        clock,
+        postman,
+        links,
+        unsubscribe,
+        profiles_service,
+        settings.email_confirm_minutes * 60,
+        settings.email_signin_minutes * 60,
+    )
+    mailer = MailNotifier(
+        db,
+        hub,
+        clock,
+        postman,
+        links,
+        unsubscribe,
+        settings.email_gather_seconds,
+        settings.email_turn_window_seconds,
+        settings.email_reminder_seconds,
+        settings.email_sweep_seconds,
+    )
+    invitations.listeners.append(mailer.invited)
 
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
     relay = relay_for(hub, settings.effective_database_url, settings.notify_channel)
@@ -157,9 +205,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             sweeper.start()
         me_feed.start()
         push.start()
+        postman.start()
+        mailer.start()
         try:
             yield
         finally:
+            await mailer.stop()
+            await postman.stop()
             await push.stop()
             await me_feed.stop()
             await sweeper.stop()
@@ -199,6 +251,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.push = push
     app.state.push_public_key = public_key(vapid)
     app.state.invitations = invitations
+    app.state.mail = mail
+    app.state.mailer = mailer
     install_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(profiles.router)
@@ -211,6 +265,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(my_endpoints.router)
     app.include_router(push_endpoints.router)
     app.include_router(invitation_endpoints.router)
+    app.include_router(mail_endpoints.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:

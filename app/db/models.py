@@ -217,7 +217,9 @@ class TableInvitation(Base):
     with"): the seat stays theirs while the invitation is pending."""
 
     __tablename__ = "table_invitation"
-    __table_args__ = (UniqueConstraint("table_id", "profile_id", name="uq_invitation_table_profile"),)
+    __table_args__ = (
+        UniqueConstraint("table_id", "profile_id", name="uq_invitation_table_profile"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_id: Mapped[str] = mapped_column(

@@ -125,13 +125,13 @@ def pending_for(s: Session, profile_id: str) -> list[dict[str, Any]]:
     ids = [t.id for _, t, _ in rows]
     seated: dict[str, list[tuple[int, str | None, str | None]]] = {}
     if ids:
-        for table_id, seat, name, pid in s.execute(
+        for line in s.execute(
             select(Seat.table_id, Seat.seat, Profile.name, Profile.id)
             .outerjoin(Profile, Profile.id == Seat.profile_id)
             .where(Seat.table_id.in_(ids))
         ):
-            seated.setdefault(table_id, []).append((seat, name, pid))
-    rematch_of = (
+            seated.setdefault(line[0], []).append((line[1], line[2], line[3]))
+    rematch_of: dict[str | None, str] = (
         dict(
             s.execute(
                 select(GameTable.rematch_id, GameTable.id).where(GameTable.rematch_id.in_(ids))
@@ -143,12 +143,12 @@ def pending_for(s: Session, profile_id: str) -> list[dict[str, Any]]:
     out = []
     for inv, t, inviter_name in rows:
         names: list[str | None] = [None] * t.seat_count
-        host = None
-        for seat, name, pid in seated.get(t.id, []):
+        host: str | None = None
+        for seat, who, pid in seated.get(t.id, []):
             if 0 <= seat < t.seat_count:
-                names[seat] = name
+                names[seat] = who
             if pid == t.host_profile_id:
-                host = name
+                host = who
         out.append(
             {
                 "id": inv.id,
