@@ -83,15 +83,15 @@ async def invite(
 
 
 @router.delete(
-    "/api/tables/{table_id}/invitations/{invitee_id}",
+    "/api/tables/{table_id}/invitations/{invitation_id}",
     response_model=TableInvitationsOut,
     dependencies=HOST_LIMIT,
 )
 async def withdraw(
-    table_id: TableIdPath, invitee_id: str, profile_id: ProfileId, svc: Service
+    table_id: TableIdPath, invitation_id: InvitationIdPath, profile_id: ProfileId, svc: Service
 ) -> dict[str, Any]:
     """Host only: take back an invitation nobody answered yet (its seat is free again)."""
-    out = await svc.withdraw(profile_id, table_id, invitee_id[:32])
+    out = await svc.withdraw(profile_id, table_id, invitation_id)
     return {"table_id": table_id, "invitations": out}
 
 

@@ -70,15 +70,18 @@ def invitation_of(s: Session, table_id: str, profile_id: str) -> TableInvitation
     )
 
 
-def of_table(s: Session, table_id: str) -> list[tuple[TableInvitation, str]]:
+def of_table(s: Session, table_id: str) -> list[tuple[TableInvitation, str, str]]:
+    """Invitations of the table with the names of the invited person and of who invited."""
+    inviter = aliased(Profile)
     rows = s.execute(
-        select(TableInvitation, Profile.name)
+        select(TableInvitation, Profile.name, inviter.name)
         .join(Profile, Profile.id == TableInvitation.profile_id)
+        .join(inviter, inviter.id == TableInvitation.inviter_id)
         .where(TableInvitation.table_id == table_id)
         .order_by(TableInvitation.id)
         .limit(TABLE_INVITATIONS_LIMIT)
     ).all()
-    return [(inv, name) for inv, name in rows]
+    return [(inv, name, by) for inv, name, by in rows]
 
 
 def invitees(s: Session, table_id: str) -> list[str]:

@@ -50,6 +50,7 @@ class TableInvitationOut(BaseModel):
 
     id: int
     name: str
+    inviter: str
     seat: int | None
     kind: InvitationKind
     status: InvitationStatus

@@ -107,7 +107,13 @@ class Invitations:
         if created:
             self._changed(table_id, new_id)
             self._tell(invited)
+            if not invited and await self._alone(new_id):
+                # A solo game (one seat): played again at once, as a solo table starts.
+                await self.tables.start(profile_id, new_id)
         return {"table_id": new_id, "created": created}
+
+    async def _alone(self, table_id: str) -> bool:
+        return await self._run(lambda s: lobby_table(s, table_id).seat_count == 1)
 
     def _rematch(
         self, s: Session, profile_id: str, table_id: str
@@ -183,18 +189,20 @@ class Invitations:
         s.flush()
         return Invited(invitee_id, t.id, InvitationKind.INVITE, repo.name_of(s, host_id), t.name)
 
-    async def withdraw(self, host_id: str, table_id: str, invitee_id: str) -> list[dict[str, Any]]:
+    async def withdraw(
+        self, host_id: str, table_id: str, invitation_id: int
+    ) -> list[dict[str, Any]]:
         async with self.locks[table_id]:
-            await self._run(lambda s: self._withdraw(s, host_id, table_id, invitee_id))
+            await self._run(lambda s: self._withdraw(s, host_id, table_id, invitation_id))
         self._changed(table_id)
         return await self.of_table(host_id, table_id)
 
-    def _withdraw(self, s: Session, host_id: str, table_id: str, invitee_id: str) -> None:
+    def _withdraw(self, s: Session, host_id: str, table_id: str, invitation_id: int) -> None:
         t, _ = visible(s, host_id, table_id, None)
         if t.host_profile_id != host_id:
             raise NotHost("only the host takes an invitation back")
-        row = repo.invitation_of(s, table_id, invitee_id)
-        if row is None:
+        row = repo.invitation(s, invitation_id)
+        if row is None or row.table_id != table_id:
             raise NotFound("no such invitation")
         if not repo.answer(s, row.id, InvitationStatus.WITHDRAWN, utcnow()):
             raise AlreadyAnswered("the invitation was answered already")
@@ -243,19 +251,20 @@ class Invitations:
 
     def _of_table(self, s: Session, profile_id: str, table_id: str) -> list[dict[str, Any]]:
         rows = repo.of_table(s, table_id)
-        invited = any(inv.profile_id == profile_id for inv, _ in rows)
+        invited = any(inv.profile_id == profile_id for inv, _, _ in rows)
         if not invited:
             visible(s, profile_id, table_id, None)  # a seat, or 404
         return [
             {
                 "id": inv.id,
                 "name": name,
+                "inviter": by,
                 "seat": inv.seat,
                 "kind": inv.kind,
                 "status": inv.status,
                 "you": inv.profile_id == profile_id,
             }
-            for inv, name in rows
+            for inv, name, by in rows
         ]
 
     async def mine(self, profile_id: str) -> list[dict[str, Any]]:

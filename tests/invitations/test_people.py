@@ -70,12 +70,13 @@ def test_a_host_takes_an_invitation_back_and_a_full_table_invites_nobody(
         f"/api/tables/{new}/invitations", json={"profile_id": bob.id}, headers=ann.headers
     )
     assert r.status_code == 201
+    invitation = r.json()["invitations"][0]["id"]
     # The one free seat is kept for Bob: Eve cannot be invited to it.
     r = client.post(
         f"/api/tables/{new}/invitations", json={"profile_id": eve.id}, headers=ann.headers
     )
     assert r.status_code == 409 and r.json()["error"]["code"] == "table_full"
-    r = client.delete(f"/api/tables/{new}/invitations/{bob.id}", headers=ann.headers)
+    r = client.delete(f"/api/tables/{new}/invitations/{invitation}", headers=ann.headers)
     assert r.status_code == 200 and r.json()["invitations"][0]["status"] == "withdrawn"
     assert my_invitations(client, bob) == []
     r = client.post(

@@ -153,7 +153,7 @@ def test_mails_a_person_asks_for_are_rate_limited(
         r = c.post("/api/email", json={"address": "a9@example.org"}, headers=ada.headers)
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
         # Per mailbox too: another caller cannot flood one address with sign-in links.
-        for n in range(3):
+        for _ in range(3):
             r = c.post("/api/email/signin-link", json={"address": "victim@example.org"})
         assert r.status_code == 429
         c.app.state.db.dispose()  # type: ignore[attr-defined]
