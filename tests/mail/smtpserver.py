@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email import message_from_bytes
@@ -35,11 +36,22 @@ class Inbox:
     received: list[Received] = field(default_factory=list)
     host: str = "127.0.0.1"
     port: int = 0
+    arrived: threading.Condition = field(default_factory=threading.Condition)
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         msg = message_from_bytes(envelope.content, policy=default)
-        self.received.append(Received(list(envelope.rcpt_tos), msg))  # type: ignore[arg-type]
+        with self.arrived:
+            self.received.append(Received(list(envelope.rcpt_tos), msg))  # type: ignore[arg-type]
+            self.arrived.notify_all()
         return "250 OK"
+
+    def wait_for(self, address: str, count: int = 1, timeout: float = 30.0) -> Received:
+        """The ``count``-th message to ``address``, waiting (on the server's signal) until it
+        arrives (a server in another process sends it)."""
+        with self.arrived:
+            ok = self.arrived.wait_for(lambda: len(self.to(address)) >= count, timeout)
+        assert ok, f"no message {count} to {address}"
+        return self.to(address)[count - 1]
 
     def to(self, address: str) -> list[Received]:
         return [r for r in self.received if address in r.rcpt]
