@@ -39,7 +39,7 @@ function show(box, st) {
   box.dataset.state = st.address ? "confirmed" : st.pending ? "pending" : "none";
   box.append(h("p.muted", t("email.what")));
   if (st.address) {
-    const notify = h("input", { type: "checkbox", id: "email-notify", "data-testid": "email-notify", checked: st.notify });
+    const notify = h("input", { type: "checkbox", "data-testid": "email-notify", checked: st.notify });
     notify.addEventListener("change", async () => {
       notify.disabled = true;
       try {
@@ -69,7 +69,7 @@ function show(box, st) {
     });
     box.append(
       h("p", t("email.confirmed"), " ", h("strong", { "data-testid": "email-address" }, st.address)),
-      h("p.row", notify, h("label", { for: "email-notify" }, t("email.notify"))),
+      h("p", h("label.check", notify, " ", t("email.notify"))),
       h("p.row", h("label", { for: "email-lang" }, t("email.lang")), which),
       h("p", remove)
     );
