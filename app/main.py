@@ -28,6 +28,7 @@ from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import Unavailable, install_handlers
 from app.invitations import endpoints as invitation_endpoints
+from app.invitations.push import InvitationPush
 from app.invitations.service import Invitations
 from app.mail import endpoints as mail_endpoints
 from app.mail.links import Links
@@ -186,6 +187,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         settings.email_sweep_seconds,
     )
     invitations.listeners.append(mailer.invited)
+    invitation_push = InvitationPush(push_store, push)
+    invitations.listeners.append(invitation_push.invited)
 
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
     relay = relay_for(hub, settings.effective_database_url, settings.notify_channel)
@@ -210,6 +213,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         try:
             yield
         finally:
+            await invitation_push.stop()
             await mailer.stop()
             await postman.stop()
             await push.stop()
@@ -251,6 +255,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.push = push
     app.state.push_public_key = public_key(vapid)
     app.state.invitations = invitations
+    app.state.invitation_push = invitation_push
     app.state.mail = mail
     app.state.mailer = mailer
     install_handlers(app)
