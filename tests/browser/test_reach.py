@@ -70,6 +70,11 @@ def sign_up(page: Any, server: ServerProcess, name: str) -> dict[str, Any]:
     return body  # type: ignore[no-any-return]
 
 
+def in_czech(page: Any) -> None:
+    page.locator("header select").select_option("cs")
+    page.locator("html[lang=cs]").wait_for(state="attached", timeout=WAIT)
+
+
 def shoot(page: Any, artifacts: Path, name: str) -> None:
     page.screenshot(path=str(artifacts / f"{name}.png"), full_page=True)
 
@@ -130,6 +135,9 @@ def test_the_email_section_says_when_the_server_sends_no_email(
         page.set_viewport_size(PHONE)
         shoot(page, artifacts, "email-off-phone")
         assert axe_violations(page) == []
+        in_czech(page)
+        page.get_by_test_id("email-off").filter(has_text="neposílá").wait_for(timeout=WAIT)
+        shoot(page, artifacts, "email-off-phone-cs")
 
 
 def test_an_address_is_confirmed_by_its_link_and_a_sign_in_link_works_once(
@@ -154,6 +162,10 @@ def test_an_address_is_confirmed_by_its_link_and_a_sign_in_link_works_once(
         assert page.get_by_test_id("email-notify").is_checked()
         shoot(page, artifacts, "email-confirmed-desktop")
         assert axe_violations(page) == []
+        in_czech(page)
+        page.get_by_test_id("email-section").filter(has_text="Vaše adresa").wait_for(timeout=WAIT)
+        shoot(page, artifacts, "email-confirmed-desktop-cs")
+        page.locator("header select").select_option("en")
         # A phone that never saw Ada: a sign-in link by e-mail, once.
         phone.goto(mail_server.url("/email/signin"))
         phone.get_by_test_id("signin-email").fill("ada@example.org")
