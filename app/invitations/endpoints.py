@@ -28,6 +28,8 @@ def invitations(request: Request) -> Invitations:
 
 Service = Annotated[Invitations, Depends(invitations)]
 HOST_LIMIT = [Depends(limit(LimitName.HOST_ACTS))]
+# Answering costs nothing; guessing another person's invitation ids (404s) does.
+GUESS_LIMIT = [Depends(limit(LimitName.INVITE))]
 
 
 @router.get("/api/me/people", response_model=PeopleOut)
@@ -57,7 +59,11 @@ async def rematch(table_id: TableIdPath, profile_id: ProfileId, svc: Service) ->
     return await svc.rematch(profile_id, table_id)
 
 
-@router.get("/api/tables/{table_id}/invitations", response_model=TableInvitationsOut)
+@router.get(
+    "/api/tables/{table_id}/invitations",
+    response_model=TableInvitationsOut,
+    dependencies=GUESS_LIMIT,
+)
 async def table_invitations(
     table_id: TableIdPath, profile_id: ProfileId, svc: Service
 ) -> dict[str, Any]:
@@ -95,7 +101,9 @@ async def withdraw(
     return {"table_id": table_id, "invitations": out}
 
 
-@router.post("/api/invitations/{invitation_id}/accept", response_model=LobbyOut)
+@router.post(
+    "/api/invitations/{invitation_id}/accept", response_model=LobbyOut, dependencies=GUESS_LIMIT
+)
 async def accept(
     invitation_id: InvitationIdPath, profile_id: ProfileId, svc: Service
 ) -> dict[str, Any]:
@@ -103,7 +111,7 @@ async def accept(
     return await svc.accept(profile_id, invitation_id)
 
 
-@router.post("/api/invitations/{invitation_id}/decline", status_code=204)
+@router.post("/api/invitations/{invitation_id}/decline", status_code=204, dependencies=GUESS_LIMIT)
 async def decline(invitation_id: InvitationIdPath, profile_id: ProfileId, svc: Service) -> Response:
     """The invited person says no: their seat is free for a link or a bot."""
     await svc.decline(profile_id, invitation_id)
