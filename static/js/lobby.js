@@ -90,6 +90,7 @@ export class Lobby {
       return;
     }
     if (changed) this.render();
+    else this.extras.heard(); // an answer to an invitation changes no seat
   }
   // ---- presence: a `presence` frame updates the seats' present / last_seen
   presenceChanged(f) {

@@ -48,6 +48,11 @@ export class LobbyExtras {
     return this.box;
   }
 
+  // a lobby frame that changed nothing the lobby shows: the invitations may have
+  heard() {
+    if (this.table) this.load();
+  }
+
   async load() {
     try {
       const answer = await get(`/api/tables/${enc(this.id)}/invitations`);
