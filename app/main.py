@@ -31,11 +31,7 @@ from app.invitations import endpoints as invitation_endpoints
 from app.invitations.push import InvitationPush
 from app.invitations.service import Invitations
 from app.mail import endpoints as mail_endpoints
-from app.mail.links import Links
-from app.mail.notifier import MailNotifier
-from app.mail.postman import Postman, SmtpConfig
-from app.mail.service import MailService
-from app.mail.tokens import UnsubscribeSigner
+from app.mail.parts import MailParts
 from app.mygames import endpoints as my_endpoints
 from app.mygames.events import MeFeed
 from app.mygames.service import MyGames
@@ -146,47 +142,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     invitations = Invitations(db, hub, service)
     me_feed.also.append(invitations.invitees_sync)
     # --- E-mail: addresses, sign-in links, and game notifications (a background subscriber) ---
-    postman = Postman(
-        SmtpConfig(
-            settings.smtp_host,
-            settings.smtp_port,
-            settings.smtp_security,
-            settings.smtp_user,
-            settings.smtp_password,
-            settings.smtp_from,
-            settings.smtp_timeout_seconds,
-        ),
-        clock,
-        settings.mail_enabled,
-        settings.email_queue_size,
-        settings.email_attempts,
-        settings.email_retry_seconds,
-    )
-    links = Links(settings.public_url)
-    unsubscribe = UnsubscribeSigner(settings.effective_secret_key, settings.previous_secret_keys)
-    mail = MailService(
-        db,
-        clock,
-        postman,
-        links,
-        unsubscribe,
-        profiles_service,
-        settings.email_confirm_minutes * 60,
-        settings.email_signin_minutes * 60,
-    )
-    mailer = MailNotifier(
-        db,
-        hub,
-        clock,
-        postman,
-        links,
-        unsubscribe,
-        settings.email_gather_seconds,
-        settings.email_turn_window_seconds,
-        settings.email_reminder_seconds,
-        settings.email_sweep_seconds,
-    )
-    invitations.listeners.append(mailer.invited)
+    mail = MailParts.build(settings, db, hub, clock, profiles_service)
+    invitations.listeners.append(mail.notifier.invited)
     invitation_push = InvitationPush(push_store, push)
     invitations.listeners.append(invitation_push.invited)
 
@@ -208,14 +165,12 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             sweeper.start()
         me_feed.start()
         push.start()
-        postman.start()
-        mailer.start()
+        mail.start()
         try:
             yield
         finally:
             await invitation_push.stop()
-            await mailer.stop()
-            await postman.stop()
+            await mail.stop()
             await push.stop()
             await me_feed.stop()
             await sweeper.stop()
@@ -256,8 +211,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.push_public_key = public_key(vapid)
     app.state.invitations = invitations
     app.state.invitation_push = invitation_push
-    app.state.mail = mail
-    app.state.mailer = mailer
+    app.state.mail = mail.service
+    app.state.mailer = mail.notifier
     install_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(profiles.router)
