@@ -42,15 +42,22 @@ export class LobbyExtras {
     this.table = tb;
     const key = JSON.stringify([tb.seats, tb.name, tb.host]);
     if (key !== this.version) {
+      // read once, then again only while someone has still to answer (the lobby frame brings
+      // the seats; only an answer changes the list)
+      if (this.version === null || this.waiting()) this.load();
+      else this.draw();
       this.version = key;
-      this.load();
     }
     return this.box;
   }
 
-  // a lobby frame that changed nothing the lobby shows: the invitations may have
+  waiting() {
+    return this.invitations.some((i) => i.status === "pending");
+  }
+
+  // a lobby frame that changed nothing the lobby shows: an answer (a decline) may have
   heard() {
-    if (this.table) this.load();
+    if (this.table && this.waiting()) this.load();
   }
 
   async load() {
