@@ -5,9 +5,9 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -95,6 +95,35 @@ class Settings(BaseSettings):
     push_subscriptions_per_profile: int = Field(default=10, ge=1)
     push_attempts: int = Field(default=3, ge=1)
     push_retry_seconds: float = Field(default=5.0, ge=0)
+    # --- Play again and e-mail (README "E-mail") ---
+    # Naming a table, inviting people and rematches per profile; e-mails a person asks for
+    # (confirmation, sign-in link) per address, profile and client address; wrong or spent links.
+    rate_host_acts: str = "120/hour"
+    rate_email_send: str = "5/hour;20/day"
+    rate_email_link_misses: str = "10/minute;100/hour"
+    # The address people reach this server at (links in e-mails), e.g. https://emara.example.
+    public_url: str = ""
+    # SMTP: no host (or no public_url) = no e-mail is ever sent, and the profile page says so.
+    smtp_host: str = ""
+    smtp_port: int = Field(default=587, ge=1, le=65535)
+    smtp_security: Literal["starttls", "tls", "none"] = "starttls"
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_from: str = "Crown of Emara <noreply@localhost>"
+    smtp_timeout_seconds: float = Field(default=20.0, gt=0)
+    email_queue_size: int = Field(default=1000, ge=1)  # messages waiting for the SMTP server
+    email_attempts: int = Field(default=3, ge=1)
+    email_retry_seconds: float = Field(default=30.0, ge=0)
+    # Seconds between two looks for due notifications and short deadlines (0: not here).
+    email_sweep_seconds: float = Field(default=15.0, ge=0)
+    # "Your turn" waits this long (several tables then go out as one digest; a move made
+    # meanwhile cancels it), and goes out at most once per table per window.
+    email_gather_seconds: float = Field(default=120.0, ge=0)
+    email_turn_window_seconds: float = Field(default=6 * 3600.0, ge=0)
+    # "Time runs out in 1 hour": this long before a turn-based deadline.
+    email_reminder_seconds: float = Field(default=3600.0, gt=0)
+    email_confirm_minutes: float = Field(default=30.0, gt=0)
+    email_signin_minutes: float = Field(default=15.0, gt=0)
     # Where the browser client lives.
     static_dir: Path = Path(__file__).resolve().parent.parent / "static"
 
@@ -113,6 +142,18 @@ class Settings(BaseSettings):
         if isinstance(value, list | tuple):
             return [str(v).strip().rstrip("/") for v in value if str(v).strip()]
         return value
+
+    @model_validator(mode="after")
+    def _no_password_in_clear(self) -> Settings:
+        loopback = self.smtp_host in ("127.0.0.1", "localhost", "::1")
+        if self.smtp_security == "none" and self.smtp_password and not loopback:
+            raise ValueError("an SMTP password is sent only over STARTTLS or TLS")
+        return self
+
+    @property
+    def mail_enabled(self) -> bool:
+        """E-mail is sent only with an SMTP server and the public address for its links."""
+        return bool(self.smtp_host and self.public_url)
 
     @property
     def effective_database_url(self) -> str:

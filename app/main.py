@@ -27,6 +27,11 @@ from app.clock import Clock, SystemClock
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import Unavailable, install_handlers
+from app.invitations import endpoints as invitation_endpoints
+from app.invitations.push import InvitationPush
+from app.invitations.service import Invitations
+from app.mail import endpoints as mail_endpoints
+from app.mail.parts import MailParts
 from app.mygames import endpoints as my_endpoints
 from app.mygames.events import MeFeed
 from app.mygames.service import MyGames
@@ -85,6 +90,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             parse_rule(LimitName.TABLE_CREATE, settings.rate_table_create),
             parse_rule(LimitName.INVITE, settings.rate_invite_misses),
             parse_rule(LimitName.RECOVER, settings.rate_recover_misses),
+            parse_rule(LimitName.HOST_ACTS, settings.rate_host_acts),
+            parse_rule(LimitName.EMAIL_SEND, settings.rate_email_send),
+            parse_rule(LimitName.EMAIL_LINK, settings.rate_email_link_misses),
         ],
     )
 
@@ -130,6 +138,14 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         settings.push_retry_seconds,
     )
     sweeper.listeners.append(push.timed_out)
+    # --- Play again: rematches and invitations (their invitees' My games follow the table) ---
+    invitations = Invitations(db, hub, service)
+    me_feed.also.append(invitations.invitees_sync)
+    # --- E-mail: addresses, sign-in links, and game notifications (a background subscriber) ---
+    mail = MailParts.build(settings, db, hub, clock, profiles_service)
+    invitations.listeners.append(mail.notifier.invited)
+    invitation_push = InvitationPush(push_store, push)
+    invitations.listeners.append(invitation_push.invited)
 
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
     relay = relay_for(hub, settings.effective_database_url, settings.notify_channel)
@@ -149,9 +165,12 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             sweeper.start()
         me_feed.start()
         push.start()
+        mail.start()
         try:
             yield
         finally:
+            await invitation_push.stop()
+            await mail.stop()
             await push.stop()
             await me_feed.stop()
             await sweeper.stop()
@@ -190,6 +209,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.push_store = push_store
     app.state.push = push
     app.state.push_public_key = public_key(vapid)
+    app.state.invitations = invitations
+    app.state.invitation_push = invitation_push
+    app.state.mail = mail.service
+    app.state.mailer = mail.notifier
     install_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(profiles.router)
@@ -201,6 +224,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(pace_endpoints.router)
     app.include_router(my_endpoints.router)
     app.include_router(push_endpoints.router)
+    app.include_router(invitation_endpoints.router)
+    app.include_router(mail_endpoints.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:

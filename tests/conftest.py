@@ -121,6 +121,9 @@ SUITE_RATE_LIMITS = {
     "rate_table_create": "100000/minute",
     "rate_invite_misses": "100000/minute",
     "rate_recover_misses": "100000/minute",
+    "rate_host_acts": "100000/minute",
+    "rate_email_send": "100000/minute",
+    "rate_email_link_misses": "100000/minute",
 }
 
 

@@ -77,6 +77,10 @@ class GameTable(Base):
     # a person's seat to act, epoch seconds (NULL: no clock runs); written by the move's UPDATE.
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    # --- Play again (migration 0850): the host's name for the table, and the table of its
+    # rematch (set once, by the first player who asks for it).
+    name: Mapped[str | None] = mapped_column(String(60), nullable=True)
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class Seat(Base):
@@ -205,3 +209,81 @@ class PushSubscription(Base):
     lang: Mapped[str] = mapped_column(String(2), default="en")
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# --- Play again and e-mail (migration 0850) ------------------------------------------------------
+class TableInvitation(Base):
+    """A person asked to sit at a table (a rematch, or the host's invitation from "People I play
+    with"): the seat stays theirs while the invitation is pending."""
+
+    __tablename__ = "table_invitation"
+    __table_args__ = (
+        UniqueConstraint("table_id", "profile_id", name="uq_invitation_table_profile"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_table.id", ondelete="CASCADE"), index=True
+    )
+    profile_id: Mapped[str] = mapped_column(
+        ForeignKey("profile.id", ondelete="CASCADE"), index=True
+    )
+    inviter_id: Mapped[str] = mapped_column(ForeignKey("profile.id", ondelete="CASCADE"))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    kind: Mapped[str] = mapped_column(String(16))  # rematch | invite
+    status: Mapped[str] = mapped_column(String(16), index=True)  # pending | accepted | ...
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class EmailAddress(Base):
+    """A profile's confirmed e-mail address (at most one; an address belongs to one profile)."""
+
+    __tablename__ = "email_address"
+
+    profile_id: Mapped[str] = mapped_column(
+        ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True
+    )
+    address: Mapped[str] = mapped_column(String(254), unique=True)
+    lang: Mapped[str] = mapped_column(String(2), default="en")
+    # Game notifications wanted (one-click unsubscribe turns this off; sign-in links still work).
+    notify: Mapped[bool] = mapped_column(Boolean, default=True)
+    confirmed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class EmailToken(Base):
+    """A confirmation or sign-in link: only its hash is kept; single use, short-lived."""
+
+    __tablename__ = "email_token"
+
+    hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    profile_id: Mapped[str] = mapped_column(
+        ForeignKey("profile.id", ondelete="CASCADE"), index=True
+    )
+    purpose: Mapped[str] = mapped_column(String(16))  # confirm | signin
+    address: Mapped[str] = mapped_column(String(254))
+    lang: Mapped[str] = mapped_column(String(2), default="en")
+    expires_at: Mapped[float] = mapped_column(Float, index=True)
+    used: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class EmailOutbox(Base):
+    """A game notification to send by e-mail: queued after the commit of what caused it, sent
+    (or dropped) when due by whichever instance claims it first."""
+
+    __tablename__ = "email_outbox"
+    __table_args__ = (UniqueConstraint("dedupe", name="uq_email_outbox_dedupe"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    profile_id: Mapped[str] = mapped_column(
+        ForeignKey("profile.id", ondelete="CASCADE"), index=True
+    )
+    table_id: Mapped[str | None] = mapped_column(
+        ForeignKey("game_table.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    kind: Mapped[str] = mapped_column(String(16))  # your_turn | time_short | game_over
+    dedupe: Mapped[str] = mapped_column(String(160))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    due_at: Mapped[float] = mapped_column(Float, index=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # pending | sent | dropped
+    done_at: Mapped[float | None] = mapped_column(Float, nullable=True)

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict, defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import orjson
 from anyio import to_thread
@@ -56,6 +56,9 @@ class MeFeed:
         self.streams: dict[str, set[asyncio.Queue[bytes | None]]] = defaultdict(set)
         self.sitting: OrderedDict[str, list[str]] = OrderedDict()  # table -> profile ids
         self.pending: asyncio.Queue[Notice] | None = None
+        # More people to wake for a table than its seats (those invited to it), each a function
+        # of the table id run in a worker thread.
+        self.also: list[Callable[[str], list[str]]] = []
         self._task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -117,7 +120,10 @@ class MeFeed:
                     Seat.table_id == table_id, Seat.profile_id.is_not(None)
                 )
             )
-            return [str(pid) for pid in rows]
+            found = [str(pid) for pid in rows]
+        for more in self.also:
+            found.extend(pid for pid in more(table_id) if pid not in found)
+        return found
 
     # ------------------------------------------------------------------ streams
     def open(self, profile_id: str) -> asyncio.Queue[bytes | None]:

@@ -38,6 +38,8 @@ class MyTable(BaseModel):
     version: int
     updated_at: str | None
     result: MyResult | None
+    # The host's name for the table (null: none).
+    name: str | None = None
 
 
 class MyTablesOut(BaseModel):

@@ -105,6 +105,7 @@ class MyGames:
         order = (deadline if deadline is not None else FAR) if group == "your_turn" else -updated
         return {
             "id": t.id,
+            "name": t.name,
             "group": group,
             "status": t.status,
             "host_name": host,

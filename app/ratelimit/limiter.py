@@ -34,6 +34,10 @@ class LimitName(StrEnum):
     TABLE_CREATE = "table_create"
     INVITE = "invite"
     RECOVER = "recover"
+    # Play again and e-mail
+    HOST_ACTS = "host_acts"  # naming a table, inviting people, asking for a rematch
+    EMAIL_SEND = "email_send"  # mails a person asks for (confirmation, sign-in link)
+    EMAIL_LINK = "email_link"  # wrong or spent confirmation, sign-in and unsubscribe links
 
 
 COUNTS: Mapping[LimitName, Counts] = {
@@ -41,6 +45,9 @@ COUNTS: Mapping[LimitName, Counts] = {
     LimitName.TABLE_CREATE: Counts.ATTEMPTS,
     LimitName.INVITE: Counts.MISSES,
     LimitName.RECOVER: Counts.MISSES,
+    LimitName.HOST_ACTS: Counts.ATTEMPTS,
+    LimitName.EMAIL_SEND: Counts.ATTEMPTS,
+    LimitName.EMAIL_LINK: Counts.MISSES,
 }
 
 

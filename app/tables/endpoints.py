@@ -18,6 +18,7 @@ from app.tables.schemas import (
     LobbyOut,
     MoveIn,
     MoveOut,
+    NameIn,
     TableIdPath,
     TableIn,
     TablesOut,
@@ -75,6 +76,19 @@ async def leave(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> d
 async def start(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
     """Host only, every seat taken. Deals the game from a server-side secret seed."""
     return await svc.start(profile_id, table_id)
+
+
+@router.put(
+    "/{table_id}/name",
+    response_model=LobbyOut,
+    dependencies=[Depends(limit(LimitName.HOST_ACTS))],
+)
+async def rename(
+    table_id: TableIdPath, body: NameIn, profile_id: ProfileId, svc: Service
+) -> dict[str, Any]:
+    """Host only: name the table (shown in the lobby, My games and the page title); `null` or
+    an empty name removes it."""
+    return await svc.rename(profile_id, table_id, body.name)
 
 
 @router.get(

@@ -95,6 +95,88 @@ def lobby_of(s: Session, t: GameTable, seats: list[Seat], profile_id: str | None
     return view
 
 
+def insert_table(
+    s: Session,
+    host_id: str,
+    seat_count: int,
+    options: dict[str, Any],
+    host_seat: int = 0,
+    name: str | None = None,
+    table_id: str | None = None,
+) -> GameTable:
+    """A new table in the lobby with its host seated (in the caller's transaction)."""
+    t = GameTable(
+        id=table_id or new_id(),
+        invite_code=new_id(),
+        host_profile_id=host_id,
+        seat_count=seat_count,
+        options=options,
+        status=TableStatus.LOBBY,
+        version=0,
+        seats_version=0,
+        name=name,
+    )
+    s.add(t)
+    s.flush()
+    s.add(Seat(table_id=t.id, seat=host_seat, profile_id=host_id))
+    return t
+
+
+def seat_person(s: Session, t: GameTable, profile_id: str, wanted: int | None) -> int:
+    """Seat ``profile_id`` at a lobby table (in the caller's transaction): at ``wanted`` when it
+    is free, else at the first seat nobody holds or is invited to. The seat number."""
+    if t.status != TableStatus.LOBBY:
+        raise WrongStatus("the game has already started")
+    seats = repo.seats(s, t.id)
+    mine = next((x.seat for x in seats if x.profile_id == profile_id), None)
+    if mine is not None:
+        return mine
+    held = {x.seat for x in seats}
+    if wanted is None or wanted in held or not 0 <= wanted < t.seat_count:
+        free = sorted(set(range(t.seat_count)) - held - repo.reserved_seats(s, t.id))
+        if not free:
+            raise TableFull("every seat is taken")
+        wanted = free[0]
+    s.add(Seat(table_id=t.id, seat=wanted, profile_id=profile_id))
+    try:
+        s.flush()
+    except IntegrityError as exc:
+        raise TableFull("every seat is taken") from exc
+    repo.bump_seats(s, t.id)
+    t.updated_at = utcnow()
+    return wanted
+
+
+def lobby_table(s: Session, table_id: str) -> GameTable:
+    """A table by id, whoever asks (the caller judged the right to act on it)."""
+    t = repo.table(s, table_id)
+    if t is None:
+        raise NotFound("no such table")
+    return t
+
+
+def free_seat(s: Session, t: GameTable) -> int | None:
+    """The first seat of a lobby table that nobody holds and nobody is invited to."""
+    held = {x.seat for x in repo.seats(s, t.id)} | repo.reserved_seats(s, t.id)
+    free = sorted(set(range(t.seat_count)) - held)
+    return free[0] if free else None
+
+
+def open_rematch(s: Session, t: GameTable, host_id: str, host_seat: int) -> GameTable | None:
+    """The rematch of a finished table (in the caller's transaction): the same options and name,
+    ``host_id`` at their old seat, the table's own bots at theirs. None when another player
+    opened it first (``t.rematch_id`` names it)."""
+    table_id = new_id()
+    if not repo.claim_rematch(s, t.id, table_id):
+        return None
+    new = insert_table(s, host_id, t.seat_count, t.options, host_seat, t.name, table_id)
+    for x in repo.seats(s, t.id):
+        if x.profile_id is None and x.bot_level is not None and x.seat != host_seat:
+            s.add(Seat(table_id=new.id, seat=x.seat, profile_id=None, bot_level=x.bot_level))
+    s.flush()
+    return new
+
+
 class Lobby:
     def __init__(
         self, db: Database, hub: Hub, locks: KeyedLocks, pace: PaceBook | None = None
@@ -132,20 +214,7 @@ class Lobby:
                     raise RateLimited(
                         f"at most {limit} new tables per {int(window)} seconds", limit=limit
                     )
-            t = GameTable(
-                id=new_id(),
-                invite_code=new_id(),
-                host_profile_id=profile_id,
-                seat_count=seat_count,
-                options=options,
-                status=TableStatus.LOBBY,
-                version=0,
-                seats_version=0,
-            )
-            s.add(t)
-            s.flush()
-            s.add(Seat(table_id=t.id, seat=0, profile_id=profile_id))
-            return t.id
+            return insert_table(s, profile_id, seat_count, options).id
 
     # ------------------------------------------------------------------ look
     async def lobby(
@@ -183,6 +252,26 @@ class Lobby:
                 for t in repo.tables_of(s, profile_id)
             ]
 
+    # ------------------------------------------------------------------ name
+    async def rename(self, profile_id: str, table_id: str, name: str | None) -> dict[str, Any]:
+        """The host names the table (None: no name); every viewer hears of it."""
+        async with self.locks[table_id]:
+            out = await to_thread.run_sync(self._rename, profile_id, table_id, name)
+        self._changed(table_id)
+        return out
+
+    def _rename(self, profile_id: str, table_id: str, name: str | None) -> dict[str, Any]:
+        with self.db.session() as s:
+            t, seats = visible(s, profile_id, table_id, None)
+            if t.host_profile_id != profile_id:
+                raise NotHost("only the host can name the table")
+            if t.status == TableStatus.CLOSED:
+                raise WrongStatus("the table is closed")
+            t.name = name
+            t.updated_at = utcnow()
+            s.flush()
+            return lobby_of(s, t, seats, profile_id)
+
     # ------------------------------------------------------------------ seats
     async def join(self, profile_id: str, table_id: str, invite_code: str) -> dict[str, Any]:
         async with self.locks[table_id]:
@@ -197,7 +286,9 @@ class Lobby:
                 return lobby_of(s, t, seats, profile_id)
             if t.status != TableStatus.LOBBY:
                 raise WrongStatus("the game has already started")
-            free = sorted(set(range(t.seat_count)) - {x.seat for x in seats})
+            # A seat kept for an invited person (app/invitations) is not free for a link.
+            taken = {x.seat for x in seats} | repo.reserved_seats(s, t.id)
+            free = sorted(set(range(t.seat_count)) - taken)
             if not free:
                 raise TableFull("every seat is taken")
             s.add(Seat(table_id=t.id, seat=free[0], profile_id=profile_id))

@@ -106,4 +106,7 @@ def lobby_view(
         "version": t.version,
         "outcome": outcome,
         "created_at": iso(t.created_at),
+        # Play again: the host's name for the table, and its rematch table once there is one.
+        "name": t.name,
+        "rematch_id": t.rematch_id if my_seat is not None else None,
     }

@@ -23,7 +23,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from app.db.models import GameTable, MoveRecord, Profile, Seat
+from app.db.models import GameTable, MoveRecord, Profile, Seat, TableInvitation
 from app.tables.status import TableStatus
 
 TABLE: Table = GameTable.__table__  # type: ignore[assignment]
@@ -240,3 +240,31 @@ def delete_unplayed(s: Session, table_id: str) -> None:
         return
     s.execute(delete(Seat).where(Seat.table_id == table_id))
     s.execute(delete(GameTable).where(GameTable.id == table_id))
+
+
+# ------------------------------------------------------------------------------ play again
+def reserved_seats(s: Session, table_id: str) -> set[int]:
+    """The seats kept for invited people who have not answered yet."""
+    rows = s.scalars(
+        select(TableInvitation.seat).where(
+            TableInvitation.table_id == table_id,
+            TableInvitation.status == "pending",
+            TableInvitation.seat.is_not(None),
+        )
+    )
+    return {int(n) for n in rows if n is not None}
+
+
+def claim_rematch(s: Session, table_id: str, rematch_id: str) -> bool:
+    """Name ``rematch_id`` the rematch of a finished table, unless one was named before."""
+    n = s.execute(
+        update(GameTable)
+        .where(
+            GameTable.id == table_id,
+            GameTable.rematch_id.is_(None),
+            GameTable.status == TableStatus.FINISHED,
+        )
+        .values(rematch_id=rematch_id),
+        execution_options={"synchronize_session": False},
+    )
+    return int(n.rowcount) == 1  # type: ignore[attr-defined]

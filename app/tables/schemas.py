@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from app.pace.schemas import ClockOut, LivePace, PaceEventOut, PaceOption
 from app.strict import Strict
@@ -64,6 +64,24 @@ class JoinIn(Strict):
     invite_code: str = Field(min_length=1, max_length=64)
 
 
+class NameIn(Strict):
+    """A table's name: up to 60 printable characters (spaces collapsed); empty or null: none."""
+
+    name: str | None = Field(max_length=200)
+
+    @field_validator("name")
+    @classmethod
+    def _clean(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        v = " ".join(v.split())
+        if any(not ch.isprintable() for ch in v):
+            raise ValueError("a table name must be printable")
+        if len(v) > 60:
+            raise ValueError("a table name has at most 60 characters")
+        return v or None
+
+
 class MoveIn(Strict):
     move: dict[str, Any]
     expected_version: int = Field(ge=0)
@@ -99,6 +117,10 @@ class LobbyOut(BaseModel):
     outcome: dict[str, Any] | None
     created_at: str | None
     clock: ClockOut | None = None
+    # Play again: the host's name for the table (null: none), and the table of its rematch (to
+    # its seats only, once a player asked for one).
+    name: str | None = None
+    rematch_id: str | None = None
 
 
 class TablesOut(BaseModel):

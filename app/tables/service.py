@@ -66,6 +66,9 @@ class TableService:
     async def start(self, profile_id: str, table_id: str) -> dict[str, Any]:
         return await self.lobbies.start(profile_id, table_id)
 
+    async def rename(self, profile_id: str, table_id: str, name: str | None) -> dict[str, Any]:
+        return await self.lobbies.rename(profile_id, table_id, name)
+
     async def my_tables(self, profile_id: str) -> list[dict[str, Any]]:
         return await self.lobbies.my_tables(profile_id)
 

@@ -13,6 +13,7 @@ import { profile, ensureProfile, nameField, currentName } from "/js/profile.js";
 import { TableSocket, tableSocketUrl } from "/js/socket.js";
 import { presenceDot, presenceMap } from "/js/presence.js"; // presence of each seat
 import { describePace } from "/js/pace.js";
+import { LobbyExtras } from "/js/people.js"; // play again: the table's name, invitations
 
 const main = () => document.getElementById("main");
 
@@ -65,6 +66,7 @@ export class Lobby {
     });
     this.botChoice = {}; // seat -> the level picked for "Add a bot" (kept across re-renders)
     this.busy = false;
+    this.extras = new LobbyExtras(id);
   }
   stop() {
     this.stopped = true;
@@ -88,6 +90,7 @@ export class Lobby {
       return;
     }
     if (changed) this.render();
+    else this.extras.heard(); // an answer to an invitation changes no seat
   }
   // ---- presence: a `presence` frame updates the seats' present / last_seen
   presenceChanged(f) {
@@ -184,7 +187,8 @@ export class Lobby {
         h("div.lobby-grid",
           h("div", h("h2", t("lobby.seats")), seatList, action),
           h("div", inviteBox, h("h2", t("lobby.options")), optList)
-        )
+        ),
+        mine !== null ? this.extras.el(tb) : null
       )
     );
   }

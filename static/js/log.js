@@ -28,7 +28,8 @@ export function renderLastMove(ts) {
 }
 
 export function renderLog(ts) {
-  const list = h("ol.log-list", { id: "log-list", "aria-live": "polite" });
+  // focusable: a long log scrolls, and keyboards must reach it
+  const list = h("ol.log-list", { id: "log-list", "aria-live": "polite", tabindex: "0", "aria-label": t("table.log") });
   const entries = [];
   for (const entry of ts.log) {
     if (Array.isArray(entry.events)) for (const e of entry.events) entries.push({ ...e, version: entry.version });

@@ -7,16 +7,18 @@ import { h, clear } from "/js/dom.js";
 import { BOT_GLYPH, SEAT_SYMBOLS } from "/js/pieces.js";
 import { countdown, describePace, formatLeft } from "/js/pace.js";
 import { onMyTables, refresh } from "/js/waiting.js";
+import { invitationsBox } from "/js/invitations.js";
 
 const GROUPS = ["your_turn", "playing", "lobby", "finished"];
 
 // `link(path, text, attrs)` makes an in-app link. Returns the screen (its stop() ends listening).
-export function renderMyGames(root, { link }) {
+export function renderMyGames(root, { link, navigate }) {
   const box = h("div.mygames-groups", h("p.muted", t("app.loading")));
-  clear(root).append(h("section.panel.mygames", { "data-testid": "my-games" }, h("h1", t("mygames.title")), box));
+  const invitations = invitationsBox({ navigate }); // invitations waiting for my answer
+  clear(root).append(h("section.panel.mygames", { "data-testid": "my-games" }, h("h1", t("mygames.title")), invitations.el, box));
   const stop = onMyTables((answer) => show(box, answer, link));
   refresh();
-  return { stop };
+  return { stop: () => (stop(), invitations.stop()) };
 }
 
 function show(box, answer, link) {
@@ -45,6 +47,7 @@ function row(x, link) {
   const path = `/t/${encodeURIComponent(x.id)}`;
   const go = x.group === "finished" ? t("mygames.view_result") : x.my_turn ? t("mygames.play") : t("mygames.open");
   return h("li.mygames-row", { "data-testid": "my-game", "data-table": x.id, "data-group": x.group, class: x.my_turn ? "my-turn" : null },
+    x.name ? h("strong.mg-title", { "data-testid": "my-game-name" }, x.name) : null,
     h("span.mg-names", words),
     h("span.muted.mg-pace", describePace(x.pace)),
     x.my_seat_bot ? h("span.tag.bot", { "data-testid": "my-game-bot" }, BOT_GLYPH, " ", t("mygames.bot_plays")) : null,

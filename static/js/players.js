@@ -4,7 +4,6 @@ import { t } from "/js/i18n.js";
 import { h, s } from "/js/dom.js";
 import { BOT_GLYPH, GOODS, RESOURCES, SEAT_SYMBOLS, botLevelLabel, botLevelSelect, botTag, chip, costText, seatToken } from "/js/pieces.js";
 
-const enc = encodeURIComponent;
 
 export function renderScoreTrack(ts) {
   const v = ts.view;
@@ -172,14 +171,7 @@ export function renderFinal(ts) {
   let headline;
   if (o.victoria) headline = o.won ? t("end.solo_won") : t("end.solo_lost");
   else if (players.length) headline = t("end.winner", { name: players.filter((p) => p.rank === 1).map((p) => ts.nameOf(p.seat)).join(" & ") });
-  const rematchBox = h("div.rematch");
-  if (ts.rematch) {
-    const url = ts.helpers.inviteUrl(ts.rematch.id, ts.rematch.invite_code);
-    rematchBox.append(h("p", t("end.rematch_ready")), h("div.row", h("input.invite", { "data-testid": "invite-link", readonly: true, value: url, onfocus: (e) => e.target.select() }),
-      h("button", { type: "button", onclick: () => ts.helpers.navigate(`/t/${enc(ts.rematch.id)}`) }, t("end.rematch_go"))));
-  } else if (ts.mySeat !== null) {
-    rematchBox.append(h("button.primary", { type: "button", "data-testid": "rematch", onclick: (e) => ts.doRematch(e.currentTarget) }, "↻ ", t("end.rematch")));
-  }
+  const rematchBox = ts.rematchOffer ? ts.rematchOffer.el() : null; // play again (rematch.js)
   return h("section.panel.final-scores", { "data-testid": "final-scores", "data-key": "outcome" },
     h("h2", "♛ ", t("end.title")), headline ? h("p.headline", headline) : null,
     o.victoria ? h("p", t("end.victoria"), ": ", h("strong", String(o.victoria.score)), " (", chip("cp", o.victoria.cp), ")") : null,

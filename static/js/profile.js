@@ -150,6 +150,7 @@ export function profileMenu(after) {
       h("summary", { "aria-label": t("profile.menu") }, "☺ ", h("span", { "data-testid": "profile-name" }, me.name)),
       h("div.menu",
         h("p.muted", t("profile.signed_in_as", { name: me.name })),
+        h("a.button", { href: "/profile", "data-link": "", "data-testid": "profile-page-link" }, t("profile.page_title")),
         pushMenuItem(),
         h("button", { type: "button", "data-testid": "sign-out", onclick: out(false) }, t("profile.sign_out")),
         h("button", { type: "button", "data-testid": "sign-out-everywhere", onclick: out(true) }, t("profile.sign_out_everywhere"))));
@@ -170,7 +171,8 @@ export function profileMenu(after) {
     h("summary", t("profile.recover")),
     h("div.menu",
       h("label", { for: "recover-input" }, t("profile.recover_label")), input,
-      h("button", { type: "button", "data-testid": "recover-go", onclick: go }, t("profile.recover_go"))));
+      h("button", { type: "button", "data-testid": "recover-go", onclick: go }, t("profile.recover_go")),
+      h("a", { href: "/email/signin", "data-link": "", "data-testid": "email-signin-link" }, t("email.signin.menu"))));
 }
 
 // The name field of the landing page, the lobby's join box and the solo/records sign-in.

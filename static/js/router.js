@@ -14,6 +14,9 @@
 //   invites.js  invite codes seen                 dom.js      the one DOM helper (text only)
 //   mygames.js  My games (/games)                 waiting.js  tables waiting for me, everywhere
 //   pace.js     pace words, clocks                push.js     service worker, push opt-in
+//   email.js    e-mail section, link pages        profilepage.js  my profile (/profile)
+//   people.js   lobby: name, people to invite     invitations.js  My games' invitations
+//   rematch.js  the end screen's rematch offer
 import { t, setLang, initialLang, languages } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, ApiError } from "/js/api.js";
@@ -52,6 +55,8 @@ export async function route() {
     else if (path === "/solo") await soloPage();
     else if (path === "/records") await recordsPage();
     else if (path === "/games") await myGamesPage();
+    else if (path === "/profile") await profilePage();
+    else if (EMAIL_LINKS[path]) await emailLinkPage(EMAIL_LINKS[path]);
     else clear(main()).append(h("section.panel", h("p", t("err.page_not_found")), link("/", t("app.home"))));
   } catch (e) {
     showError(e);
@@ -133,7 +138,23 @@ async function myGamesPage() {
     return;
   }
   const { renderMyGames } = await import("/js/mygames.js");
-  screen = renderMyGames(clear(main()), { link });
+  screen = renderMyGames(clear(main()), { link, navigate });
+}
+
+// ---------- my profile and the pages e-mailed links land on ----------
+
+const EMAIL_LINKS = { "/email/confirm": "confirm", "/email/signin": "signin", "/email/unsubscribe": "unsubscribe" };
+
+async function profilePage() {
+  document.title = t("profile.page_title") + " — " + t("app.title");
+  const { renderProfilePage } = await import("/js/profilepage.js");
+  renderProfilePage(main(), { link });
+}
+
+async function emailLinkPage(kind) {
+  const { linkPage } = await import("/js/email.js");
+  await linkPage(main(), kind, { navigate, link });
+  renderHeader();
 }
 
 // ---------- start-up ----------

@@ -7,7 +7,7 @@ import { get, post, ApiError } from "/js/api.js";
 import { showError, setTurnBadge } from "/js/notices.js";
 import { BOT_GLYPH, SEAT_SYMBOLS, botTag } from "/js/pieces.js";
 import { involves, stableKey } from "/js/moves.js";
-import { inviteFor, inviteUrl, rememberInvite } from "/js/invites.js";
+import { inviteFor, inviteUrl } from "/js/invites.js";
 import { TableSocket, tableSocketUrl } from "/js/socket.js";
 import { TableState } from "/js/state.js";
 import { renderStatus } from "/js/board.js";
@@ -22,6 +22,7 @@ import { UndoControl, undoRefusal } from "/js/undo.js";
 import { ChatPanel } from "/js/chat.js"; // table chat and presence
 import { focusKey, restoreFocus } from "/js/focus.js";
 import { renderClocks } from "/js/pace.js";
+import { RematchOffer } from "/js/rematch.js";
 
 const enc = encodeURIComponent;
 
@@ -54,7 +55,7 @@ export class TableScreen {
     this.wasMyTurn = false;
     this.sound = localStorage.getItem("emara.sound") === "1";
     this.notify = false;
-    this.rematch = null;
+    this.rematchOffer = new RematchOffer(this); // play again: the end screen's offer
     this.seatAction = null; // the open confirm step: {seat, kind: "leave" | "hand", level}
     this.seatBusy = false;
     this.panel = "hand"; // the phone's open tab
@@ -336,7 +337,8 @@ export class TableScreen {
 
   turnSignal() {
     const mine = this.isMyTurn() && this.legal.length > 0 && !this.botPlaysMe();
-    document.title = mine ? t("table.title_turn") : t("table.title");
+    const named = this.table && this.table.name ? this.table.name + " — " : ""; // the host's name for it
+    document.title = named + (mine ? t("table.title_turn") : t("table.title"));
     setTurnBadge(mine);
     if (mine && !this.wasMyTurn) {
       if (this.sound) beep();
@@ -381,20 +383,6 @@ export class TableScreen {
 
   reclaim() {
     return this.seatCall(`/api/tables/${enc(this.id)}/seats/${this.mySeat}/reclaim`, {});
-  }
-
-  async doRematch(btn) {
-    btn.disabled = true;
-    try {
-      const opts = { ...((this.table && this.table.options) || {}) };
-      const res = await post("/api/tables", { seats: this.view.players || 2, options: opts });
-      rememberInvite(res.id, res.invite_code);
-      this.rematch = res;
-      this.render();
-    } catch (e) {
-      showError(e);
-      btn.disabled = false;
-    }
   }
 }
 

@@ -29,6 +29,11 @@ Message = str | dict[str, str]
 # placeholder-only formats. Any other message equal to the English one is an untranslated one.
 SAME_AS_ENGLISH = {
     "cs": {
+        # Languages by their own names, and a word Czech took from English.
+        "email.lang.cs",
+        "email.lang.de",
+        "email.lang.en",
+        "email.title",
         "lobby.bot",
         "lobby.bot_named",
         "bot.level",
@@ -53,6 +58,9 @@ SAME_AS_ENGLISH = {
         "records.game_no",
     },
     "de": {
+        "email.lang.cs",
+        "email.lang.de",
+        "email.lang.en",
         "lobby.bot_named",
         "bot.level",
         "table.victoria",

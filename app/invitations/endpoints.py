@@ -1,0 +1,118 @@
+"""Play-again routes: people I play with, a rematch, invitations to a table, and my answers."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request, Response
+
+from app.invitations.schemas import (
+    InvitationIdPath,
+    InviteIn,
+    MyInvitationsOut,
+    PeopleOut,
+    RematchOut,
+    TableInvitationsOut,
+)
+from app.invitations.service import Invitations
+from app.profiles.deps import ProfileId
+from app.ratelimit import LimitName, limit
+from app.tables.schemas import LobbyOut, TableIdPath
+
+router = APIRouter(tags=["play again"])
+
+
+def invitations(request: Request) -> Invitations:
+    return request.app.state.invitations  # type: ignore[no-any-return]
+
+
+Service = Annotated[Invitations, Depends(invitations)]
+HOST_LIMIT = [Depends(limit(LimitName.HOST_ACTS))]
+# Answering costs nothing; guessing another person's invitation ids (404s) does.
+GUESS_LIMIT = [Depends(limit(LimitName.INVITE))]
+
+
+@router.get("/api/me/people", response_model=PeopleOut)
+async def people(profile_id: ProfileId, svc: Service, response: Response) -> dict[str, Any]:
+    """The people I have sat at a table with, latest first (at most 50): the only people I can
+    invite without a link. Nobody else can be found here."""
+    response.headers["Cache-Control"] = "private, no-store"
+    return {"people": await svc.people(profile_id)}
+
+
+@router.get("/api/me/invitations", response_model=MyInvitationsOut)
+async def my_invitations(profile_id: ProfileId, svc: Service, response: Response) -> Any:
+    """Invitations waiting for my answer (rematches and hosts' invitations), newest first."""
+    response.headers["Cache-Control"] = "private, no-store"
+    return {"invitations": await svc.mine(profile_id)}
+
+
+@router.post(
+    "/api/tables/{table_id}/rematch",
+    response_model=RematchOut,
+    dependencies=HOST_LIMIT,
+)
+async def rematch(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
+    """A player of a finished game asks to play again: a new table with the same options and
+    name, the asker as its host, the table's bots in their seats, and every other player invited
+    to their old seat. Asked again (by anyone): the same rematch table."""
+    return await svc.rematch(profile_id, table_id)
+
+
+@router.get(
+    "/api/tables/{table_id}/invitations",
+    response_model=TableInvitationsOut,
+    dependencies=GUESS_LIMIT,
+)
+async def table_invitations(
+    table_id: TableIdPath, profile_id: ProfileId, svc: Service
+) -> dict[str, Any]:
+    """Who was invited to this table and how they answered (its seats and invitees only)."""
+    return {"table_id": table_id, "invitations": await svc.of_table(profile_id, table_id)}
+
+
+@router.post(
+    "/api/tables/{table_id}/invitations",
+    response_model=TableInvitationsOut,
+    status_code=201,
+    dependencies=HOST_LIMIT,
+)
+async def invite(
+    table_id: TableIdPath, body: InviteIn, profile_id: ProfileId, svc: Service
+) -> dict[str, Any]:
+    """Host only, before the start: invite someone from my people to a free seat (kept for
+    them until they answer). A stranger's id is `404`, as if nobody had it."""
+    return {
+        "table_id": table_id,
+        "invitations": await svc.invite(profile_id, table_id, body.profile_id),
+    }
+
+
+@router.delete(
+    "/api/tables/{table_id}/invitations/{invitation_id}",
+    response_model=TableInvitationsOut,
+    dependencies=HOST_LIMIT,
+)
+async def withdraw(
+    table_id: TableIdPath, invitation_id: InvitationIdPath, profile_id: ProfileId, svc: Service
+) -> dict[str, Any]:
+    """Host only: take back an invitation nobody answered yet (its seat is free again)."""
+    out = await svc.withdraw(profile_id, table_id, invitation_id)
+    return {"table_id": table_id, "invitations": out}
+
+
+@router.post(
+    "/api/invitations/{invitation_id}/accept", response_model=LobbyOut, dependencies=GUESS_LIMIT
+)
+async def accept(
+    invitation_id: InvitationIdPath, profile_id: ProfileId, svc: Service
+) -> dict[str, Any]:
+    """The invited person takes their seat (another free one if theirs was filled meanwhile)."""
+    return await svc.accept(profile_id, invitation_id)
+
+
+@router.post("/api/invitations/{invitation_id}/decline", status_code=204, dependencies=GUESS_LIMIT)
+async def decline(invitation_id: InvitationIdPath, profile_id: ProfileId, svc: Service) -> Response:
+    """The invited person says no: their seat is free for a link or a bot."""
+    await svc.decline(profile_id, invitation_id)
+    return Response(status_code=204)

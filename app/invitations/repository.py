@@ -1,0 +1,172 @@
+"""All the SQL of play-again: invitations, the people one plays with, the rows My games shows."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session, aliased
+
+from app.db.models import GameTable, Profile, Seat, TableInvitation
+from app.invitations.schemas import InvitationStatus
+from app.tables.status import TableStatus
+
+PEOPLE_LIMIT = 50
+MY_INVITATIONS_LIMIT = 50
+TABLE_INVITATIONS_LIMIT = 20
+# "People I play with" looks at this many of one's latest tables (a bounded read).
+PEOPLE_TABLES_LOOKED_AT = 500
+
+
+def people(s: Session, profile_id: str, limit: int = PEOPLE_LIMIT) -> list[dict[str, Any]]:
+    """The people ``profile_id`` shared a table with (latest first), from its latest tables."""
+    mine = (
+        select(Seat.table_id)
+        .join(GameTable, GameTable.id == Seat.table_id)
+        .where(Seat.profile_id == profile_id, GameTable.status != TableStatus.CLOSED)
+        .order_by(GameTable.updated_at.desc())
+        .limit(PEOPLE_TABLES_LOOKED_AT)
+        .subquery()
+    )
+    other = aliased(Seat)
+    last = func.max(GameTable.updated_at)
+    rows = s.execute(
+        select(Profile.id, Profile.name, func.count(func.distinct(other.table_id)), last)
+        .select_from(other)
+        .join(mine, mine.c.table_id == other.table_id)
+        .join(GameTable, GameTable.id == other.table_id)
+        .join(Profile, Profile.id == other.profile_id)
+        .where(other.profile_id.is_not(None), other.profile_id != profile_id)
+        .group_by(Profile.id, Profile.name)
+        .order_by(last.desc(), Profile.id)
+        .limit(limit)
+    ).all()
+    return [{"id": i, "name": n, "tables": int(c), "last_played": at} for i, n, c, at in rows]
+
+
+def shared_a_table(s: Session, profile_id: str, other_id: str) -> bool:
+    return any(p["id"] == other_id for p in people(s, profile_id, PEOPLE_LIMIT))
+
+
+def name_of(s: Session, profile_id: str) -> str:
+    return str(s.scalar(select(Profile.name).where(Profile.id == profile_id)) or "?")
+
+
+def rematch_of(s: Session, table_id: str) -> list[str]:
+    """The finished table whose rematch ``table_id`` is (its end screens follow the answers)."""
+    return [str(x) for x in s.scalars(select(GameTable.id).where(GameTable.rematch_id == table_id))]
+
+
+def invitation(s: Session, invitation_id: int) -> TableInvitation | None:
+    return s.get(TableInvitation, invitation_id)
+
+
+def invitation_of(s: Session, table_id: str, profile_id: str) -> TableInvitation | None:
+    return s.scalar(
+        select(TableInvitation).where(
+            TableInvitation.table_id == table_id, TableInvitation.profile_id == profile_id
+        )
+    )
+
+
+def of_table(s: Session, table_id: str) -> list[tuple[TableInvitation, str, str]]:
+    """Invitations of the table with the names of the invited person and of who invited."""
+    inviter = aliased(Profile)
+    rows = s.execute(
+        select(TableInvitation, Profile.name, inviter.name)
+        .join(Profile, Profile.id == TableInvitation.profile_id)
+        .join(inviter, inviter.id == TableInvitation.inviter_id)
+        .where(TableInvitation.table_id == table_id)
+        .order_by(TableInvitation.id)
+        .limit(TABLE_INVITATIONS_LIMIT)
+    ).all()
+    return [(inv, name, by) for inv, name, by in rows]
+
+
+def invitees(s: Session, table_id: str) -> list[str]:
+    """Everyone invited to the table (whatever their answer): they hear of its changes."""
+    return [
+        str(pid)
+        for pid in s.scalars(
+            select(TableInvitation.profile_id)
+            .where(TableInvitation.table_id == table_id)
+            .limit(TABLE_INVITATIONS_LIMIT)
+        )
+    ]
+
+
+def answer(s: Session, invitation_id: int, status: InvitationStatus, at: datetime) -> bool:
+    """pending -> ``status``; False when it was answered (or taken back) already."""
+    n = s.execute(
+        update(TableInvitation)
+        .where(
+            TableInvitation.id == invitation_id,
+            TableInvitation.status == InvitationStatus.PENDING,
+        )
+        .values(status=status, answered_at=at),
+        execution_options={"synchronize_session": False},
+    )
+    return int(n.rowcount) == 1  # type: ignore[attr-defined]
+
+
+def pending_for(s: Session, profile_id: str) -> list[dict[str, Any]]:
+    """The invitations waiting for ``profile_id``, newest first, with what My games shows."""
+    inviter = aliased(Profile)
+    rows = s.execute(
+        select(TableInvitation, GameTable, inviter.name)
+        .join(GameTable, GameTable.id == TableInvitation.table_id)
+        .join(inviter, inviter.id == TableInvitation.inviter_id)
+        .where(
+            TableInvitation.profile_id == profile_id,
+            TableInvitation.status == InvitationStatus.PENDING,
+            GameTable.status == TableStatus.LOBBY,
+        )
+        .order_by(TableInvitation.id.desc())
+        .limit(MY_INVITATIONS_LIMIT)
+    ).all()
+    ids = [t.id for _, t, _ in rows]
+    seated: dict[str, list[tuple[int, str | None, str | None]]] = {}
+    if ids:
+        for line in s.execute(
+            select(Seat.table_id, Seat.seat, Profile.name, Profile.id)
+            .outerjoin(Profile, Profile.id == Seat.profile_id)
+            .where(Seat.table_id.in_(ids))
+        ):
+            seated.setdefault(line[0], []).append((line[1], line[2], line[3]))
+    rematch_of: dict[str | None, str] = (
+        dict(
+            s.execute(
+                select(GameTable.rematch_id, GameTable.id).where(GameTable.rematch_id.in_(ids))
+            ).all()
+        )
+        if ids
+        else {}
+    )
+    out = []
+    for inv, t, inviter_name in rows:
+        names: list[str | None] = [None] * t.seat_count
+        host: str | None = None
+        for seat, who, pid in seated.get(t.id, []):
+            if 0 <= seat < t.seat_count:
+                names[seat] = who
+            if pid == t.host_profile_id:
+                host = who
+        out.append(
+            {
+                "id": inv.id,
+                "kind": inv.kind,
+                "table_id": t.id,
+                "table_name": t.name,
+                "table_status": t.status,
+                "host_name": host,
+                "inviter_name": inviter_name,
+                "seat": inv.seat,
+                "seat_count": t.seat_count,
+                "names": names,
+                "pace": (t.options or {}).get("pace", {"mode": "live", "clock": "none"}),
+                "rematch_of": rematch_of.get(t.id),
+                "created_at": inv.created_at,
+            }
+        )
+    return out

@@ -1,0 +1,277 @@
+"""Play again: a rematch of a finished table, invitations from "People I play with", answers.
+
+Who may do what, judged at the moment of the act:
+
+- a rematch: a person seated at the finished table; the first asks, later asks get that table.
+  It keeps the options and the name, seats the asker at their old seat and the table's own bots
+  at theirs, and invites every other person to their old seat;
+- an invitation: the host of a table still in its lobby, to someone they shared a table with
+  (never a stranger), for a free seat, which stays theirs until they answer;
+- accept or decline: only the invited person, once; accepting seats them (their seat, else a
+  free one); declining frees the seat for a link or a bot.
+
+Each change commits first, then the lobby notices (the table's seats and end screens, and My games
+of everyone seated or invited through the My games feed), then the listeners (e-mail, push).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from anyio import to_thread
+from sqlalchemy.orm import Session
+
+from app.db.models import TableInvitation, utcnow
+from app.db.session import Database
+from app.errors import AppError, NotFound, NotHost, NotYourSeat, WrongStatus
+from app.invitations import repository as repo
+from app.invitations.schemas import InvitationKind, InvitationStatus
+from app.realtime.hub import Hub, Notice, NoticeKind
+from app.tables.lobby import free_seat, lobby_table, open_rematch, seat_person, visible
+from app.tables.locks import KeyedLocks
+from app.tables.render import iso
+from app.tables.service import TableService
+from app.tables.status import TableStatus
+
+log = logging.getLogger("emara.invitations")
+T = TypeVar("T")
+
+
+class AlreadySeated(AppError):
+    status = 409
+    code = "already_seated"
+
+
+class NoFreeSeat(AppError):
+    status = 409
+    code = "table_full"
+
+
+class AlreadyAnswered(AppError):
+    status = 409
+    code = "invitation_answered"
+
+
+@dataclass(frozen=True)
+class Invited:
+    """A person was invited (after the commit): e-mail and push may tell them."""
+
+    profile_id: str
+    table_id: str
+    kind: InvitationKind
+    inviter_name: str
+    table_name: str | None
+
+
+class Invitations:
+    def __init__(self, db: Database, hub: Hub, tables: TableService) -> None:
+        self.db = db
+        self.hub = hub
+        self.tables = tables
+        self.locks: KeyedLocks = tables.locks
+        self.listeners: list[Callable[[Invited], None]] = []
+
+    async def _run(self, work: Callable[[Session], T]) -> T:
+        def in_session() -> T:
+            with self.db.session() as s:
+                return work(s)
+
+        return await to_thread.run_sync(in_session)
+
+    def _changed(self, *table_ids: str) -> None:
+        for table_id in table_ids:
+            self.hub.publish(Notice(table_id, NoticeKind.LOBBY))
+
+    def _tell(self, invited: list[Invited]) -> None:
+        for one in invited:
+            for listener in self.listeners:
+                try:
+                    listener(one)
+                except Exception:
+                    log.exception("an invitation listener failed")
+
+    # ------------------------------------------------------------------ people
+    async def people(self, profile_id: str) -> list[dict[str, Any]]:
+        rows = await self._run(lambda s: repo.people(s, profile_id))
+        return [{**r, "last_played": iso(r["last_played"])} for r in rows]
+
+    # ------------------------------------------------------------------ rematch
+    async def rematch(self, profile_id: str, table_id: str) -> dict[str, Any]:
+        async with self.locks[table_id]:
+            new_id, created, invited = await self._run(
+                lambda s: self._rematch(s, profile_id, table_id)
+            )
+        if created:
+            self._changed(table_id, new_id)
+            self._tell(invited)
+            if not invited and await self._alone(new_id):
+                # A solo game (one seat): played again at once, as a solo table starts.
+                await self.tables.start(profile_id, new_id)
+        return {"table_id": new_id, "created": created}
+
+    async def _alone(self, table_id: str) -> bool:
+        return await self._run(lambda s: lobby_table(s, table_id).seat_count == 1)
+
+    def _rematch(
+        self, s: Session, profile_id: str, table_id: str
+    ) -> tuple[str, bool, list[Invited]]:
+        t, seats = visible(s, profile_id, table_id, None)
+        mine = next((x.seat for x in seats if x.profile_id == profile_id), None)
+        if mine is None:
+            raise NotYourSeat("only a player of the table can ask for a rematch")
+        if t.status != TableStatus.FINISHED:
+            raise WrongStatus("a rematch follows a finished game")
+        if t.rematch_id is not None:
+            return t.rematch_id, False, []
+        new = open_rematch(s, t, profile_id, mine)
+        if new is None:  # another player's rematch committed first
+            s.refresh(t)
+            assert t.rematch_id is not None
+            return t.rematch_id, False, []
+        me = next(x for x in seats if x.profile_id == profile_id)
+        inviter = repo.name_of(s, me.profile_id or "")
+        invited = []
+        for x in seats:
+            if x.profile_id is None or x.profile_id == profile_id:
+                continue
+            s.add(
+                TableInvitation(
+                    table_id=new.id,
+                    profile_id=x.profile_id,
+                    inviter_id=profile_id,
+                    seat=x.seat,
+                    kind=InvitationKind.REMATCH,
+                    status=InvitationStatus.PENDING,
+                )
+            )
+            invited.append(Invited(x.profile_id, new.id, InvitationKind.REMATCH, inviter, new.name))
+        s.flush()
+        return new.id, True, invited
+
+    # ------------------------------------------------------------------ invite, withdraw
+    async def invite(self, host_id: str, table_id: str, invitee_id: str) -> list[dict[str, Any]]:
+        async with self.locks[table_id]:
+            invited = await self._run(lambda s: self._invite(s, host_id, table_id, invitee_id))
+        self._changed(table_id)
+        self._tell([invited])
+        return await self.of_table(host_id, table_id)
+
+    def _invite(self, s: Session, host_id: str, table_id: str, invitee_id: str) -> Invited:
+        t, seats = visible(s, host_id, table_id, None)
+        if t.host_profile_id != host_id:
+            raise NotHost("only the host invites people to the table")
+        if t.status != TableStatus.LOBBY:
+            raise WrongStatus("the game has already started")
+        if invitee_id == host_id or not repo.shared_a_table(s, host_id, invitee_id):
+            raise NotFound("no such person among the people you play with")
+        if any(x.profile_id == invitee_id for x in seats):
+            raise AlreadySeated("this person already sits at the table")
+        row = repo.invitation_of(s, table_id, invitee_id)
+        if row is not None and row.status == InvitationStatus.PENDING:
+            seat = row.seat
+        else:
+            seat = free_seat(s, t)
+            if seat is None:
+                raise NoFreeSeat("every seat is taken or kept for an invited person")
+        if row is None:
+            row = TableInvitation(
+                table_id=t.id, profile_id=invitee_id, inviter_id=host_id, kind=InvitationKind.INVITE
+            )
+            s.add(row)
+        row.inviter_id = host_id
+        row.seat = seat
+        row.status = InvitationStatus.PENDING
+        row.answered_at = None
+        row.created_at = utcnow()
+        s.flush()
+        return Invited(invitee_id, t.id, InvitationKind.INVITE, repo.name_of(s, host_id), t.name)
+
+    async def withdraw(
+        self, host_id: str, table_id: str, invitation_id: int
+    ) -> list[dict[str, Any]]:
+        async with self.locks[table_id]:
+            await self._run(lambda s: self._withdraw(s, host_id, table_id, invitation_id))
+        self._changed(table_id)
+        return await self.of_table(host_id, table_id)
+
+    def _withdraw(self, s: Session, host_id: str, table_id: str, invitation_id: int) -> None:
+        t, _ = visible(s, host_id, table_id, None)
+        if t.host_profile_id != host_id:
+            raise NotHost("only the host takes an invitation back")
+        row = repo.invitation(s, invitation_id)
+        if row is None or row.table_id != table_id:
+            raise NotFound("no such invitation")
+        if not repo.answer(s, row.id, InvitationStatus.WITHDRAWN, utcnow()):
+            raise AlreadyAnswered("the invitation was answered already")
+
+    # ------------------------------------------------------------------ answers
+    async def accept(self, profile_id: str, invitation_id: int) -> dict[str, Any]:
+        table_id = await self._run(lambda s: self._table_of(s, profile_id, invitation_id))
+        async with self.locks[table_id]:
+            old = await self._run(lambda s: self._accept(s, profile_id, invitation_id))
+        self._changed(table_id, *old)
+        return await self.tables.lobby(profile_id, table_id, None)
+
+    async def decline(self, profile_id: str, invitation_id: int) -> None:
+        table_id = await self._run(lambda s: self._table_of(s, profile_id, invitation_id))
+        async with self.locks[table_id]:
+            old = await self._run(lambda s: self._decline(s, profile_id, invitation_id))
+        self._changed(table_id, *old)
+
+    @staticmethod
+    def _mine(s: Session, profile_id: str, invitation_id: int) -> TableInvitation:
+        row = repo.invitation(s, invitation_id)
+        if row is None or row.profile_id != profile_id:
+            raise NotFound("no such invitation")  # another person's: as if it did not exist
+        return row
+
+    def _table_of(self, s: Session, profile_id: str, invitation_id: int) -> str:
+        return self._mine(s, profile_id, invitation_id).table_id
+
+    def _accept(self, s: Session, profile_id: str, invitation_id: int) -> list[str]:
+        row = self._mine(s, profile_id, invitation_id)
+        if not repo.answer(s, row.id, InvitationStatus.ACCEPTED, utcnow()):
+            raise AlreadyAnswered("the invitation was answered already")
+        t = lobby_table(s, row.table_id)
+        seat_person(s, t, profile_id, row.seat)
+        return repo.rematch_of(s, t.id)
+
+    def _decline(self, s: Session, profile_id: str, invitation_id: int) -> list[str]:
+        row = self._mine(s, profile_id, invitation_id)
+        if not repo.answer(s, row.id, InvitationStatus.DECLINED, utcnow()):
+            raise AlreadyAnswered("the invitation was answered already")
+        return repo.rematch_of(s, row.table_id)
+
+    # ------------------------------------------------------------------ lists
+    async def of_table(self, profile_id: str, table_id: str) -> list[dict[str, Any]]:
+        return await self._run(lambda s: self._of_table(s, profile_id, table_id))
+
+    def _of_table(self, s: Session, profile_id: str, table_id: str) -> list[dict[str, Any]]:
+        rows = repo.of_table(s, table_id)
+        invited = any(inv.profile_id == profile_id for inv, _, _ in rows)
+        if not invited:
+            visible(s, profile_id, table_id, None)  # a seat, or 404
+        return [
+            {
+                "id": inv.id,
+                "name": name,
+                "inviter": by,
+                "seat": inv.seat,
+                "kind": inv.kind,
+                "status": inv.status,
+                "you": inv.profile_id == profile_id,
+            }
+            for inv, name, by in rows
+        ]
+
+    async def mine(self, profile_id: str) -> list[dict[str, Any]]:
+        rows = await self._run(lambda s: repo.pending_for(s, profile_id))
+        return [{**r, "created_at": iso(r["created_at"])} for r in rows]
+
+    def invitees_sync(self, table_id: str) -> list[str]:
+        """Who was invited to the table (the My games feed wakes them too)."""
+        with self.db.session() as s:
+            return repo.invitees(s, table_id)

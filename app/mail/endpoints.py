@@ -1,0 +1,127 @@
+"""E-mail routes under ``/api/email``: my address, the links' landing calls, unsubscribe.
+
+Every mail a person asks for counts against ``email_send`` per client address, profile and
+mailbox; a wrong, used or expired link against ``email_link``. Tokens arrive in POST bodies (the
+pages read them from the URL fragment), except the RFC 8058 one-click URL's ``token=`` query,
+which the log filter hides.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request, Response
+
+from app.errors import Malformed
+from app.mail.address import normalise
+from app.mail.schemas import DoneOut, EmailIn, EmailOut, EmailSettingsIn, SignedInOut, TokenIn
+from app.mail.service import MailService
+from app.mail.tokens import address_digest
+from app.profiles.deps import NO_STORE, ProfileId, set_session_cookie, settings_of
+from app.ratelimit import LimitName, RateLimiter, limit
+from app.ratelimit.deps import client_keys
+
+router = APIRouter(prefix="/api/email", tags=["e-mail"])
+LINK_LIMIT = [Depends(limit(LimitName.EMAIL_LINK))]
+ONE_CLICK = b"List-Unsubscribe=One-Click"
+
+
+def mail_service(request: Request) -> MailService:
+    return request.app.state.mail  # type: ignore[no-any-return]
+
+
+Mail = Annotated[MailService, Depends(mail_service)]
+
+
+async def count_send(request: Request, profile_id: str | None, raw: str) -> None:
+    """One mail asked for: counted per client address, profile and (a hash of the) mailbox."""
+    limiter: RateLimiter = request.app.state.limiter
+    keys = [*client_keys(request, profile_id), f"mailbox:{address_digest(normalise(raw))}"]
+    await limiter.check(LimitName.EMAIL_SEND, keys)
+
+
+def no_store(response: Response) -> None:
+    response.headers["Cache-Control"] = NO_STORE
+
+
+@router.get("", response_model=EmailOut)
+async def my_email(profile_id: ProfileId, svc: Mail, response: Response) -> dict[str, Any]:
+    """My address (only I see it), whether game notifications go to it, and whether this server
+    sends e-mail at all."""
+    no_store(response)
+    return svc.describe(await svc.status(profile_id))
+
+
+@router.post("", response_model=EmailOut, status_code=202)
+async def add_email(
+    body: EmailIn, request: Request, profile_id: ProfileId, svc: Mail, response: Response
+) -> dict[str, Any]:
+    """Add (or change to) an address: a confirmation link goes to it, good once for a short
+    while; the address counts from its confirmation. Refused: anything but one plain address
+    (`bad_email_address` with a `reason`), or no SMTP server (`email_unavailable`)."""
+    no_store(response)
+    await count_send(request, profile_id, body.address)
+    return svc.describe(await svc.add(profile_id, body.address, body.lang))
+
+
+@router.patch("", response_model=EmailOut)
+async def email_settings(
+    body: EmailSettingsIn, profile_id: ProfileId, svc: Mail, response: Response
+) -> dict[str, Any]:
+    """Game notifications on or off, and the language of the e-mails."""
+    no_store(response)
+    return svc.describe(await svc.update(profile_id, body.notify, body.lang))
+
+
+@router.delete("", response_model=EmailOut)
+async def remove_email(profile_id: ProfileId, svc: Mail, response: Response) -> dict[str, Any]:
+    """Forget my address (and every link sent to it)."""
+    no_store(response)
+    return svc.describe(await svc.remove(profile_id))
+
+
+@router.post("/confirm", response_model=DoneOut, dependencies=LINK_LIMIT)
+async def confirm(body: TokenIn, svc: Mail, response: Response) -> dict[str, Any]:
+    """Spend a confirmation link's token (from any device): the address becomes the profile's."""
+    no_store(response)
+    await svc.confirm(body.token)
+    return {"done": True}
+
+
+@router.post("/unsubscribe", response_model=DoneOut, dependencies=LINK_LIMIT)
+async def unsubscribe(body: TokenIn, svc: Mail, response: Response) -> dict[str, Any]:
+    """The unsubscribe page's call: no more game notifications to that address."""
+    no_store(response)
+    await svc.unsubscribe(body.token)
+    return {"done": True}
+
+
+@router.post("/unsubscribe/one-click", response_model=DoneOut, dependencies=LINK_LIMIT)
+async def one_click(
+    request: Request, svc: Mail, response: Response, token: str = ""
+) -> dict[str, Any]:
+    """RFC 8058: the mail client POSTs `List-Unsubscribe=One-Click` to the `List-Unsubscribe`
+    URL; no cookie, no page, no confirmation."""
+    no_store(response)
+    if ONE_CLICK not in (await request.body()):
+        raise Malformed("a one-click unsubscribe posts List-Unsubscribe=One-Click")
+    await svc.unsubscribe(token[:200])
+    return {"done": True}
+
+
+@router.post("/signin-link", response_model=DoneOut, status_code=202)
+async def sign_in_link(body: EmailIn, request: Request, svc: Mail) -> dict[str, Any]:
+    """A sign-in link for this device, to the address if a profile confirmed it. The answer is
+    the same whether or not one did."""
+    await count_send(request, None, body.address)
+    await svc.send_sign_in(body.address, body.lang)
+    return {"done": True}
+
+
+@router.post("/signin", response_model=SignedInOut, dependencies=LINK_LIMIT)
+async def sign_in(body: TokenIn, request: Request, response: Response, svc: Mail) -> dict[str, Any]:
+    """Spend a sign-in link's token: this device gets its own session (the cookie); the
+    profile's other devices stay signed in."""
+    issued = await svc.sign_in(body.token)
+    set_session_cookie(settings_of(request), response, issued.token)
+    return {"id": issued.id, "name": issued.name}
