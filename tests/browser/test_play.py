@@ -267,11 +267,15 @@ def test_two_players_play_a_whole_game(server: Any, browser: Any, artifacts: Pat
         final.scroll_into_view_if_needed()
         host.screenshot(path=str(artifacts / "final-scores.png"), full_page=True)
 
-        # Rematch: a new table with the same seats and options, and its invite link.
+        # Rematch: the host lands at a new table with the same options, its own invite link,
+        # and the others are offered their seats there.
+        finished_url = host.url
         host.get_by_test_id("rematch").click()
-        new_link = host.get_by_test_id("final-scores").get_by_test_id("invite-link")
+        host.wait_for_url(lambda url: url != finished_url and "/t/" in url, timeout=10000)
+        new_link = host.get_by_test_id("invite-link")
         new_link.wait_for(timeout=10000)
         assert new_link.input_value() != invite and "invite=" in new_link.input_value()
+        guest.get_by_test_id("rematch-offered").wait_for(timeout=15000)
 
         assert watch.errors == [], "console errors:\n" + "\n".join(watch.errors)
 
