@@ -22,8 +22,7 @@ MAX_TOKEN_CHARS = 512
 class Claims:
     profile_id: str
     generation: int
-    # None: a token from before sessions had an issue time (see ``ProfileService.session``).
-    issued_at: float | None
+    issued_at: float  # epoch seconds
 
 
 class TokenSigner:
@@ -45,7 +44,8 @@ class TokenSigner:
         return self._s.dumps(payload)
 
     def claims(self, token: str | None) -> Claims | None:
-        """What a correctly signed token says, or None (absent, too long, forged, malformed)."""
+        """What a correctly signed token says, or None (absent, too long, forged, malformed, or
+        without an issue time: such a token could never expire, so it is not accepted)."""
         if not token or len(token) > MAX_TOKEN_CHARS:
             return None
         try:
@@ -56,9 +56,9 @@ class TokenSigner:
             return None
         generation = data.get("g", 0)
         issued_at = data.get("t")
-        if type(generation) is not int or (issued_at is not None and type(issued_at) is not int):
+        if type(generation) is not int or type(issued_at) is not int:
             return None
-        return Claims(data["p"], generation, None if issued_at is None else float(issued_at))
+        return Claims(data["p"], generation, float(issued_at))
 
 
 def new_recovery_code() -> str:

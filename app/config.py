@@ -10,6 +10,9 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from app.private_files import create_private, private_dir, sqlite_file
+from app.push.endpoint import DEFAULT_PUSH_HOSTS
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="EMARA_", env_file=".env", extra="ignore")
@@ -90,8 +93,21 @@ class Settings(BaseSettings):
     # the contact subject ("mailto:..." or an https URL) push services may use.
     vapid_private_key: str = ""
     vapid_subject: str = "mailto:admin@localhost"
-    # Push endpoints must be https; http://127.0.0.1 only when this is on (tests).
+    # Push endpoints must be https on port 443 to public addresses of a known push service
+    # (docs/operations.md "Web Push in production"): these host names ("*.suffix" for its
+    # subdomains), comma-separated; push_allow_any_host lifts the list (public hosts only).
+    push_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: list(DEFAULT_PUSH_HOSTS)
+    )
+    push_allow_any_host: bool = False
+    # Tests only: a push service on http://127.0.0.1:<port> or http://localhost:<port>.
     push_allow_loopback_http: bool = False
+    # Sending: messages in flight at once (and threads of the push pool), messages waiting,
+    # one message's deadline, the largest reply head read.
+    push_workers: int = Field(default=4, ge=1, le=64)
+    push_queue: int = Field(default=1000, ge=1)
+    push_deadline_seconds: float = Field(default=10.0, gt=0)
+    push_max_reply_bytes: int = Field(default=8192, ge=256)
     push_subscriptions_per_profile: int = Field(default=10, ge=1)
     push_attempts: int = Field(default=3, ge=1)
     push_retry_seconds: float = Field(default=5.0, ge=0)
@@ -124,6 +140,13 @@ class Settings(BaseSettings):
     email_reminder_seconds: float = Field(default=3600.0, gt=0)
     email_confirm_minutes: float = Field(default=30.0, gt=0)
     email_signin_minutes: float = Field(default=15.0, gt=0)
+    # ---- Games bots play alone (every seat a bot; docs/bots.md, docs/operations.md "Limits")
+    # Per profile: running games of theirs left to bots alone (a hand-over past it: 409).
+    bot_unattended_per_profile: int = Field(default=2, ge=0)
+    # Per process: moves of such games worked out at a time, and at most one move per slot
+    # per this many seconds; the games queue for the slots in turn.
+    bot_unattended_slots: int = Field(default=1, ge=1)
+    bot_unattended_move_seconds: float = Field(default=0.5, ge=0)
     # Where the browser client lives.
     static_dir: Path = Path(__file__).resolve().parent.parent / "static"
 
@@ -132,6 +155,13 @@ class Settings(BaseSettings):
     def _split_keys(cls, value: object) -> object:
         if isinstance(value, str):
             return [k.strip() for k in value.split(",") if k.strip()]
+        return value
+
+    @field_validator("push_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [h.strip().lower() for h in value.split(",") if h.strip()]
         return value
 
     @field_validator("allowed_origins", mode="before")
@@ -159,18 +189,18 @@ class Settings(BaseSettings):
     def effective_database_url(self) -> str:
         if self.database_url:
             return self.database_url
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        return f"sqlite:///{(self.data_dir / 'emara.db').resolve()}"
+        private_dir(self.data_dir)
+        url = f"sqlite:///{(self.data_dir / 'emara.db').resolve()}"
+        sqlite_file(url)  # owner-only from its first byte (app/private_files.py)
+        return url
 
     @property
     def effective_secret_key(self) -> str:
         if self.secret_key:
             return self.secret_key
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        path = self.data_dir / "secret_key"
-        if not path.exists():
-            path.write_text(secrets.token_urlsafe(48))
-            path.chmod(0o600)
+        path = private_dir(self.data_dir) / "secret_key"
+        # 0600 from creation; a process that lost the race reads the winner's key.
+        create_private(path, secrets.token_urlsafe(48).encode())
         key = path.read_text().strip()
         self.secret_key = key
         return key

@@ -15,7 +15,7 @@ from typing import Any
 from anyio import to_thread
 from fastapi import FastAPI
 
-from app import redact
+from app import keycheck, redact
 from app.auth import TokenSigner
 from app.bots import endpoints as bot_endpoints
 from app.bots.runner import BotRunner
@@ -42,9 +42,10 @@ from app.presence.service import PresenceService
 from app.profiles import endpoints as profiles
 from app.profiles.service import ProfileService
 from app.push import endpoints as push_endpoints
+from app.push.delivery import PushLimits
+from app.push.endpoint import PushPolicy
 from app.push.keys import load_vapid, public_key
 from app.push.sender import PushSender
-from app.push.store import PushStore
 from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
 from app.realtime import endpoints as socket_endpoints
 from app.realtime.hub import Hub
@@ -56,7 +57,9 @@ from app.tables.schemas import HealthOut
 from app.tables.service import TableService
 from app.web.body_limit import BodyLimit
 from app.web.client import client_router
+from app.web.docs import docs_router
 from app.web.headers import SecurityHeaders
+from app.web.origin import CrossSiteGuard
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
@@ -66,6 +69,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     clock = clock or SystemClock()
     db = Database(settings.effective_database_url, settings.db_pool_size, settings.db_max_overflow)
     hub = Hub()
+    # A published or short signing key would let anyone forge tokens: refuse to start.
+    keycheck.refuse_unsafe([settings.effective_secret_key, *settings.previous_secret_keys])
     signer = TokenSigner(settings.effective_secret_key, settings.previous_secret_keys)
     service = TableService(db, hub)
     service.table_create_limit = (
@@ -76,8 +81,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # A solo game's result is recorded in the transaction of the move that ends it.
     solo = SoloService(db, service)
     service.play.finish_hooks.append(solo.record_in)
-    bot_seats = BotSeats(db, hub, service.locks, clock)
-    runner = BotRunner(service)
+    bot_seats = BotSeats(db, hub, service.locks, clock, settings.bot_unattended_per_profile)
+    # Games bots play alone share a CPU budget per process (app/bots/runner.py).
+    runner = BotRunner(
+        service,
+        unattended_slots=settings.bot_unattended_slots,
+        unattended_interval=settings.bot_unattended_move_seconds,
+    )
     # --- Sessions and rate limits ---
     profiles_service = ProfileService(
         db, signer, clock, settings.session_days * 86400, settings.session_renew_hours * 3600
@@ -124,19 +134,27 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     hub.watchers.append(me_feed.heard)
     # --- Web Push: VAPID keys, subscriptions, the sender (a background subscriber of the hub) ---
     vapid = load_vapid(settings.vapid_private_key, settings.data_dir)
-    push_store = PushStore(
-        db, settings.push_subscriptions_per_profile, settings.push_allow_loopback_http
-    )
     push = PushSender(
         db,
         hub,
-        push_store,
         vapid,
         settings.vapid_subject,
         clock,
-        settings.push_attempts,
-        settings.push_retry_seconds,
+        PushPolicy(
+            allowed_hosts=() if settings.push_allow_any_host else tuple(settings.push_hosts),
+            allow_loopback_http=settings.push_allow_loopback_http,
+        ),
+        PushLimits(
+            workers=settings.push_workers,
+            queue=settings.push_queue,
+            deadline=settings.push_deadline_seconds,
+            max_reply=settings.push_max_reply_bytes,
+            attempts=settings.push_attempts,
+            retry_seconds=settings.push_retry_seconds,
+        ),
+        settings.push_subscriptions_per_profile,
     )
+    push_store = push.store
     sweeper.listeners.append(push.timed_out)
     # --- Play again: rematches and invitations (their invitees' My games follow the table) ---
     invitations = Invitations(db, hub, service)
@@ -185,8 +203,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         summary="Crown of Emara online: private tables and live play.",
         version="0.1.0",
         lifespan=lifespan,
-        # /docs loads Swagger UI from a CDN: it alone gets a relaxed policy (app/web/headers.py);
-        # /redoc would need a second one and is not served.
+        # /docs is served by app/web/docs.py (Swagger UI from a pinned package, from this
+        # origin); /redoc is not served.
+        docs_url=None,
         redoc_url=None,
     )
     app.state.settings = settings
@@ -215,6 +234,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.mailer = mail.notifier
     install_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    # A state-changing request another site or origin sent is refused before any route runs.
+    app.add_middleware(
+        CrossSiteGuard, allowed_origins=settings.allowed_origins, cookie_name=settings.cookie_name
+    )
     app.include_router(profiles.router)
     app.include_router(table_endpoints.router)
     app.include_router(bot_endpoints.router)
@@ -235,6 +258,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             raise Unavailable("the database does not answer") from exc
         return {"status": "ok", "database": db.engine.dialect.name}
 
+    app.include_router(docs_router())  # /docs: the interactive OpenAPI page
     # The browser client: its files and page routes, and security headers on every response.
     app.include_router(client_router(Path(settings.static_dir)))
     app.add_middleware(SecurityHeaders)

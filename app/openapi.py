@@ -7,6 +7,7 @@ differs from what the application declares, so the document never goes stale.
 from __future__ import annotations
 
 import json
+import secrets
 import sys
 import tempfile
 from pathlib import Path
@@ -23,7 +24,7 @@ def document() -> dict[str, Any]:
         settings = Settings(
             data_dir=Path(tmp),
             database_url=f"sqlite:///{tmp}/openapi.db",
-            secret_key="openapi-document-only",
+            secret_key=secrets.token_urlsafe(32),  # signs nothing: the document only
         )
         return create_app(settings).openapi()
 

@@ -9,6 +9,7 @@ from sqlalchemy import create_engine, pool
 
 from app.config import get_settings
 from app.db.models import Base
+from app.private_files import sqlite_file
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):
@@ -29,6 +30,7 @@ def run_migrations_offline() -> None:
 
 def run_migrations_online() -> None:
     url = database_url()
+    sqlite_file(url)  # a new SQLite file is created owner-only (app/private_files.py)
     engine = create_engine(url, poolclass=pool.NullPool)
     with engine.connect() as connection:
         context.configure(

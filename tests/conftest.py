@@ -127,12 +127,21 @@ SUITE_RATE_LIMITS = {
 }
 
 
+# The suite's signing key: random per run (a key written in the repository is refused at start).
+SUITE_SECRET_KEY = secrets.token_urlsafe(32)
+
+
+# Games bots play alone are paced per process (a CPU budget, app/bots/runner.py); the suite plays
+# them at full speed unless a test of the budget sets its own pace.
+SUITE_BOT_PACE = {"bot_unattended_move_seconds": 0.0}
+
+
 def make_settings(url: str, tmp_path: Path, **extra: Any) -> Settings:
-    extra = {**SUITE_RATE_LIMITS, **extra}
+    extra = {**SUITE_RATE_LIMITS, **SUITE_BOT_PACE, **extra}
     return Settings(
         database_url=url,
         data_dir=tmp_path / "data",
-        secret_key="test-secret-key",
+        secret_key=SUITE_SECRET_KEY,
         **extra,
     )
 

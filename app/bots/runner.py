@@ -5,6 +5,14 @@ waits for it). After any committed change of a table it looks whether a bot is t
 so it works out the move in a worker thread (the bot sees only ``view_for`` of its own seat and
 that seat's legal moves) and submits it through ``TableService.submit_move``, the same call
 people's moves go through. One task per table.
+
+A game where bots play every seat ("unattended": nobody waits for its moves) costs CPU for as
+long as it lasts, so such games share a budget per process: at most ``unattended_slots`` of
+their moves are worked out at a time, their tables queue for a slot in turn (first come, first
+served: one move each, then to the back of the queue), and a slot serves at most one move per
+``unattended_interval`` seconds. With the defaults (one slot, half a second), all the games
+bots play alone in a process cost at most one bot's thinking (0.12 s) per half second, however
+many there are. A game with a person at it never waits for that queue.
 """
 
 from __future__ import annotations
@@ -35,8 +43,8 @@ log = logging.getLogger("emara.bots")
 RETRY_FIRST_SECONDS = 0.5
 RETRY_MAX_SECONDS = 60.0
 
-# (seat, level, version, the seat's view, its legal moves)
-Job = tuple[int, str, int, dict[str, Any], list[dict[str, Any]]]
+# (seat, level, version, the seat's view, its legal moves, bots play every seat)
+Job = tuple[int, str, int, dict[str, Any], list[dict[str, Any]], bool]
 # Runs a callback after a delay in seconds (the event loop's timer; tests hand in their own).
 Schedule = Callable[[float, Callable[[], None]], None]
 
@@ -49,11 +57,20 @@ class BotRunner:
     """Plays the bot seats of every table of this process; one asyncio task per table."""
 
     def __init__(
-        self, svc: TableService, budget: float = DEFAULT_BUDGET, schedule: Schedule = loop_timer
+        self,
+        svc: TableService,
+        budget: float = DEFAULT_BUDGET,
+        schedule: Schedule = loop_timer,
+        unattended_slots: int = 1,
+        unattended_interval: float = 0.5,
     ) -> None:
         self.svc = svc
         self.budget = budget
         self.schedule = schedule
+        # The games bots play alone share these slots (asyncio's semaphore wakes in FIFO order).
+        self.unattended_slots = unattended_slots
+        self.unattended = asyncio.Semaphore(unattended_slots)
+        self.unattended_interval = unattended_interval
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.again: set[str] = set()
         self.timers: dict[tuple[str, int], TurnTimer] = {}
@@ -78,6 +95,7 @@ class BotRunner:
         """Listen to the hub, and wake the bots whose turn it already is (a restart must not
         leave a table waiting on a bot)."""
         self.stopped = False
+        self.unattended = asyncio.Semaphore(self.unattended_slots)  # on this start's loop
         if self not in self.svc.hub.background:
             self.svc.hub.background.append(self)
         self.inbox.start()
@@ -157,17 +175,16 @@ class BotRunner:
                 self.tasks.pop(table_id, None)
                 return
             self.botless.pop(table_id, None)
-            seat, level, version, view, legal = job
-            timer = self.timers.setdefault((table_id, seat), TurnTimer(per_move=self.budget))
-            try:
-                move = await asyncio.to_thread(
-                    choose_move, view, legal, level, secrets.randbits(32), timer.budget(view)
-                )
-            except Exception:
-                log.exception(
-                    "bot at table %s seat %s failed; it plays any legal move", table_id, seat
-                )
-                move = legal[secrets.randbelow(len(legal))]
+            seat, level, version, view, legal, unattended = job
+            if unattended:
+                async with self.unattended:  # the games bots play alone take turns
+                    started = asyncio.get_running_loop().time()
+                    move = await self._think(table_id, seat, level, view, legal)
+                    rest = self.unattended_interval - (asyncio.get_running_loop().time() - started)
+                    if rest > 0:
+                        await asyncio.sleep(rest)  # the slot serves one move per interval
+            else:
+                move = await self._think(table_id, seat, level, view, legal)
             try:
                 # The seat is checked again in the move's own transaction: a bot never moves for
                 # a seat taken back while it was thinking.
@@ -186,6 +203,23 @@ class BotRunner:
             except Exception as exc:
                 self._failed(table_id, "the move failed", exc)
                 return
+
+    async def _think(
+        self,
+        table_id: str,
+        seat: int,
+        level: str,
+        view: dict[str, Any],
+        legal: list[dict[str, Any]],
+    ) -> dict[str, Any]:
+        timer = self.timers.setdefault((table_id, seat), TurnTimer(per_move=self.budget))
+        try:
+            return await asyncio.to_thread(
+                choose_move, view, legal, level, secrets.randbits(32), timer.budget(view)
+            )
+        except Exception:
+            log.exception("bot at table %s seat %s failed; it plays any legal move", table_id, seat)
+            return legal[secrets.randbelow(len(legal))]
 
     def _failed(self, table_id: str, what: str, exc: Exception) -> None:
         """Say so (a typed error, the database away, in a line; anything else with its trace)
@@ -220,6 +254,7 @@ class BotRunner:
             if t is None or t.status != TableStatus.PLAYING or t.state is None:
                 return None
             state = rules.decode_state(t.state)
+            unattended = len(bots) >= t.seat_count
             for seat in rules.to_act(state):
                 level = bots.get(seat)
                 if level is None:
@@ -228,5 +263,5 @@ class BotRunner:
                 view = cast(dict[str, Any], rules.view_for(state, seat))
                 legal = [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
                 if legal:
-                    return seat, level, t.version, view, legal
+                    return seat, level, t.version, view, legal, unattended
             return None

@@ -49,6 +49,13 @@ class NotABot(AppError):
     code = "not_a_bot"
 
 
+class TooManyBotTables(AppError):
+    """Handing over this seat would leave one more game to bots alone than a profile may have."""
+
+    status = 409
+    code = "too_many_bot_tables"
+
+
 def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
@@ -98,13 +105,21 @@ ReclaimHook = Callable[[GameTable, list[Seat], int], None]
 
 class BotSeats:
     def __init__(
-        self, db: Database, hub: Hub, locks: KeyedLocks, clock: Clock | None = None
+        self,
+        db: Database,
+        hub: Hub,
+        locks: KeyedLocks,
+        clock: Clock | None = None,
+        unattended_per_profile: int = 2,
     ) -> None:
         self.db = db
         self.hub = hub
         self.locks = locks
         self.clock: Clock = clock or SystemClock()
         self.reclaim_hooks: list[ReclaimHook] = []
+        # Running games where bots play every seat, per profile (sitting there or hosting): a
+        # hand-over that would make one more is refused (docs/bots.md, "Games bots play alone").
+        self.unattended_per_profile = unattended_per_profile
 
     async def put(self, profile_id: str, table_id: str, seat: int, level: str) -> dict[str, Any]:
         async with self.locks[table_id]:
@@ -153,10 +168,27 @@ class BotSeats:
                             "the player is still playing: a seat is handed over when its player "
                             "leaves it, or has not moved for the table's idle time"
                         )
+                if row.bot_level is None and all(x.bot_level for x in seats if x is not row):
+                    self._may_leave_to_bots(s, profile_id, t.id)
                 row.bot_level = level
             else:
                 raise WrongStatus("the game is over")
             return self._changed(s, t, profile_id)
+
+    def _may_leave_to_bots(self, s: Session, profile_id: str, table_id: str) -> None:
+        """This hand-over leaves the game to bots alone: refused past the profile's allowance.
+        The profile's row lock (or SQLite's write lock) makes two hand-overs at once count in
+        turn."""
+        repo.lock_profile(s, profile_id)
+        if repo.unattended_tables(s, profile_id, other_than=table_id) >= (
+            self.unattended_per_profile
+        ):
+            limit = self.unattended_per_profile
+            raise TooManyBotTables(
+                f"at most {limit} games of yours may be played by bots alone: take a seat "
+                "back at one of them first",
+                limit=limit,
+            )
 
     def _remove(self, profile_id: str, table_id: str, seat: int) -> dict[str, Any]:
         with self.db.session() as s:

@@ -1,4 +1,4 @@
-"""Table chat over HTTP: read the last 200 messages (for scripts), mute and unmute a seat.
+"""Table chat over HTTP: read the messages page by page, mute and unmute a seat.
 
 Messages are written over the table socket (``chat`` frame, docs/protocol.md)."""
 
@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 
+from app.chat.repository import MAX_PAGE, PAGE
 from app.chat.schemas import ChatOut, MutesOut
 from app.chat.service import ChatService
 from app.profiles.deps import MaybeProfileId, ProfileId
 from app.ratelimit import LimitName, limit
-from app.tables.deps import Service
+from app.tables.deps import Service, seated_at_table
 from app.tables.schemas import SeatPath, TableIdPath
 
 router = APIRouter(prefix="/api/tables", tags=["chat"])
@@ -29,7 +30,7 @@ Chat = Annotated[ChatService, Depends(chat_service)]
 @router.get(
     "/{table_id}/chat",
     response_model=ChatOut,
-    dependencies=[Depends(limit(LimitName.INVITE))],
+    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
 )
 async def chat(
     table_id: TableIdPath,
@@ -37,16 +38,19 @@ async def chat(
     svc: Service,
     chat: Chat,
     invite: str | None = None,
+    before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
 ) -> dict[str, Any]:
-    """The last 200 messages, oldest first, and the seats the caller muted."""
+    """The newest `limit` messages (50 by default, at most 200), oldest first, older than the
+    message `before` when given; `more`: older ones remain. And the seats the caller muted."""
     viewer = await svc.viewer(profile_id, table_id, invite)
-    return await chat.history(viewer)
+    return await chat.history(viewer, before, limit)
 
 
 @router.post(
     "/{table_id}/mutes/{seat}",
     response_model=MutesOut,
-    dependencies=[Depends(limit(LimitName.INVITE))],
+    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
 )
 async def mute(
     table_id: TableIdPath,
@@ -64,7 +68,7 @@ async def mute(
 @router.delete(
     "/{table_id}/mutes/{seat}",
     response_model=MutesOut,
-    dependencies=[Depends(limit(LimitName.INVITE))],
+    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
 )
 async def unmute(
     table_id: TableIdPath,

@@ -5,7 +5,8 @@ The socket subscribes a ``Split`` to the hub: lobby and game notices go to its o
 presence and chat notices to the feed. The feed's own task turns them into frames, re-reading the
 database (the notice carries the table id only, from this process or another through the relay):
 
-- after each ``hello``: ``chat_history`` (last 200, the viewer's mutes);
+- after each ``hello``: ``chat_history`` (the newest 50, whether older ones remain, the viewer's
+  mutes; the client reads older pages over HTTP);
 - a chat notice: every message this socket was not sent yet, each as one ``chat`` frame (the feed
   remembers the ids it sent, so a message reaches a socket exactly once however many notices
   announce it, and one that committed late, after a higher id, still arrives);
@@ -33,7 +34,7 @@ from app.tables.types import Viewer
 
 SIDE_KINDS = (NoticeKind.PRESENCE.value, NoticeKind.CHAT.value)
 RETRY_SECONDS = 0.5
-SENT_KEPT = 400  # ids a socket remembers sending (history 200 + far more than LOOKBACK)
+SENT_KEPT = 400  # ids a socket remembers sending (a history page + far more than LOOKBACK)
 
 
 class Feed:

@@ -11,7 +11,8 @@ from sqlalchemy.orm import Session
 from app.db.models import ChatMessage, ChatMute, Profile
 from app.tables.render import iso
 
-HISTORY = 200  # what a (re)connecting socket and GET /chat hand back
+PAGE = 50  # messages a (re)connecting socket gets, and GET /chat's page by default
+MAX_PAGE = 200  # the most one GET /chat hands back
 
 
 def as_dict(m: ChatMessage) -> dict[str, Any]:
@@ -60,8 +61,23 @@ def add(
     return m
 
 
+def page(
+    s: Session, table_id: str, before_id: int | None, limit: int
+) -> tuple[list[ChatMessage], bool]:
+    """The newest ``limit`` messages older than ``before_id`` (all when None), oldest first, and
+    whether older ones remain."""
+    q = select(ChatMessage).where(ChatMessage.table_id == table_id)
+    if before_id is not None:
+        q = q.where(ChatMessage.id < before_id)
+    rows = list(s.scalars(q.order_by(ChatMessage.id.desc()).limit(limit + 1)))
+    more = len(rows) > limit
+    rows = rows[:limit]
+    rows.reverse()
+    return rows, more
+
+
 def after(
-    s: Session, table_id: str, after_id: int | None, limit: int = HISTORY
+    s: Session, table_id: str, after_id: int | None, limit: int = MAX_PAGE
 ) -> list[ChatMessage]:
     """The newest ``limit`` messages (after ``after_id`` when given), oldest first."""
     q = select(ChatMessage).where(ChatMessage.table_id == table_id)

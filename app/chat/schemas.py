@@ -18,11 +18,12 @@ class ChatMessageOut(BaseModel):
 
 
 class ChatOut(BaseModel):
-    """The last 200 messages, oldest first, and the seats the caller muted (the client hides
-    their messages)."""
+    """A page of messages, oldest first, and the seats the caller muted (the client hides their
+    messages). ``more``: older messages remain (ask again with ``before`` = the first id here)."""
 
     messages: list[ChatMessageOut]
     muted: list[int]
+    more: bool
 
 
 class MutesOut(BaseModel):

@@ -98,15 +98,20 @@ class ChatService:
             raise ChatRateLimited("too many messages, slow down", retry_after=wait)
 
     # ------------------------------------------------------------------ read
-    async def history(self, viewer: Viewer) -> dict[str, Any]:
-        """The last 200 messages and the seats this viewer muted."""
-        return await to_thread.run_sync(self._history, viewer)
+    async def history(
+        self, viewer: Viewer, before: int | None = None, limit: int = repo.PAGE
+    ) -> dict[str, Any]:
+        """A page of messages, oldest first: the newest ``limit`` (at most ``MAX_PAGE``) older
+        than message ``before`` (the newest of all without it); ``more``: older ones remain.
+        And the seats this viewer muted."""
+        limit = max(1, min(limit, repo.MAX_PAGE))
+        return await to_thread.run_sync(self._history, viewer, before, limit)
 
-    def _history(self, viewer: Viewer) -> dict[str, Any]:
+    def _history(self, viewer: Viewer, before: int | None, limit: int) -> dict[str, Any]:
         with self.db.session() as s:
-            rows = repo.after(s, viewer.table_id, None)
+            rows, more = repo.page(s, viewer.table_id, before, limit)
             muted = repo.muted(s, viewer.table_id, viewer.profile_id) if viewer.profile_id else []
-            return {"messages": [repo.as_dict(m) for m in rows], "muted": muted}
+            return {"messages": [repo.as_dict(m) for m in rows], "muted": muted, "more": more}
 
     async def recent(self, table_id: str, after_id: int) -> list[dict[str, Any]]:
         """The messages after ``after_id`` and the newest ``LOOKBACK`` (oldest first): ids come

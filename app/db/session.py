@@ -12,6 +12,7 @@ from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.errors import Malformed, Unavailable
+from app.private_files import sqlite_file
 
 
 def _json_dumps(value: Any) -> str:
@@ -37,6 +38,7 @@ def make_engine(url: str, pool_size: int = 20, max_overflow: int = 10) -> Engine
         # closed again after use, which is costly under load.
         kwargs["pool_size"] = pool_size
         kwargs["max_overflow"] = max_overflow
+    sqlite_file(url)  # a new SQLite file is created owner-only before SQLite opens it
     engine = create_engine(url, **kwargs)
     if url.startswith("sqlite"):
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -28,6 +29,9 @@ PG_ADMIN_URL = os.environ.get(
     "EMARA_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres"
 )
 ORIGIN_HOST = "127.0.0.1"
+# The signing key every server of this process's stacks shares: random per process (the server
+# refuses a key written in the repository).
+STACK_SECRET_KEY = secrets.token_urlsafe(32)
 
 
 # -- Postgres -----------------------------------------------------------------------------------
@@ -146,7 +150,7 @@ class ServerProcess:
     def settings_env(self) -> dict[str, str]:
         env = {
             "EMARA_DATABASE_URL": self.database_url,
-            "EMARA_SECRET_KEY": "test-secret-key-for-the-stack-0123456789",
+            "EMARA_SECRET_KEY": STACK_SECRET_KEY,
             "EMARA_DATA_DIR": str(self.log_path.parent / "data"),
         }
         env.update(self.env)

@@ -2,7 +2,7 @@
 an invitation, in its own language, and opens My games (where they accept or decline).
 
 It goes through the push feature's published parts (its subscription store and its sender's
-one-POST function), after the commit, on tasks of its own, bounded in number: an invitation
+delivery queue), after the commit, on tasks of its own, bounded in number: an invitation
 beyond the bound is told by the My games feed and e-mail only.
 """
 
@@ -16,7 +16,8 @@ import orjson
 from anyio import to_thread
 
 from app.invitations.service import Invited
-from app.push.sender import Outcome, PushSender
+from app.push.delivery import Job
+from app.push.sender import PushSender
 from app.push.store import PushStore
 
 log = logging.getLogger("emara.invitations")
@@ -76,13 +77,14 @@ class InvitationPush:
     async def _tell(self, inv: Invited) -> None:
         for target in await to_thread.run_sync(self.store.targets, inv.profile_id):
             data = orjson.dumps(payload(inv, target.lang)).decode()
-            outcome = await to_thread.run_sync(self.sender.post, target, data)
-            if outcome == Outcome.GONE:
-                await to_thread.run_sync(self.store.remove, target.id)
+            # The push delivery's bounded queue, deadline and endpoint checks; it removes a
+            # subscription its service calls gone.
+            self.sender.delivery.offer(Job(target, data))
 
     async def idle(self) -> None:
         while self.tasks:
             await asyncio.gather(*list(self.tasks), return_exceptions=True)
+        await self.sender.delivery.idle()
 
     async def stop(self) -> None:
         for task in list(self.tasks):

@@ -17,7 +17,7 @@ from app.mail.address import normalise
 from app.mail.schemas import DoneOut, EmailIn, EmailOut, EmailSettingsIn, SignedInOut, TokenIn
 from app.mail.service import MailService
 from app.mail.tokens import address_digest
-from app.profiles.deps import NO_STORE, ProfileId, set_session_cookie, settings_of
+from app.profiles.deps import NO_STORE, ProfileId, set_session_cookie
 from app.ratelimit import LimitName, RateLimiter, limit
 from app.ratelimit.deps import client_keys
 
@@ -123,5 +123,5 @@ async def sign_in(body: TokenIn, request: Request, response: Response, svc: Mail
     """Spend a sign-in link's token: this device gets its own session (the cookie); the
     profile's other devices stay signed in."""
     issued = await svc.sign_in(body.token)
-    set_session_cookie(settings_of(request), response, issued.token)
+    set_session_cookie(request, response, issued.token)
     return {"id": issued.id, "name": issued.name}

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from app.errors import AppError
 from app.mygames.events import MeFeed
-from app.mygames.schemas import MyTablesOut
-from app.mygames.service import MyGames
+from app.mygames.schemas import MyFinishedOut, MyTablesOut
+from app.mygames.service import FINISHED_MAX_PAGE, FINISHED_PAGE, MyGames
 from app.profiles.deps import ProfileId
 
 router = APIRouter(prefix="/api/me", tags=["my games"])
@@ -35,8 +35,9 @@ Feed = Annotated[MeFeed, Depends(me_feed)]
 
 @router.get("/tables", response_model=MyTablesOut, responses={304: {"description": "unchanged"}})
 async def my_tables(request: Request, profile_id: ProfileId, games: Games) -> Any:
-    """Every table I sit at: my turn first (soonest deadline first), then the others in play,
-    lobbies, finished games last (with my place). ``waiting``: tables waiting for me."""
+    """The tables I sit at: my turn first (soonest deadline first), then the others in play,
+    lobbies (the 200 most recently changed open tables), and the 20 latest finished games (with
+    my place; `finished_next` continues them). ``waiting``: tables waiting for me."""
     out = await games.tables(profile_id)
     etag = f'"{out["etag"]}"'
     if request.headers.get("if-none-match") == etag:
@@ -47,6 +48,19 @@ async def my_tables(request: Request, profile_id: ProfileId, games: Games) -> An
         media_type="application/json",
         headers={"ETag": etag, "Cache-Control": "private, no-cache"},
     )
+
+
+@router.get("/tables/finished", response_model=MyFinishedOut)
+async def my_finished_tables(
+    profile_id: ProfileId,
+    games: Games,
+    after: Annotated[str, Query(min_length=1, max_length=64)],
+    limit: Annotated[int, Query(ge=1, le=FINISHED_MAX_PAGE)] = FINISHED_PAGE,
+) -> dict[str, Any]:
+    """More of my finished tables: the `limit` (20 by default, at most 100) that follow table
+    `after` in the list (`finished_next` of `GET /api/me/tables`, or `next` of the page before);
+    `next` continues, `null` when that was the last."""
+    return await games.finished_page(profile_id, after, limit)
 
 
 @router.get("/events", response_class=StreamingResponse)

@@ -44,8 +44,18 @@ class MyTable(BaseModel):
 
 class MyTablesOut(BaseModel):
     """My tables: my turn first (soonest deadline first), then others in play, lobbies, and
-    finished games last. ``etag`` changes whenever anything here changes."""
+    finished games last. Open tables: the 200 most recently changed; finished ones: the 20 most
+    recent, ``finished_next`` (a table id, None when that was all) continues them through
+    ``GET /api/me/tables/finished?after=``. ``etag`` changes whenever anything here changes."""
 
     waiting: int
     etag: str
     tables: list[MyTable]
+    finished_next: str | None
+
+
+class MyFinishedOut(BaseModel):
+    """A page of my finished tables (latest change first); ``next`` continues (None: the last)."""
+
+    tables: list[MyTable]
+    next: str | None

@@ -8,16 +8,23 @@ from typing import Any, cast
 
 import orjson
 from anyio import to_thread
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
+from sqlalchemy.orm import Session
 
 from app import rules
 from app.db.models import GameTable, Profile, Seat
 from app.db.session import Database
+from app.errors import NotFound
 from app.pace import clock as pc
 from app.tables.render import iso
 from app.tables.status import TableStatus
 
-MY_TABLES_LIMIT = 200
+OPEN_LIMIT = 200  # open tables (lobby, playing) in one answer: the most recently changed
+FINISHED_PAGE = 20  # finished tables in the first answer, and a page's size by default
+FINISHED_MAX_PAGE = 100
+OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.PLAYING)
+# (table, my seat, the bot level playing my seat)
+Row = tuple[GameTable, int, str | None]
 GROUP_ORDER = {"your_turn": 0, "playing": 1, "lobby": 2, "finished": 3}
 FAR = float("inf")
 
@@ -49,30 +56,87 @@ class MyGames:
         return await to_thread.run_sync(self.tables_sync, profile_id)
 
     def tables_sync(self, profile_id: str) -> dict[str, Any]:
+        """My open tables (at most ``OPEN_LIMIT``, the most recently changed) and the first page
+        of my finished ones; ``finished_next`` continues them (``finished_page``)."""
         with self.db.session() as s:
-            mine = s.execute(
-                select(GameTable, Seat.seat, Seat.bot_level)
-                .join(Seat, Seat.table_id == GameTable.id)
-                .where(Seat.profile_id == profile_id, GameTable.status != TableStatus.CLOSED)
-                .order_by(GameTable.updated_at.desc())
-                .limit(MY_TABLES_LIMIT)
-            ).all()
-            ids = [t.id for t, _, _ in mine]
-            seats: dict[str, list[tuple[int, str | None, str | None, str | None]]] = {}
-            if ids:
-                rows = s.execute(
-                    select(Seat.table_id, Seat.seat, Profile.name, Seat.bot_level, Profile.id)
-                    .outerjoin(Profile, Profile.id == Seat.profile_id)
-                    .where(Seat.table_id.in_(ids))
-                    .order_by(Seat.seat)
-                )
-                for table_id, seat, name, level, pid in rows:
-                    seats.setdefault(table_id, []).append((seat, name, level, pid))
-            entries = [self._entry(t, seat, level, seats.get(t.id, [])) for t, seat, level in mine]
+            opened = self._rows(s, profile_id, OPEN_STATUSES, None, OPEN_LIMIT)
+            done = self._rows(s, profile_id, (TableStatus.FINISHED,), None, FINISHED_PAGE + 1)
+            entries = self._entries(s, opened + done[:FINISHED_PAGE])
+        more = len(done) > FINISHED_PAGE
         entries.sort(key=lambda e: (GROUP_ORDER[e["group"]], e.pop("_order")))
         waiting = sum(1 for e in entries if e["group"] == "your_turn")
-        etag = hashlib.sha256(orjson.dumps(entries)).hexdigest()[:24]
-        return {"waiting": waiting, "etag": etag, "tables": entries}
+        next_id = entries[-1]["id"] if more else None
+        out = {"waiting": waiting, "tables": entries, "finished_next": next_id}
+        etag = hashlib.sha256(orjson.dumps(out)).hexdigest()[:24]
+        return {**out, "etag": etag}
+
+    async def finished_page(
+        self, profile_id: str, after: str, limit: int = FINISHED_PAGE
+    ) -> dict[str, Any]:
+        return await to_thread.run_sync(self.finished_page_sync, profile_id, after, limit)
+
+    def finished_page_sync(self, profile_id: str, after: str, limit: int) -> dict[str, Any]:
+        """My finished tables after table ``after`` in the list (latest change first); ``next``
+        continues them (None: that was the last)."""
+        limit = max(1, min(limit, FINISHED_MAX_PAGE))
+        with self.db.session() as s:
+            mark = s.execute(
+                select(GameTable.updated_at, GameTable.id)
+                .join(Seat, Seat.table_id == GameTable.id)
+                .where(
+                    GameTable.id == after,
+                    Seat.profile_id == profile_id,
+                    GameTable.status == TableStatus.FINISHED,
+                )
+            ).first()
+            if mark is None:
+                raise NotFound("no such finished table of yours to continue after")
+            rows = self._rows(s, profile_id, (TableStatus.FINISHED,), (mark[0], mark[1]), limit + 1)
+            entries = self._entries(s, rows[:limit])
+        for e in entries:
+            e.pop("_order")
+        more = len(rows) > limit
+        return {"tables": entries, "next": entries[-1]["id"] if more else None}
+
+    @staticmethod
+    def _rows(
+        s: Session,
+        profile_id: str,
+        statuses: tuple[TableStatus, ...],
+        after: tuple[datetime, str] | None,
+        limit: int,
+    ) -> list[Row]:
+        """(table, my seat, my seat's bot) of my tables in ``statuses``, latest change first (ties
+        by id), after the (updated_at, id) mark when given."""
+        q = (
+            select(GameTable, Seat.seat, Seat.bot_level)
+            .join(Seat, Seat.table_id == GameTable.id)
+            .where(Seat.profile_id == profile_id, GameTable.status.in_(statuses))
+        )
+        if after is not None:
+            at, table_id = after
+            q = q.where(
+                or_(
+                    GameTable.updated_at < at,
+                    and_(GameTable.updated_at == at, GameTable.id < table_id),
+                )
+            )
+        q = q.order_by(GameTable.updated_at.desc(), GameTable.id.desc()).limit(limit)
+        return [(t, seat, level) for t, seat, level in s.execute(q).all()]
+
+    def _entries(self, s: Session, mine: list[Row]) -> list[dict[str, Any]]:
+        ids = [t.id for t, _, _ in mine]
+        seats: dict[str, list[tuple[int, str | None, str | None, str | None]]] = {}
+        if ids:
+            rows = s.execute(
+                select(Seat.table_id, Seat.seat, Profile.name, Seat.bot_level, Profile.id)
+                .outerjoin(Profile, Profile.id == Seat.profile_id)
+                .where(Seat.table_id.in_(ids))
+                .order_by(Seat.seat)
+            )
+            for table_id, seat, name, level, pid in rows:
+                seats.setdefault(table_id, []).append((seat, name, level, pid))
+        return [self._entry(t, seat, level, seats.get(t.id, [])) for t, seat, level in mine]
 
     @staticmethod
     def _entry(

@@ -45,22 +45,34 @@ def request_token(request: Request) -> str | None:
     return token_from(request.headers.get("authorization"), cookie)
 
 
-def set_session_cookie(settings: Settings, response: Response, token: str) -> None:
+def cookie_secure(request: Request) -> bool:
+    """The session cookie is ``Secure`` when the settings say the site is served over HTTPS,
+    and whenever this request came over HTTPS (behind a proxy: uvicorn's ``--proxy-headers``
+    with ``--forwarded-allow-ips`` makes its scheme the one the browser used)."""
+    return settings_of(request).cookie_secure or request.url.scheme == "https"
+
+
+def set_session_cookie(request: Request, response: Response, token: str) -> None:
+    settings = settings_of(request)
     response.set_cookie(
         settings.cookie_name,
         token,
         max_age=int(settings.session_days * 86400),
         httponly=True,
         samesite="lax",
-        secure=settings.cookie_secure,
+        secure=cookie_secure(request),
         path="/",
     )
     response.headers["Cache-Control"] = NO_STORE
 
 
-def clear_session_cookie(settings: Settings, response: Response) -> None:
+def clear_session_cookie(request: Request, response: Response) -> None:
     response.delete_cookie(
-        settings.cookie_name, httponly=True, samesite="lax", secure=settings.cookie_secure, path="/"
+        settings_of(request).cookie_name,
+        httponly=True,
+        samesite="lax",
+        secure=cookie_secure(request),
+        path="/",
     )
     response.headers["Cache-Control"] = NO_STORE
 
@@ -75,7 +87,7 @@ async def optional_profile(request: Request, response: Response) -> str | None:
     if info is None:
         return None
     if info.renewed_token is not None:
-        set_session_cookie(settings_of(request), response, info.renewed_token)
+        set_session_cookie(request, response, info.renewed_token)
         response.headers[RENEWED_TOKEN_HEADER] = info.renewed_token
     return info.profile_id
 

@@ -13,7 +13,6 @@ from app.profiles.deps import (
     Profiles,
     clear_session_cookie,
     set_session_cookie,
-    settings_of,
 )
 from app.profiles.schemas import CredentialsOut, ProfileIn, ProfileOut, RecoverIn, SessionOut
 from app.profiles.service import IssuedWithCode
@@ -35,7 +34,7 @@ async def create_profile(
     """Create a player: a token (also set as the HttpOnly cookie) and the recovery code, shown
     only here: keep it to continue on another device."""
     out = await svc.create(body.name)
-    set_session_cookie(settings_of(request), response, out.token)
+    set_session_cookie(request, response, out.token)
     return _credentials(out)
 
 
@@ -53,7 +52,7 @@ async def recover(
     """Spend a recovery code on this device: a fresh token, and a NEW recovery code (the one
     used no longer works). Every other device of the profile is signed out."""
     out = await svc.recover(body.code)
-    set_session_cookie(settings_of(request), response, out.token)
+    set_session_cookie(request, response, out.token)
     return _credentials(out)
 
 
@@ -62,7 +61,7 @@ async def sign_out(request: Request) -> Response:
     """Forget the session on this device (clears the cookie). The token itself stays good
     until it expires: to cut every token off, sign out everywhere."""
     response = Response(status_code=204)
-    clear_session_cookie(settings_of(request), response)
+    clear_session_cookie(request, response)
     return response
 
 
@@ -73,7 +72,7 @@ async def sign_out_everywhere(
     """Cut off every token of this profile, on every device and instance; this device gets a
     fresh token (so the person who asked stays signed in here)."""
     out = await svc.sign_out_everywhere(profile_id)
-    set_session_cookie(settings_of(request), response, out.token)
+    set_session_cookie(request, response, out.token)
     if RENEWED_TOKEN_HEADER in response.headers:  # renewed before the cut: already stale
         del response.headers[RENEWED_TOKEN_HEADER]
     return SessionOut(id=out.id, name=out.name, token=out.token)

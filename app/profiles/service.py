@@ -114,10 +114,6 @@ class ProfileService:
         if row is None or row.generation != claims.generation:
             return None
         now = self.clock.now()
-        if claims.issued_at is None:
-            # A token from before sessions expired: good until the person signs out everywhere
-            # (or recovers), and swapped for a dated one at once.
-            return SessionInfo(row.id, row.name, self._issue(row, row.generation))
         age = now - claims.issued_at
         if age > self.session_seconds or age < -CLOCK_SKEW_SECONDS:
             return None

@@ -7,24 +7,25 @@ from pathlib import Path
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid02, b64urlencode
 
+from app.private_files import create_private, private_dir
+
 KEY_FILE = "vapid_private.pem"
 
 
 def load_vapid(configured: str, data_dir: Path) -> Vapid02:
     """``configured``: a PEM, or the base64url key py_vapid reads; empty: the data dir's key
-    file, created (mode 0600) on first use."""
+    file, created owner-only (mode 0600 from its first byte) on first use."""
     raw = configured.strip()
     if raw:
         if "BEGIN" in raw:
             return Vapid02.from_pem(raw.encode())
         return Vapid02.from_string(raw)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    path = data_dir / KEY_FILE
+    path = private_dir(data_dir) / KEY_FILE
     if not path.exists():
         vapid = Vapid02()
         vapid.generate_keys()
-        vapid.save_key(str(path))
-        path.chmod(0o600)
+        # 0600 from creation; a process that lost the race reads the winner's key.
+        create_private(path, vapid.private_pem())
     return Vapid02.from_file(str(path))
 
 

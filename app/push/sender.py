@@ -1,12 +1,11 @@
-"""Sends push messages: after the commit, off the mover's path, in worker threads.
+"""Decides what to tell whom by push, after the commit, off the mover's path.
 
 A background subscriber of the hub (its own queue and task): a game notice published in this
 process (never one relayed from another instance, so one message per change) is looked at in a
 worker thread: whose turn it became, or who finished where; the deadline sweeper hands over its
-timed-out seats directly. Each message goes to every subscription of the profile, each POST in
-a worker thread (pywebpush, aes128gcm, a VAPID JWT). A push service answering 404 or 410 says
-the subscription is gone: it is removed. 429, 5xx and network errors are tried again after a
-doubling pause, at most ``attempts`` times; other refusals are given up at once.
+timed-out seats directly. Each message goes to every subscription of the profile through
+``Delivery`` (app/push/delivery.py: a bounded queue, its own workers and thread pool, one
+deadline per message, the endpoint judged again before each send).
 """
 
 from __future__ import annotations
@@ -16,14 +15,11 @@ import contextlib
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
-from urllib.parse import urlsplit
 
 import orjson
 from anyio import to_thread
 from py_vapid import Vapid02
-from pywebpush import WebPushException, webpush
 from sqlalchemy import select
 
 from app import rules
@@ -31,28 +27,21 @@ from app.clock import Clock
 from app.db.models import GameTable, MoveRecord, Profile, PushSubscription, Seat
 from app.db.session import Database
 from app.pace.sweeper import TimedOut
-from app.push.store import PushStore, Target
+from app.push import wire
+from app.push.delivery import Delivery, Job, Outcome, PushLimits
+from app.push.endpoint import PushPolicy, Resolver, system_resolver
+from app.push.store import PushStore
 from app.push.texts import words
 from app.realtime.hub import Hub, Notice, NoticeKind, NoticeQueue
 from app.tables.status import TableStatus
 
 log = logging.getLogger("emara.push")
 
-JWT_SECONDS = 12 * 3600
-PUSH_TTL_SECONDS = 24 * 3600
-POST_TIMEOUT_SECONDS = 10.0
 REMEMBERED = 10_000
 # How long "nobody at this table has a push subscription" is believed before it is looked up
 # again: a move at such a table costs no worker thread and no database read (a device that
 # subscribes meanwhile hears of that table's changes at most this much later).
 QUIET_TABLE_SECONDS = 60.0
-
-
-class Outcome(StrEnum):
-    SENT = "sent"
-    GONE = "gone"  # 404/410: the subscription no longer exists
-    RETRY = "retry"  # 429, 5xx, network: try again later
-    FAILED = "failed"  # any other refusal: give up
 
 
 @dataclass(frozen=True)
@@ -80,27 +69,40 @@ class PushSender:
         self,
         db: Database,
         hub: Hub,
-        store: PushStore,
         vapid: Vapid02,
         subject: str,
         clock: Clock,
-        attempts: int = 3,
-        retry_seconds: float = 5.0,
+        policy: PushPolicy | None = None,
+        limits: PushLimits | None = None,
+        subscriptions_per_profile: int = 10,
+        resolve: Resolver = system_resolver,
+        connect: wire.Connector = wire.open_stream,
     ) -> None:
         self.db = db
         self.hub = hub
-        self.store = store
-        self.vapid = vapid
-        self.subject = subject
         self.clock = clock
-        self.attempts = attempts
-        self.retry_seconds = retry_seconds
+        self.delivery = Delivery(
+            lambda target_id: self.store.remove(target_id),
+            vapid,
+            subject,
+            clock,
+            policy or PushPolicy(),
+            limits or PushLimits(),
+            resolve,
+            connect,
+        )
+        # Subscriptions: a new endpoint is judged by the delivery's own checks before it is kept.
+        self.store = PushStore(db, subscriptions_per_profile, self.delivery.admit)
         self.inbox = NoticeQueue("emara-push", self._on_notice)
         self.tasks: set[asyncio.Task[None]] = set()
         self.seen: OrderedDict[tuple[str, int | None], None] = OrderedDict()
         self.quiet: OrderedDict[str, float] = OrderedDict()  # table -> when it was found quiet
-        self.sent: list[tuple[str, Outcome]] = []  # (endpoint, outcome) of recent posts
         self.running = False
+
+    @property
+    def sent(self) -> list[tuple[str, Outcome]]:
+        """(endpoint, outcome) of the recent messages."""
+        return self.delivery.sent
 
     # ------------------------------------------------------------------ lifecycle
     def offer(self, notice: Notice) -> None:
@@ -112,6 +114,7 @@ class PushSender:
         if self not in self.hub.background:
             self.hub.background.append(self)
         self.inbox.start()
+        self.delivery.start()
 
     async def stop(self) -> None:
         self.running = False
@@ -123,14 +126,17 @@ class PushSender:
         for task in list(self.tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.delivery.stop()
 
     async def idle(self) -> None:
-        """Wait until every queued notice is handled and every send is done (tests)."""
+        """Wait until every queued notice is handled and every message sent (tests)."""
         while True:
             await self.inbox.drained()
-            if not self.tasks and self.inbox.queue.empty():
+            if self.tasks:
+                await asyncio.gather(*list(self.tasks), return_exceptions=True)
+            await self.delivery.idle()
+            if not self.tasks and self.inbox.queue.empty() and not self.delivery.waiting:
                 return
-            await asyncio.gather(*list(self.tasks), return_exceptions=True)
 
     def _spawn(self, coro: Any) -> None:
         if not self.running:
@@ -175,7 +181,7 @@ class PushSender:
             return
         self.quiet.pop(notice.table_id, None)
         for m in messages:
-            self._spawn(self._deliver(m))
+            await self._deliver(m)
 
     def messages_for(self, table_id: str, version: int | None) -> list[Message] | None:
         """Who to tell what about the table at ``version`` (nothing if it moved on since: the
@@ -229,57 +235,8 @@ class PushSender:
 
     # ------------------------------------------------------------------ sending
     async def _deliver(self, m: Message) -> None:
-        targets = await to_thread.run_sync(self.store.targets, m.profile_id)
+        """Queue the message for every subscription of its profile, in each one's language."""
+        targets = await to_thread.run_sync(self.store.targets, m.profile_id)  # database work
         for target in targets:
-            self._spawn(self._send(target, orjson.dumps(payload_for(m, target.lang)).decode()))
-
-    async def _send(self, target: Target, data: str) -> None:
-        for attempt in range(1, self.attempts + 1):
-            outcome = await to_thread.run_sync(self.post, target, data)
-            self.sent.append((target.endpoint, outcome))
-            del self.sent[:-100]
-            if outcome == Outcome.GONE:
-                await to_thread.run_sync(self.store.remove, target.id)
-                return
-            if outcome != Outcome.RETRY:
-                return
-            if attempt < self.attempts:
-                await asyncio.sleep(self.retry_seconds * 2 ** (attempt - 1))
-        log.warning("push to %s given up after %s attempts", _origin(target.endpoint), attempt)
-
-    def post(self, target: Target, data: str) -> Outcome:
-        """One POST to the push service (a worker thread)."""
-        claims: dict[str, str | int] = {
-            "sub": self.subject,
-            "aud": _origin(target.endpoint),
-            "exp": int(self.clock.now()) + JWT_SECONDS,
-        }
-        try:
-            webpush(
-                {
-                    "endpoint": target.endpoint,
-                    "keys": {"p256dh": target.p256dh, "auth": target.auth},
-                },
-                data=data,
-                vapid_private_key=self.vapid,
-                vapid_claims=claims,
-                ttl=PUSH_TTL_SECONDS,
-                timeout=POST_TIMEOUT_SECONDS,
-            )
-        except WebPushException as exc:
-            code = exc.response.status_code if exc.response is not None else None
-            if code in (404, 410):
-                return Outcome.GONE
-            if code is None or code == 429 or code >= 500:
-                return Outcome.RETRY
-            log.warning("push refused by %s: %s", _origin(target.endpoint), code)
-            return Outcome.FAILED
-        except Exception as exc:  # network: refused, reset, timed out
-            log.info("push to %s failed: %s", _origin(target.endpoint), type(exc).__name__)
-            return Outcome.RETRY
-        return Outcome.SENT
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
+            data = orjson.dumps(payload_for(m, target.lang)).decode()
+            self.delivery.offer(Job(target, data))

@@ -1,10 +1,10 @@
-"""Push subscriptions: stored per profile and endpoint, bounded, checked against SSRF."""
+"""Push subscriptions: stored per profile and endpoint, bounded; an endpoint is stored only once
+judged safe to send to (app/push/endpoint.py)."""
 
 from __future__ import annotations
 
-import ipaddress
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from anyio import to_thread
 from sqlalchemy import delete, func, select
@@ -15,17 +15,14 @@ from app.errors import AppError
 from app.push.schemas import SubscriptionIn
 
 
-class BadPushEndpoint(AppError):
-    status = 422
-    code = "bad_push_endpoint"
-
-
 class TooManySubscriptions(AppError):
     status = 409
     code = "too_many_subscriptions"
 
 
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
+# Judges a new subscription's endpoint (app/push/delivery.py ``Delivery.admit``): raises
+# BadPushEndpoint when it may not be stored.
+Admit = Callable[[str], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -37,39 +34,14 @@ class Target:
     lang: str
 
 
-def check_endpoint(url: str, allow_loopback_http: bool) -> None:
-    """A push endpoint is an https URL of a public host; plain http only to loopback, and only
-    when the settings allow it (tests). Anything else is refused (no requests to inner hosts)."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        _ = parts.port  # a malformed port raises
-    except ValueError as exc:
-        raise BadPushEndpoint("the push endpoint is not a URL") from exc
-    if parts.username or parts.password or not host:
-        raise BadPushEndpoint("the push endpoint is not a plain URL")
-    if parts.scheme == "http" and allow_loopback_http and host in LOOPBACK_HOSTS:
-        return
-    if parts.scheme != "https":
-        raise BadPushEndpoint("a push endpoint must be an https URL")
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        if host == "localhost" or host.endswith((".localhost", ".local", ".internal")):
-            raise BadPushEndpoint("a push endpoint must be a public host") from None
-        return
-    if not address.is_global:
-        raise BadPushEndpoint("a push endpoint must be a public host")
-
-
 class PushStore:
-    def __init__(self, db: Database, per_profile: int, allow_loopback_http: bool) -> None:
+    def __init__(self, db: Database, per_profile: int, admit: Admit) -> None:
         self.db = db
         self.per_profile = per_profile
-        self.allow_loopback_http = allow_loopback_http
+        self.admit = admit
 
     async def subscribe(self, profile_id: str, sub: SubscriptionIn) -> dict[str, str]:
-        check_endpoint(sub.endpoint, self.allow_loopback_http)
+        await self.admit(sub.endpoint)  # https, port 443, a known push service, public addresses
         return await to_thread.run_sync(self._subscribe, profile_id, sub)
 
     def _subscribe(self, profile_id: str, sub: SubscriptionIn) -> dict[str, str]:

@@ -7,16 +7,18 @@ trust ``X-Forwarded-For`` from anyone else; docs/operations.md "Limits").
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from fastapi import Request
 from starlette.requests import HTTPConnection
 
-from app.errors import AppError
+from app.errors import AppError, RateLimited
 from app.profiles.deps import MaybeProfileId
 from app.ratelimit.limiter import Counts, LimitName, RateLimiter
 
+# Whether a request guesses nothing (it is not counted against, nor refused by, a misses limit).
+Exempt = Callable[[Request, str | None], Awaitable[bool]]
 # What a guess that missed looks like: no such table / invite code / recovery code, or not
 # allowed to look.
 MISS_STATUSES = frozenset({403, 404})
@@ -37,9 +39,14 @@ def client_keys(connection: HTTPConnection, profile_id: str | None) -> list[str]
     return keys
 
 
-def limit(name: LimitName | str) -> Callable[..., AsyncIterator[None]]:
+def limit(
+    name: LimitName | str, exempt: Exempt | None = None
+) -> Callable[..., AsyncIterator[None]]:
     """The dependency for limit ``name``: attempts count before the route runs; misses count
-    when the route refuses a guess (403/404), and a caller out of misses is refused first."""
+    when the route refuses a guess (403/404), and a caller out of misses is refused first —
+    unless ``exempt`` says this request guesses nothing (a player looking at a table where they
+    sit needs no invite code): a shared address used up by someone else's guesses never locks
+    people out of their own tables. ``exempt`` is asked only once the limit is used up."""
     limit_name = LimitName(name)
 
     async def dependency(request: Request, profile_id: MaybeProfileId) -> AsyncIterator[None]:
@@ -49,7 +56,11 @@ def limit(name: LimitName | str) -> Callable[..., AsyncIterator[None]]:
             await limiter.check(limit_name, keys)
             yield
             return
-        await limiter.ensure_open(limit_name, keys)
+        try:
+            await limiter.ensure_open(limit_name, keys)
+        except RateLimited:
+            if exempt is None or not await exempt(request, profile_id):
+                raise
         try:
             yield
         except AppError as exc:

@@ -16,7 +16,7 @@ from typing import Any, Protocol, cast
 
 import orjson
 
-from app.errors import NotFound
+from app.errors import NotFound, RateLimited
 from app.profiles.service import ProfileService
 from app.ratelimit import LimitName, RateLimiter
 from app.realtime.hub import Notice, NoticeKind
@@ -120,11 +120,16 @@ class ServiceAccess:
         self, profile_id: str, table_id: str, invite: str | None, address: str
     ) -> Viewer:
         """The handshake's look-up: with an invite code it is a guess like the HTTP ones, counted
-        under the same "invite" limit when refused (429 once the limit is used up)."""
+        under the same "invite" limit when refused (429 once the limit is used up) — except for
+        a player who sits at the table, who needs no invite and is never locked out."""
         if invite is None or self.limiter is None:
             return await self.viewer(profile_id, table_id, invite)
         keys = [f"ip:{address}", f"profile:{profile_id}"]
-        await self.limiter.ensure_open(LimitName.INVITE, keys)
+        try:
+            await self.limiter.ensure_open(LimitName.INVITE, keys)
+        except RateLimited:
+            if not await self.svc.holds_seat(profile_id, table_id):
+                raise
         try:
             return await self.viewer(profile_id, table_id, invite)
         except NotFound:

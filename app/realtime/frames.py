@@ -186,11 +186,13 @@ class ChatEntry(Frame):
 
 
 class ChatHistory(Frame):
-    """After each hello: the last 200 messages, oldest first, and the seats this viewer muted."""
+    """After each hello: the newest 50 messages, oldest first, and the seats this viewer muted.
+    ``more``: older messages remain (``GET /api/tables/{id}/chat?before=`` reads them)."""
 
     type: Literal["chat_history"] = "chat_history"
     messages: list[ChatEntry]
     muted: list[int]
+    more: bool = False
 
 
 class ChatAccepted(Frame):

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from app.profiles.deps import ProfileId
+from app.ratelimit import LimitName, limit
 from app.solo.schemas import SoloIn, SoloSheetOut, SoloStartOut
 from app.solo.service import SoloService
 
@@ -20,9 +21,15 @@ def solo_service(request: Request) -> SoloService:
 Solo = Annotated[SoloService, Depends(solo_service)]
 
 
-@router.post("/api/solo", status_code=201, response_model=SoloStartOut)
+@router.post(
+    "/api/solo",
+    status_code=201,
+    response_model=SoloStartOut,
+    dependencies=[Depends(limit(LimitName.TABLE_CREATE))],
+)
 async def start_solo(body: SoloIn, profile_id: ProfileId, solo: Solo) -> dict[str, Any]:
-    """Create and start a solo table; an unfinished campaign game is resumed instead."""
+    """Create and start a solo table; an unfinished campaign game is resumed instead. A solo
+    table is a table: it counts against the same creation limits as `POST /api/tables`."""
     return await solo.start(profile_id, body.mode, body.building_start)
 
 

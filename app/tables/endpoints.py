@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends
 
 from app.profiles.deps import MaybeProfileId, ProfileId
 from app.ratelimit import LimitName, limit
-from app.tables.deps import Service
+from app.tables.deps import Service, seated_at_table
 from app.tables.schemas import (
     GameOut,
     JoinIn,
@@ -47,7 +47,7 @@ async def my_tables(profile_id: ProfileId, svc: Service) -> dict[str, Any]:
 @router.get(
     "/{table_id}",
     response_model=LobbyOut,
-    dependencies=[Depends(limit(LimitName.INVITE))],
+    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
 )
 async def table(
     table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: str | None = None
@@ -59,7 +59,7 @@ async def table(
 @router.post(
     "/{table_id}/join",
     response_model=LobbyOut,
-    dependencies=[Depends(limit(LimitName.INVITE))],
+    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
 )
 async def join(
     table_id: TableIdPath, body: JoinIn, profile_id: ProfileId, svc: Service
@@ -94,7 +94,7 @@ async def rename(
 @router.get(
     "/{table_id}/game",
     response_model=GameOut,
-    dependencies=[Depends(limit(LimitName.INVITE))],
+    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
 )
 async def game(
     table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: str | None = None

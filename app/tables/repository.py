@@ -16,8 +16,10 @@ from sqlalchemy import (
     Table,
     bindparam,
     delete,
+    exists,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -122,6 +124,14 @@ def table(s: Session, table_id: str) -> GameTable | None:
 
 def seats(s: Session, table_id: str) -> list[Seat]:
     return list(s.scalars(select(Seat).where(Seat.table_id == table_id).order_by(Seat.seat)))
+
+
+def holds_seat(s: Session, profile_id: str, table_id: str) -> bool:
+    """The profile sits at the table (itself, or a bot playing its seat)."""
+    found = s.scalar(
+        select(Seat.seat).where(Seat.table_id == table_id, Seat.profile_id == profile_id).limit(1)
+    )
+    return found is not None
 
 
 def names(s: Session, profile_ids: Sequence[str]) -> dict[str, str]:
@@ -232,6 +242,23 @@ def tables_with_bots(s: Session) -> list[str]:
         .distinct()
     )
     return list(s.scalars(q))
+
+
+def unattended_tables(s: Session, profile_id: str, other_than: str | None = None) -> int:
+    """Running games of the profile (it sits there, or hosts) where a bot plays every seat."""
+    humanly_played = exists().where(Seat.table_id == GameTable.id, Seat.bot_level.is_(None))
+    theirs = or_(
+        GameTable.host_profile_id == profile_id,
+        exists().where(Seat.table_id == GameTable.id, Seat.profile_id == profile_id),
+    )
+    q = (
+        select(func.count())
+        .select_from(GameTable)
+        .where(GameTable.status == TableStatus.PLAYING, theirs, ~humanly_played)
+    )
+    if other_than is not None:
+        q = q.where(GameTable.id != other_than)
+    return int(s.scalar(q) or 0)
 
 
 def delete_unplayed(s: Session, table_id: str) -> None:

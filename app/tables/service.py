@@ -10,9 +10,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from anyio import to_thread
+
 from app.db.session import Database
 from app.pace.book import PaceBook
 from app.realtime.hub import Hub
+from app.tables import repository as repo
 from app.tables.audit import Audit
 from app.tables.cache import TableCache
 from app.tables.lobby import Lobby
@@ -71,6 +74,15 @@ class TableService:
 
     async def my_tables(self, profile_id: str) -> list[dict[str, Any]]:
         return await self.lobbies.my_tables(profile_id)
+
+    async def holds_seat(self, profile_id: str, table_id: str) -> bool:
+        """The profile has a seat at the table: it needs no invite code to look at it."""
+
+        def work() -> bool:
+            with self.db.session() as s:
+                return repo.holds_seat(s, profile_id, table_id)
+
+        return await to_thread.run_sync(work)
 
     async def viewer(
         self, profile_id: str | None, table_id: str, invite_code: str | None

@@ -6,10 +6,8 @@ URLs, and the only connections are same-origin fetches and the table's WebSocket
 Level 3) lets ``connect-src 'self'`` cover ``ws://`` and ``wss://`` to the page's own host, so no
 socket origin is listed.
 
-``/docs`` (the interactive OpenAPI page, for people writing scripts against the API) is the one
-exception: FastAPI's Swagger UI page loads its script and stylesheet from cdn.jsdelivr.net and
-starts with an inline script, so that path alone gets DOCS_POLICY. It holds no user content and
-the session cookie is HttpOnly; the player's pages never run third-party code.
+``/docs`` (the interactive OpenAPI page) is no exception: Swagger UI is served from this origin
+(app/web/docs.py) and runs under the same policy.
 """
 
 from __future__ import annotations
@@ -20,14 +18,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 CONTENT_SECURITY_POLICY: Final = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
-    "form-action 'self'; frame-ancestors 'none'"
-)
-DOCS_PATHS: Final = frozenset({"/docs", "/docs/oauth2-redirect"})
-DOCS_POLICY: Final = (
-    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.jsdelivr.net; "
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
@@ -55,8 +45,6 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         headers = list(SECURITY_HEADERS)
-        if scope["path"] in DOCS_PATHS:
-            headers[0] = (b"content-security-policy", DOCS_POLICY.encode())
 
         started = False
 

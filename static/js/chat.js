@@ -7,11 +7,12 @@
 // once by the table page and kept across its re-renders; feed it frames with onFrame(f).
 import { t, has } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
-import { post, del } from "/js/api.js";
+import { get, post, del } from "/js/api.js";
 import { SEAT_SYMBOLS } from "/js/pieces.js";
 import { presenceMap, presenceDot } from "/js/presence.js";
 
 const MAX_CHARS = 500;
+const PAGE = 50; // earlier messages read per click (GET /api/tables/{id}/chat?before=)
 
 function newId() {
   return crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random().toString(16).slice(2);
@@ -21,9 +22,12 @@ export class ChatPanel {
   constructor({ tableId, socket, mySeat, nameOf, seats, invite, spectatorChat }) {
     Object.assign(this, { tableId, socket, mySeat, nameOf, seats, invite, spectatorChat });
     this.messages = []; // {id, seat, name, text, at, msg_id, state: "sent" | "sending" | "failed", error}
+    this.more = false; // older messages remain on the server
+    this.loadingEarlier = false;
     this.muted = new Set();
     this.presence = new Map();
-    this.list = h("ol.chat-list", { "data-testid": "chat-list", "aria-live": "polite" });
+    // focusable: a list that scrolls must be scrollable from the keyboard too
+    this.list = h("ol.chat-list", { "data-testid": "chat-list", "aria-live": "polite", tabindex: "0", "aria-label": t("chat.title") });
     this.who = h("ul.chat-seats", { "data-testid": "chat-seats" });
     this.input = h("textarea.chat-input", { "data-testid": "chat-input", rows: "1", maxlength: String(MAX_CHARS), "aria-label": t("chat.placeholder"), placeholder: t("chat.placeholder") });
     this.input.addEventListener("keydown", (e) => {
@@ -33,8 +37,35 @@ export class ChatPanel {
     const form = (this.form = h("form.chat-form", { "data-testid": "chat-form" }, this.input,
       h("button", { type: "submit", "data-testid": "chat-send" }, t("chat.send"))));
     form.addEventListener("submit", (e) => { e.preventDefault(); this.submit(); });
+    this.earlier = h("button.small.chat-earlier", { type: "button", "data-testid": "chat-earlier", hidden: true, onclick: () => this.loadEarlier() }, t("chat.earlier"));
+    this.earlierError = h("p.chat-state.chat-earlier-error", { "data-testid": "chat-earlier-error", role: "status", hidden: true }, t("chat.earlier_failed"));
     this.el = h("section.chat", { "data-testid": "chat", "aria-label": t("chat.title") },
-      h("h2", t("chat.title")), this.who, this.list, form);
+      h("h2", t("chat.title")), this.who, this.earlier, this.earlierError, this.list, form);
+  }
+
+  // One page of older messages, above the ones shown; the reader keeps their place.
+  async loadEarlier() {
+    const ids = this.messages.filter((m) => m.state === "sent" && typeof m.id === "number").map((m) => m.id);
+    if (!ids.length || this.loadingEarlier) return;
+    this.loadingEarlier = true;
+    this.earlier.disabled = true;
+    this.earlierError.hidden = true;
+    const q = new URLSearchParams({ before: String(Math.min(...ids)), limit: String(PAGE) });
+    if (this.invite()) q.set("invite", this.invite());
+    try {
+      const r = await get(`/api/tables/${encodeURIComponent(this.tableId)}/chat?${q}`);
+      const known = new Set(this.messages.map((m) => m.id));
+      const older = (r.messages || []).filter((m) => !known.has(m.id)).map((m) => ({ ...m, state: "sent" }));
+      this.messages = older.concat(this.messages);
+      this.more = !!r.more;
+    } catch {
+      this.earlierError.hidden = false;
+    }
+    this.loadingEarlier = false;
+    this.earlier.disabled = false;
+    const fromBottom = this.list.scrollHeight - this.list.scrollTop;
+    this.render();
+    this.list.scrollTop = this.list.scrollHeight - fromBottom;
   }
 
   onFrame(f) {
@@ -43,6 +74,7 @@ export class ChatPanel {
       this.messages = (f.messages || []).map((m) => ({ ...m, state: "sent" }));
       for (const p of pending) if (!this.messages.some((m) => this.mine(m, p.msg_id))) this.messages.push(p);
       this.muted = new Set(f.muted || []);
+      this.more = !!f.more;
     } else if (f.type === "chat") {
       const i = this.messages.findIndex((m) => this.mine(m, f.msg_id) || m.id === f.id);
       const msg = { ...f, state: "sent" };
@@ -111,6 +143,7 @@ export class ChatPanel {
           onclick: () => this.toggleMute(s.seat),
         }, muted ? t("chat.unmute") : t("chat.mute"))));
     }
+    this.earlier.hidden = !this.more;
     const atBottom = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 20;
     clear(this.list);
     for (const m of this.messages) {

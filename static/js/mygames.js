@@ -1,28 +1,55 @@
 // My games (client route /games): every table I sit at, as GET /api/me/tables lists them — where
 // it is my turn first (with the time I have left), then the games waiting for others, the tables
-// not started yet, and finished games last with my result. It follows the waiting.js feed, so it
-// changes as soon as something happens at one of the tables.
+// not started yet, and finished games last with my result (the newest twenty; older ones a page
+// at a time on request). It follows the waiting.js feed, so it changes as soon as something
+// happens at one of the tables.
 import { t } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { BOT_GLYPH, SEAT_SYMBOLS } from "/js/pieces.js";
 import { countdown, describePace, formatLeft } from "/js/pace.js";
 import { onMyTables, refresh } from "/js/waiting.js";
 import { invitationsBox } from "/js/invitations.js";
+import { get } from "/js/api.js";
 
 const GROUPS = ["your_turn", "playing", "lobby", "finished"];
+const PAGE = 20; // older finished games read per click (GET /api/me/tables/finished)
 
 // `link(path, text, attrs)` makes an in-app link. Returns the screen (its stop() ends listening).
 export function renderMyGames(root, { link, navigate }) {
   const box = h("div.mygames-groups", h("p.muted", t("app.loading")));
   const invitations = invitationsBox({ navigate }); // invitations waiting for my answer
   clear(root).append(h("section.panel.mygames", { "data-testid": "my-games" }, h("h1", t("mygames.title")), invitations.el, box));
-  const stop = onMyTables((answer) => show(box, answer, link));
+  // The first answer comes from the waiting.js feed (and is replaced on every change); older
+  // finished games are read here, page by page, and kept below it.
+  const older = { tables: [], next: undefined, loading: false, failed: false };
+  let latest = null;
+  const redraw = () => latest && show(box, latest, link, older, more);
+  async function more() {
+    const after = older.next !== undefined ? older.next : latest && latest.finished_next;
+    if (!after || older.loading) return;
+    older.loading = true;
+    older.failed = false;
+    redraw();
+    try {
+      const page = await get(`/api/me/tables/finished?after=${encodeURIComponent(after)}&limit=${PAGE}`);
+      older.tables = older.tables.concat(page.tables || []);
+      older.next = page.next;
+    } catch {
+      older.failed = true;
+    }
+    older.loading = false;
+    redraw();
+  }
+  const stop = onMyTables((answer) => { latest = answer; redraw(); });
   refresh();
   return { stop: () => (stop(), invitations.stop()) };
 }
 
-function show(box, answer, link) {
-  const tables = Array.isArray(answer.tables) ? answer.tables : [];
+function show(box, answer, link, older, more) {
+  const first = Array.isArray(answer.tables) ? answer.tables : [];
+  const known = new Set(first.map((x) => x.id));
+  const tables = first.concat(older.tables.filter((x) => !known.has(x.id)));
+  const next = older.next !== undefined ? older.next : answer.finished_next;
   clear(box);
   if (!tables.length) {
     box.append(h("p.muted", { "data-testid": "my-games-empty" }, t("mygames.empty"), " "), link("/", t("mygames.new_table"), { class: "button small" }));
@@ -31,11 +58,15 @@ function show(box, answer, link) {
   for (const group of GROUPS) {
     const rows = tables.filter((x) => x.group === group);
     if (!rows.length) continue;
-    box.append(
-      h("section.mygames-group", { "data-testid": "my-games-group", "data-group": group },
-        h("h2", t("mygames.group." + group, { count: rows.length })),
-        h("ul.table-list", rows.map((x) => row(x, link))))
-    );
+    const section = h("section.mygames-group", { "data-testid": "my-games-group", "data-group": group },
+      h("h2", t("mygames.group." + group, { count: rows.length })),
+      h("ul.table-list", rows.map((x) => row(x, link))));
+    if (group === "finished" && next) {
+      section.append(h("p.mygames-more",
+        h("button.small", { type: "button", "data-testid": "my-games-more", disabled: older.loading, onclick: more }, older.loading ? t("app.loading") : t("mygames.more_finished")),
+        older.failed ? h("span.muted", { role: "status" }, " ", t("mygames.more_failed")) : null));
+    }
+    box.append(section);
   }
 }
 

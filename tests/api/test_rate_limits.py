@@ -295,3 +295,58 @@ def test_wrong_invite_codes_cost_on_the_socket_too(make: Make, clock: ManualCloc
     assert first_frame(t["invite_code"])["code"] == "rate_limited"
     clock.advance(60)
     assert first_frame(t["invite_code"])["type"] == "welcome"
+
+
+def test_a_shared_address_out_of_guesses_keeps_its_players_at_their_tables(
+    make: Make, clock: ManualClock
+) -> None:
+    """Ann, Bob, Carol and Eve share one address (a café, a school). Eve guesses invite codes
+    until the address is out of misses: Ann and Bob still reach every door of their own table
+    (their seats need no invite, even when the link they opened carries one); Eve and Carol,
+    who have no seat there, are held back even with the right code (a guess is never
+    confirmed), and so is Eve at a table where she sits nowhere."""
+    cafe, home = make("10.0.0.5"), make("10.0.0.6")
+    ann, bob, carol = (_profile(home, n) for n in ("Ann", "Bob", "Carol"))
+    eve = _profile(cafe, "Eve")
+    t = cafe.post("/api/tables", json={"seats": 2}, headers=ann).json()
+    tid, code = t["id"], t["invite_code"]
+    r = cafe.post(f"/api/tables/{tid}/join", json={"invite_code": code}, headers=bob)
+    assert r.status_code == 200
+    assert cafe.post(f"/api/tables/{tid}/start", headers=ann).status_code == 200
+    other = cafe.post("/api/tables", json={"seats": 2}, headers=ann).json()
+    for n in range(3):
+        r = cafe.get(f"/api/tables/{other['id']}", params={"invite": f"X{n}"}, headers=eve)
+        assert r.status_code == 404
+    for who in (ann, bob):
+        for path in ("", "/game", "/chat"):
+            r = cafe.get(f"/api/tables/{tid}{path}", params={"invite": code}, headers=who)
+            assert r.status_code == 200, (path, r.text)
+        assert cafe.post(f"/api/tables/{tid}/mutes/1", headers=who).status_code == 200
+        with cafe.websocket_connect(f"/ws/tables/{tid}?invite={code}", headers=who) as ws:
+            assert ws.receive_json()["type"] == "welcome"
+    r = cafe.post(f"/api/tables/{tid}/join", json={"invite_code": code}, headers=bob)
+    assert r.status_code == 200  # already seated: nothing guessed
+    for who in (eve, carol):
+        _limited(cafe.get(f"/api/tables/{tid}", params={"invite": code}, headers=who), 60)
+    # a wrong code in a seated player's link guesses nothing either: the seat is what counts
+    assert cafe.get(f"/api/tables/{tid}", params={"invite": "X9"}, headers=bob).status_code == 200
+    clock.advance(60)
+    r = cafe.get(f"/api/tables/{tid}", params={"invite": code}, headers=carol)
+    assert r.status_code == 200
+
+
+def test_solo_tables_count_against_the_creation_limits(make: Make, clock: ManualClock) -> None:
+    """A solo game is a table: it costs the same allowance as any table, per address and per
+    profile, and a mix of both kinds shares one count."""
+    a, b = make("10.0.0.1"), make("10.0.0.2")
+    ann, bob = _profile(a, "Ann"), _profile(b, "Bob")
+    solo = {"mode": "high_score"}
+    assert a.post("/api/solo", json=solo, headers=ann).status_code == 201
+    assert a.post("/api/tables", json={"seats": 2}, headers=ann).status_code == 201
+    _limited(a.post("/api/solo", json=solo, headers=ann), 60)
+    _limited(a.post("/api/tables", json={"seats": 2}, headers=ann), 60)
+    _limited(b.post("/api/solo", json=solo, headers=ann), 60)  # the profile, elsewhere
+    _limited(a.post("/api/solo", json=solo, headers=bob), 60)  # the address, someone else
+    assert len(a.get("/api/tables", headers=ann).json()["tables"]) == 2  # nothing more made
+    clock.advance(60)
+    assert a.post("/api/solo", json=solo, headers=ann).status_code == 201

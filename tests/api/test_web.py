@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.web.client import BadPath, check_page_path
-from app.web.headers import CONTENT_SECURITY_POLICY, DOCS_POLICY, SecurityHeaders
+from app.web.headers import CONTENT_SECURITY_POLICY, SecurityHeaders
 
 EXPECTED = {
     "content-security-policy": CONTENT_SECURITY_POLICY,
@@ -66,12 +66,11 @@ def test_client_routes_serve_the_page_and_unknown_files_are_404(client: TestClie
     assert client.get("/ws/nothing").status_code == 404
 
 
-def test_only_the_docs_page_gets_the_relaxed_policy(client: TestClient) -> None:
+def test_the_docs_page_gets_the_same_strict_policy(client: TestClient) -> None:
     docs = client.get("/docs")
     assert docs.status_code == 200
-    assert docs.headers["content-security-policy"] == DOCS_POLICY
+    assert docs.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
     assert docs.headers["x-frame-options"] == "DENY"
-    assert client.get("/docs.html").headers["content-security-policy"] == CONTENT_SECURITY_POLICY
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ def post(app: Any, table_id: str, p: Player, seat: int | None, text: str, msg_id
     return asyncio.run(app.state.chat.post(viewer, text, msg_id))
 
 
-def test_history_is_the_last_200_oldest_first_with_mutes(
+def test_history_is_paged_newest_first_oldest_first_within_a_page_with_mutes(
     app: Any, client: TestClient, ann: Player, bob: Player, eve: Player
 ) -> None:
     t = table_of(client, ann, bob)
@@ -46,8 +46,26 @@ def test_history_is_the_last_200_oldest_first_with_mutes(
     r = client.get(f"/api/tables/{tid}/chat", headers=ann.headers)
     assert r.status_code == 200
     body = r.json()
-    assert [m["text"] for m in body["messages"]] == [f"m{n} <b>x</b>" for n in range(5, 205)]
-    assert body["muted"] == []
+    assert [m["text"] for m in body["messages"]] == [f"m{n} <b>x</b>" for n in range(155, 205)]
+    assert body["muted"] == [] and body["more"] is True
+    # Older pages, each ending where the one after it starts, back to the first message.
+    seen = [m["text"] for m in body["messages"]]
+    pages = 1
+    while body["more"]:
+        before = body["messages"][0]["id"]
+        body = client.get(
+            f"/api/tables/{tid}/chat", params={"before": before, "limit": 60}, headers=ann.headers
+        ).json()
+        assert 0 < len(body["messages"]) <= 60
+        assert all(m["id"] < before for m in body["messages"])
+        seen = [m["text"] for m in body["messages"]] + seen
+        pages += 1
+    assert seen == [f"m{n} <b>x</b>" for n in range(205)] and pages == 4
+    big = client.get(f"/api/tables/{tid}/chat", params={"limit": 200}, headers=ann.headers)
+    assert len(big.json()["messages"]) == 200
+    for bad in ({"limit": 201}, {"limit": 0}, {"before": 0}, {"before": "x"}):
+        r = client.get(f"/api/tables/{tid}/chat", params=bad, headers=ann.headers)
+        assert r.status_code == 422, bad
     assert client.post(f"/api/tables/{tid}/mutes/1", headers=ann.headers).json() == {"muted": [1]}
     assert client.post(f"/api/tables/{tid}/mutes/1", headers=ann.headers).json() == {"muted": [1]}
     assert client.get(f"/api/tables/{tid}/chat", headers=ann.headers).json()["muted"] == [1]
@@ -62,7 +80,7 @@ def test_history_is_the_last_200_oldest_first_with_mutes(
     assert client.get(f"/api/tables/{tid}/chat").status_code == 404  # no invite
     code = t["invite_code"]
     r = client.get(f"/api/tables/{tid}/chat?invite={code}", headers=eve.headers)
-    assert r.status_code == 200 and len(r.json()["messages"]) == 200
+    assert r.status_code == 200 and len(r.json()["messages"]) == 50
 
 
 def test_presence_rows_of_a_dead_instance_run_out_on_the_sweep(

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from app.clock import ManualClock
 from app.db.models import MoveRecord, Seat, TableEvent
 from app.devtools.stack import ROOT, TempDatabase
-from tests.conftest import make_settings, new_player
+from tests.conftest import SUITE_SECRET_KEY, make_settings, new_player
 from tests.conftest import need_postgres as require_postgres
 from tests.pace.conftest import START, end_turn, open_game
 
@@ -43,7 +43,7 @@ def stuck(*args, **kwargs):
     threading.Event().wait()  # held here until killed
 sw.add_event = stuck
 app = create_app(Settings(database_url=sys.argv[1], data_dir=Path(sys.argv[2]),
-                          secret_key="test-secret-key", deadline_sweep_seconds=0))
+                          secret_key=sys.argv[4], deadline_sweep_seconds=0))
 app.state.sweeper.sweep_once(float(sys.argv[3]))
 """
 
@@ -95,7 +95,15 @@ def test_kill9_during_a_hand_over_hands_over_once_and_loses_nothing(
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [sys.executable, "-c", STUCK_SWEEPER, pg_url, str(tmp_path / "data2"), str(START + 3600)],
+        [
+            sys.executable,
+            "-c",
+            STUCK_SWEEPER,
+            pg_url,
+            str(tmp_path / "data2"),
+            str(START + 3600),
+            SUITE_SECRET_KEY,
+        ],
         stdout=subprocess.PIPE,
         text=True,
         env=env,

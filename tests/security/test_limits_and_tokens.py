@@ -15,10 +15,11 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.config import Settings
 from app.main import create_app
+from tests.conftest import SUITE_SECRET_KEY
 
 
 def _client(url: str, tmp_path: Path, **extra: Any) -> TestClient:
-    extra.setdefault("secret_key", "test-secret-key")
+    extra.setdefault("secret_key", SUITE_SECRET_KEY)
     settings = Settings(database_url=url, data_dir=tmp_path / "data", **extra)
     return TestClient(create_app(settings))
 
@@ -220,6 +221,21 @@ def test_openapi_lists_429_on_limited_routes(sqlite_url: str, tmp_path: Path) ->
         ("get", "/api/tables/{table_id}/chat"),
         ("post", "/api/tables/{table_id}/mutes/{seat}"),
         ("delete", "/api/tables/{table_id}/mutes/{seat}"),
+        # the host's renaming of a table; a solo table counts against the creation limits
+        ("put", "/api/tables/{table_id}/name"),
+        ("post", "/api/solo"),
+        # a rematch opens a table; invitations are answered by the invited, limited per profile
+        ("post", "/api/tables/{table_id}/rematch"),
+        ("get", "/api/tables/{table_id}/invitations"),
+        ("post", "/api/tables/{table_id}/invitations"),
+        ("delete", "/api/tables/{table_id}/invitations/{invitation_id}"),
+        ("post", "/api/invitations/{invitation_id}/accept"),
+        ("post", "/api/invitations/{invitation_id}/decline"),
+        # e-mail tokens can be guessed at: confirming, unsubscribing and signing in are limited
+        ("post", "/api/email/confirm"),
+        ("post", "/api/email/unsubscribe"),
+        ("post", "/api/email/unsubscribe/one-click"),
+        ("post", "/api/email/signin"),
     }
     for path, item in paths.items():
         for method, op in item.items():

@@ -16,6 +16,7 @@ from schemathesis.checks import not_a_server_error
 from app.config import Settings
 from app.db.migrate import upgrade
 from app.main import create_app
+from tests.conftest import SUITE_SECRET_KEY
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +26,7 @@ def fuzz_app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     tmp: Path = tmp_path_factory.mktemp("openapi")
     url = f"sqlite:///{tmp / 'emara.db'}"
     upgrade(url)
-    app = create_app(Settings(database_url=url, data_dir=tmp / "data", secret_key="fuzz-key"))
+    app = create_app(Settings(database_url=url, data_dir=tmp / "data", secret_key=SUITE_SECRET_KEY))
     with TestClient(app) as c:
         players = [c.post("/api/profiles", json={"name": f"P{i}"}).json() for i in range(2)]
         h = {"Authorization": f"Bearer {players[0]['token']}"}
