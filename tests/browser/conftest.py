@@ -57,7 +57,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     tmp = tmp_path_factory.mktemp("browser-server")
     db_url = f"sqlite:///{tmp / 'emara.db'}"
     upgrade(db_url)
-    with ServerProcess(db_url, tmp / "server.log", extra_args=["--log-level", "warning"]) as srv:
+    # The push opt-in test subscribes a stub endpoint on loopback (the tests-only setting).
+    env = {"EMARA_PUSH_ALLOW_LOOPBACK_HTTP": "true"}
+    with ServerProcess(
+        db_url, tmp / "server.log", extra_args=["--log-level", "warning"], env=env
+    ) as srv:
         yield srv
 
 

@@ -188,7 +188,7 @@ def test_service_worker_registers_caches_the_client_and_never_an_api_answer(
 
 STUB_PUSH = """() => {
   const sub = {
-    endpoint: 'https://push.example.test/send/emara-device-1',
+    endpoint: 'http://127.0.0.1:9/send/emara-device-1',
     expirationTime: null,
     toJSON() {
       return { endpoint: this.endpoint, expirationTime: null,
@@ -231,7 +231,7 @@ def test_push_opt_in_subscribes_this_device_and_stops_again(server: Any, ctx: An
     res = posted.value
     assert res.status == 201, res.text()
     sent = json.loads(res.request.post_data or "{}")
-    assert sent["endpoint"] == "https://push.example.test/send/emara-device-1"
+    assert sent["endpoint"] == "http://127.0.0.1:9/send/emara-device-1"
     assert set(sent["keys"]) == {"p256dh", "auth"} and sent["lang"] == "en"
     calls = page.evaluate("window.__subscribeCalls")
     assert calls == [{"userVisibleOnly": True, "keyLength": 65}]
