@@ -62,6 +62,7 @@ class Settings(BaseSettings):
     rate_recover_misses: str = "10/minute;100/hour"  # wrong recovery codes
     # ---- Table socket limits (docs/operations.md, "Socket limits")
     ws_max_depth: int = 32  # JSON nesting of an inbound frame
+    ws_first_frame_bytes: int = 2048  # the auth frame of a socket opened without a cookie
     ws_idle_timeout_seconds: float = 60.0  # nothing heard for this long: closed (4408)
     ws_send_timeout_seconds: float = 10.0  # one send blocked this long: closed (1013)
     ws_auth_timeout_seconds: float = 10.0  # first-frame authentication

@@ -14,7 +14,11 @@ caps raised so that every bench socket (all from 127.0.0.1) is let in, then meas
 3. burst: M sockets each sending 40 ``hello since=0`` at once: bytes the server sent, its CPU
    seconds, and the /api/health median latency meanwhile.
 
-Also how many of 300 sockets of one profile the default caps let in (a second server).
+Also how many of 300 sockets of one profile the default caps let in (a second server), and
+(``--inspect-only`` runs just this, in process, no server) the CPU microseconds that checking one
+inbound frame costs (``frames.parse_client``: size, nesting scan, JSON, numbers, model) for the
+worst shapes of text we know, at the socket's frame limit (16 KiB) and at 64 KiB: long runs of
+quotes, backslashes, brackets, quote-backslash pairs and strings nested in objects.
 Run it from another checkout to measure that checkout's server (the harness starts the server
 from the checkout the script sits in).
 """
@@ -241,13 +245,57 @@ def play_some(server: ServerProcess, table: Any, moves: int) -> None:
             http_move(c, table.id, table.players[seat], move, view["version"]).raise_for_status()
 
 
+def worst_shapes(size: int) -> dict[str, str]:
+    """Texts of ``size`` characters shaped against a scanner of JSON text."""
+    return {
+        "quote_backslash": ('"\\' * size)[:size],
+        "escaped_quotes": ('"' + '\\"' * size)[:size],
+        "quotes": '"' * size,
+        "backslashes": "\\" * size,
+        "open_brackets": "[" * size,
+        "bracket_quote": ('["' * size)[:size],
+        "nested_strings": ('{"a":"' * size)[:size],
+        "frame_of_quotes": ('{"type":"ping","ref":"' + '\\"' * size)[:size],
+        # valid JSON with as many values as the size allows (the walk after parsing)
+        "many_values": "[" + "0," * ((size - 3) // 2) + "0]",
+        "many_lists": "[" + ("[]," * size)[: size - 4] + "[]]",
+        "nested_within_limit": "["
+        + ",".join(["[" * 30 + "0" + "]" * 30] * ((size - 2) // 62))
+        + "]",
+    }
+
+
+def phase_inspect(runs: int = 5) -> dict[str, Any]:
+    """CPU microseconds per ``parse_client`` call on each worst shape (median of ``runs``)."""
+    from app.realtime.frames import parse_client
+
+    out: dict[str, Any] = {}
+    for size in (16_384, 65_536):
+        row: dict[str, float] = {}
+        for name, text in worst_shapes(size).items():
+            calls = max(1, 200_000 // size)
+            times = []
+            for _ in range(runs):
+                began = time.process_time()
+                for _ in range(calls):
+                    parse_client(text, 1 << 20, 32)
+                times.append((time.process_time() - began) / calls * 1e6)
+            row[name] = round(statistics.median(times), 1)
+        out[f"{size}_bytes_us_per_frame"] = row
+    return out
+
+
 async def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--idle", type=int, default=200)
     ap.add_argument("--burst", type=int, default=100)
+    ap.add_argument("--inspect-only", action="store_true")
     args = ap.parse_args()
-    out: dict[str, Any] = {"checkout": str(ROOT)}
+    out: dict[str, Any] = {"checkout": str(ROOT), "inspect": phase_inspect()}
+    if args.inspect_only:
+        print(json.dumps(out, indent=2))
+        return
     with TempDatabase("emara_abuse") as db, tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(db.url, Path(tmp) / "server.log", env=OPEN).start()
         try:

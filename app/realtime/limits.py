@@ -13,6 +13,7 @@ from app.config import Settings
 @dataclass(frozen=True)
 class SocketLimits:
     max_frame_bytes: int = 16_384
+    first_frame_bytes: int = 2048  # the first frame of a socket not yet authenticated
     max_depth: int = 32
     rate_per_second: float = 20.0
     rate_burst: int = 40
@@ -32,6 +33,7 @@ class SocketLimits:
     def from_settings(cls, s: Settings) -> SocketLimits:
         return cls(
             max_frame_bytes=s.ws_max_frame_bytes,
+            first_frame_bytes=s.ws_first_frame_bytes,
             max_depth=s.ws_max_depth,
             rate_per_second=s.ws_rate_per_second,
             rate_burst=s.ws_rate_burst,

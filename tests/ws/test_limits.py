@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from app.realtime.access import SharedRenders
-from app.realtime.frames import Hello, Move, Ping, Refusal, depth_exceeds, parse_client
+from app.realtime.frames import Hello, Move, Ping, Refusal, parse_client
 from app.realtime.hub import Notice
 from app.realtime.limits import Bucket, Slot, SocketLimits, SocketRegistry
 from app.realtime.outbox import GameChanged, LobbyChanged, Outbox, PingDue, Text
@@ -52,10 +52,15 @@ def test_frames_are_validated_with_bounded_numbers_depth_and_size() -> None:
 
 
 def test_depth_is_counted_outside_strings() -> None:
-    assert not depth_exceeds('{"a": "[[[[[[[[[[[[[[", "b": [[1]]}', 3)
-    assert depth_exceeds('{"a": [[[1]]]}', 3)
-    assert not depth_exceeds('{"a": "\\"[[[[[[", "b": 1}', 1)
-    assert depth_exceeds("[" * 8000, 32)
+    def deep(text: str, limit: int) -> bool:
+        out = parse_client(text, 1 << 20, limit)
+        return isinstance(out, Refusal) and "nest" in out.message
+
+    assert not deep('{"type": "ping", "a": "[[[[[[[[[[[[[[", "b": [[1]]}', 3)
+    assert deep('{"type": "ping", "a": [[[1]]]}', 3)
+    assert not deep('{"type": "ping", "a": "\\"[[[[[[", "b": 1}', 1)
+    assert parse_client("[" * 8000, 1 << 20, 32) == Refusal("malformed", "frames are JSON text")
+    assert deep("[" * 40 + "]" * 40, 32)
 
 
 def test_bucket_refills_on_the_injected_clock() -> None:
