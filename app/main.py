@@ -92,6 +92,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     profiles_service = ProfileService(
         db, signer, clock, settings.session_days * 86400, settings.session_renew_hours * 3600
     )
+    # Sign out everywhere and a recovery end the profile's sockets and streams on every instance.
+    profiles_service.cut_off_hooks.append(hub.signed_out)
     limiter = RateLimiter(
         storage_for(settings.rate_limit_storage),
         clock,

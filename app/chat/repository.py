@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from app.db.models import ChatMessage, ChatMute, Profile
+from app.db.models import ChatMessage, ChatMute, Profile, Seat
 from app.tables.render import iso
 
 PAGE = 50  # messages a (re)connecting socket gets, and GET /chat's page by default
@@ -111,3 +111,11 @@ def unmute(s: Session, table_id: str, profile_id: str, seat: int) -> None:
             ChatMute.seat == seat,
         )
     )
+
+
+def seat_held(s: Session, table_id: str, profile_id: str) -> int | None:
+    """The seat the profile holds at the table now (None: it looks on as a spectator)."""
+    seat: int | None = s.scalar(
+        select(Seat.seat).where(Seat.table_id == table_id, Seat.profile_id == profile_id)
+    )
+    return seat

@@ -70,14 +70,17 @@ class ChatService:
                 t = s.get(GameTable, viewer.table_id)
                 if t is None:
                     raise NotFound("no such table")
-                if viewer.seat is None and not t.options.get("spectator_chat", False):
+                # Judged now, not when the socket opened: the seat the profile holds at this
+                # moment writes, whatever seat the viewer held before.
+                seat = repo.seat_held(s, t.id, viewer.profile_id)
+                if seat is None and not t.options.get("spectator_chat", False):
                     raise ChatNotAllowed("spectators do not write at this table")
                 old = repo.find(s, t.id, viewer.profile_id, msg_id)
                 if old is not None:  # a retry: the first result, never a copy
                     return Posted(repo.as_dict(old), True)
                 self._take(viewer.profile_id)
                 at = self.clock.utcnow()
-                m = repo.add(s, t.id, viewer.profile_id, viewer.seat, body, msg_id, at)
+                m = repo.add(s, t.id, viewer.profile_id, seat, body, msg_id, at)
                 return Posted(repo.as_dict(m), False)
         except IntegrityError:  # the same msg_id raced in from another socket
             with self.db.session() as s:

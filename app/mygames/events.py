@@ -80,7 +80,13 @@ class MeFeed:
 
     # ------------------------------------------------------------------ notices
     def heard(self, notice: Notice) -> None:
-        """A hub watcher: never waits; nothing to do while nobody listens."""
+        """A hub watcher: never waits; nothing to do while nobody listens. A profile signed out
+        everywhere has its streams ended at once."""
+        if notice.kind == NoticeKind.SIGNED_OUT:
+            for q in list(self.streams.get(notice.table_id, ())):
+                with contextlib.suppress(asyncio.QueueFull):
+                    q.put_nowait(None)
+            return
         if notice.kind == NoticeKind.LOBBY:
             self.sitting.pop(notice.table_id, None)
         if not self.streams or self.pending is None:

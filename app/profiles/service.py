@@ -70,6 +70,13 @@ class ProfileService:
         self.clock = clock
         self.session_seconds = session_seconds
         self.renew_seconds = renew_seconds
+        # Told (after the commit, on the loop) of a profile whose every earlier session was cut
+        # off: create_app ends its open sockets and event streams on every instance.
+        self.cut_off_hooks: list[Callable[[str], None]] = []
+
+    def _cut_off(self, profile_id: str) -> None:
+        for hook in self.cut_off_hooks:
+            hook(profile_id)
 
     async def _run(self, work: Callable[[Session], T]) -> T:
         def in_session() -> T:
@@ -101,6 +108,7 @@ class ProfileService:
             return repo.ProfileRow(row.id, row.name, row.generation + 1)
 
         row = await self._run(work)
+        self._cut_off(row.id)
         return IssuedWithCode(row.id, row.name, self._issue(row, row.generation), new_code)
 
     # ------------------------------------------------------------------ sessions
@@ -143,4 +151,5 @@ class ProfileService:
         row = await self._run(work)
         if row is None:
             raise NotFound("no such profile")
+        self._cut_off(row.id)
         return Issued(row.id, row.name, self._issue(row, row.generation))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -33,10 +33,18 @@ class Listener(Protocol):
 
 @dataclass(frozen=True)
 class Render:
-    """A shared catch-up: the game version it brings a socket to, and its encoded frame."""
+    """A shared catch-up: the game version it brings a socket to, its encoded frame, and the
+    profile that held each seat when it was rendered (never sent: a socket sends a seat's
+    frame only to the profile that held that seat then)."""
 
     version: int
     text: str
+    holders: Mapping[int, str | None]
+
+    def for_profile(self, seat: int | None, profile_id: str | None) -> bool:
+        """Whether this frame, rendered for ``seat``, may go to ``profile_id``: a spectator's
+        frame to anyone who may look, a seat's only to its holder."""
+        return seat is None or (profile_id is not None and self.holders.get(seat) == profile_id)
 
 
 Key = tuple[str, int | None, int | None, bool]
@@ -82,7 +90,11 @@ class SharedRenders:
             if self._pending.get(key) is me:
                 del self._pending[key]
             raise
-        render = None if frame is None else Render(int(frame["version"]), encode(frame))
+        if frame is None:
+            render = None
+        else:
+            holders = frame.pop("holders", {})
+            render = Render(int(frame["version"]), encode(frame), holders)
         if self._pending.get(key) is me:  # not forgotten meanwhile: still current
             del self._pending[key]
             self._done[key] = render
@@ -139,9 +151,25 @@ class ServiceAccess:
     async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> dict[str, Any]:
         return await self.svc.lobby(profile_id, table_id, invite)
 
-    async def catch_up(self, viewer: Viewer, since: int | None, force: bool) -> Render | None:
+    async def catch_up(
+        self, viewer: Viewer, since: int | None, force: bool, shared: bool = True
+    ) -> Render | None:
+        """The catch-up for the viewer's seat; ``shared`` False reads the table afresh (no
+        render shared with other sockets, no memory of this process)."""
+        if not shared:
+            frame = await self.svc.catch_up(viewer, since, force=True, fresh=True)
+            if frame is None:
+                return None
+            holders = frame.pop("holders", {})
+            return Render(int(frame["version"]), encode(frame), holders)
         key: Key = (viewer.table_id, viewer.seat, since, force)
         return await self.renders.get(key, lambda: self.svc.catch_up(viewer, since, force=force))
+
+    def watch_profile(self, profile_id: str, end: Callable[[], None]) -> None:
+        self.svc.hub.watch_profile(profile_id, end)
+
+    def unwatch_profile(self, profile_id: str, end: Callable[[], None]) -> None:
+        self.svc.hub.unwatch_profile(profile_id, end)
 
     async def submit_move(
         self,

@@ -27,6 +27,9 @@ class NoticeKind(StrEnum):
     # ---- presence and chat (app/presence, app/chat): receivers re-read from the database
     PRESENCE = "presence"  # someone's first socket opened or last one closed (or ran out)
     CHAT = "chat"  # a chat message was stored
+    # Every session of a profile was cut off (sign out everywhere, a recovery): ``table_id``
+    # carries the profile's id. Its sockets and event streams end, on every instance.
+    SIGNED_OUT = "signed_out"
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,24 @@ class Hub:
         # Called (synchronously) with every notice this process hears, local or relayed: caches
         # of what a notice changes forget it here.
         self.watchers: list[Callable[[Notice], None]] = []
+        # profile -> what ends each of its open sockets (called on a SIGNED_OUT notice)
+        self._sessions: dict[str, set[Callable[[], None]]] = defaultdict(set)
+
+    def watch_profile(self, profile_id: str, end: Callable[[], None]) -> None:
+        """``end`` is called when every session of the profile is cut off, here or elsewhere."""
+        self._sessions[profile_id].add(end)
+
+    def unwatch_profile(self, profile_id: str, end: Callable[[], None]) -> None:
+        ends = self._sessions.get(profile_id)
+        if ends is not None:
+            ends.discard(end)
+            if not ends:
+                del self._sessions[profile_id]
+
+    def signed_out(self, profile_id: str) -> None:
+        """Every session of the profile was cut off (after the commit): end its sockets and
+        streams in this process and, through the relay, in every other."""
+        self.publish(Notice(profile_id, NoticeKind.SIGNED_OUT))
 
     def subscribe(self, table_id: str, queue: asyncio.Queue[object]) -> None:
         self._listeners[table_id].add(queue)
@@ -119,6 +140,10 @@ class Hub:
         """Wake every local listener of the table (and the watchers)."""
         for watch in self.watchers:
             watch(notice)
+        if notice.kind == NoticeKind.SIGNED_OUT:
+            for end in list(self._sessions.get(notice.table_id, ())):
+                end()
+            return
         for queue in list(self._listeners.get(notice.table_id, ())):
             queue.put_nowait(notice)
 

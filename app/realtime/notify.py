@@ -77,7 +77,7 @@ def decode_hint(payload: str) -> tuple[str, int | None, str, str] | None:
 
 
 # The notice kinds a hint may carry (app/realtime/hub.py NoticeKind).
-KINDS = ("game", "lobby", "presence", "chat")
+KINDS = ("game", "lobby", "presence", "chat", "signed_out")
 
 
 # One id per process: a process ignores its own hints (its hub already broadcast locally).

@@ -146,6 +146,7 @@ class Connection:
             listener = self.feed.split
             tasks.append(asyncio.create_task(self._guarded("feed", self.feed.run())))
         self.access.subscribe(self.table_id, listener)
+        self.access.watch_profile(self.profile_id, self._signed_out)
         if self.companions is not None:
             await self.companions.opened(self.table_id, self.profile_id)
         if first is not None:
@@ -159,6 +160,7 @@ class Connection:
             await self.done.wait()
         finally:
             self.access.unsubscribe(self.table_id, listener)
+            self.access.unwatch_profile(self.profile_id, self._signed_out)
             for task in tasks:
                 task.cancel()
             # Shielded: when the server itself cancels the handler (shutdown), the socket's tasks
@@ -179,6 +181,12 @@ class Connection:
             return
         self.close_code, self.close_reason = code, reason
         self.done.set()
+
+    def _signed_out(self) -> None:
+        """Every session of this profile was cut off (sign out everywhere, a recovery; here or
+        on another instance): the socket ends now, whatever it was doing."""
+        log.info("socket on table %s: its profile was signed out everywhere", self.table_id)
+        self.finish(CLOSE_UNAUTHENTICATED, "signed out")
 
     def _fell_behind(self) -> None:
         log.info("socket on table %s fell behind: closed", self.table_id)
@@ -214,7 +222,10 @@ class Connection:
             return False
         if msg.get("type") == "websocket.disconnect":
             return False
-        frame = f.parse_client(msg.get("text"), self.limits.max_frame_bytes, self.limits.max_depth)
+        # Nobody is known yet: the first frame may be small (an auth or a hello with a token).
+        frame = f.parse_client(
+            msg.get("text"), self.limits.first_frame_bytes, self.limits.max_depth
+        )
         token = frame.token if isinstance(frame, f.Auth | f.Hello) else None
         pid = await self.access.profile_of(token)
         if pid is None or not isinstance(frame, f.Auth | f.Hello):
@@ -237,15 +248,18 @@ class Connection:
             if self.done.is_set():  # closing (fell behind, flooded): read no further
                 return
             self.heard = self.clock.monotonic()
-            frame = f.parse_client(
-                msg.get("text"), self.limits.max_frame_bytes, self.limits.max_depth
-            )
+            # The rate limit is charged before the frame is even looked at: a flood costs a
+            # token check per frame, never a parse.
             if not self.bucket.take():
                 if self.bucket.refused > 10 * self.limits.rate_burst:
                     self.finish(CLOSE_POLICY, "rate limit")
                     return
-                self._reply(error("rate_limited", "too many frames, slow down", frame.ref))
+                ref = f.peek_ref(msg.get("text"))
+                self._reply(error("rate_limited", "too many frames, slow down", ref))
                 continue
+            frame = f.parse_client(
+                msg.get("text"), self.limits.max_frame_bytes, self.limits.max_depth
+            )
             await self._handle(frame)
 
     def _reply(self, frame: dict[str, Any]) -> None:
@@ -362,10 +376,43 @@ class Connection:
         self.version = render.version
         await self._send(render.text)
 
+    async def _for_me(self, since: int | None, force: bool) -> Render | None:
+        """The catch-up for the seat this socket's profile held at the version rendered.
+
+        A render names who held each seat then; if that is not this profile (it left, or its
+        seat went to someone else, on any instance), the viewer is judged again from the
+        database and the table rendered afresh for what the profile is now: a spectator (told
+        ``seat_lost``, then sent the lobby and a full snapshot), or closed (4403) when it may
+        not look on. None: nothing to send (or the socket is closing)."""
+        assert self.viewer is not None
+        render = await self.access.catch_up(self.viewer, since, force)
+        for _ in range(2):
+            if render is None or render.for_profile(self.viewer.seat, self.profile_id):
+                return render
+            before = self.viewer.seat
+            assert self.profile_id is not None
+            try:
+                self.viewer = await self.access.viewer(self.profile_id, self.table_id, self.invite)
+            except AppError as exc:
+                if exc.status >= 500:
+                    raise
+                await self._send(encode(error("seat_lost", "you no longer hold a seat here")))
+                self.finish(CLOSE_FORBIDDEN, "seat lost")
+                return None
+            if self.viewer.seat != before:
+                message = "you no longer hold that seat"
+                await self._send(encode(error("seat_lost", message, seat=self.viewer.seat)))
+                await self._send_lobby(None)
+                since = None  # the earlier frames were another seat's: start over
+            render = await self.access.catch_up(self.viewer, since, True, shared=False)
+        log.info("socket on table %s: the seats keep changing, closed", self.table_id)
+        self.finish(CLOSE_TRY_AGAIN, "the seats changed: reconnect")
+        return None
+
     async def _on_hello(self, hello: HelloRequest) -> None:
         await self._send_lobby(hello.ref)
         assert self.viewer is not None
-        render = await self.access.catch_up(self.viewer, hello.since, True)
+        render = await self._for_me(hello.since, True)
         self.synced = True
         if render is not None:
             await self._send_render(render)
@@ -379,6 +426,11 @@ class Connection:
             self.viewer = await self.access.viewer(self.profile_id, self.table_id, self.invite)
         except AppError as exc:
             await self._send(encode(error(exc.code, exc.message, ref)))
+            if exc.status < 500:
+                # The profile may no longer look at the table (it left its seat, and has no
+                # invite to look on with): the socket ends, it keeps no earlier seat.
+                await self._send(encode(error("seat_lost", "you no longer hold a seat here")))
+                self.finish(CLOSE_FORBIDDEN, "seat lost")
             return
         await self._send(encode({"type": "lobby", "table": lobby}))
 
@@ -388,6 +440,6 @@ class Connection:
         behind = notice.version is None or self.version is None or notice.version > self.version
         if not behind:
             return
-        render = await self.access.catch_up(self.viewer, self.version, False)
+        render = await self._for_me(self.version, False)
         if render is not None:
             await self._send_render(render)

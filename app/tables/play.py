@@ -127,6 +127,7 @@ class Play:
                 expected_version,
                 move_id,
                 viewer.bot,
+                viewer.profile_id,
             )
         if on_commit is not None:
             await on_commit(out)
@@ -142,28 +143,38 @@ class Play:
         expected: int,
         move_id: str,
         bot: bool = False,
+        profile_id: str | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """The move's transaction; (result, True) when committed now, (earlier result, False)
-        for a move_id this seat has played already."""
+        for a move_id this seat has played already. A person's move (``bot`` False) is played
+        only if ``profile_id`` holds ``seat`` in the seats the move is judged with."""
         for _ in range(SEAT_ATTEMPTS - 1):
             try:
-                return self._attempt(table_id, seat, move, expected, move_id, bot)
+                return self._attempt(table_id, seat, move, expected, move_id, bot, profile_id)
             except SeatsChanged:
                 self.cache.forget(table_id)  # the next attempt reads the seats in its own txn
         try:
-            return self._attempt(table_id, seat, move, expected, move_id, bot)
+            return self._attempt(table_id, seat, move, expected, move_id, bot, profile_id)
         except SeatsChanged:
             raise StaleVersion("the seats changed; try again", version=expected) from None
 
     def _attempt(
-        self, table_id: str, seat: int, move: dict[str, Any], expected: int, move_id: str, bot: bool
+        self,
+        table_id: str,
+        seat: int,
+        move: dict[str, Any],
+        expected: int,
+        move_id: str,
+        bot: bool,
+        profile_id: str | None,
     ) -> tuple[dict[str, Any], bool]:
         """The snapshot is read from the database unless this process knows version
         ``expected`` itself: a table's state at a version never changes, and the conditional
         update checks both the version and the seats the move was judged with. A ``move_id``
         seen before (for this seat) is caught by the log's unique key, which rolls the whole
-        transaction back. A person cannot move for a seat handed to a bot, nor a ``bot`` for a
-        seat no bot holds."""
+        transaction back. A person cannot move for a seat handed to a bot, nor for a seat their
+        profile does not hold in those seats (left, or taken by someone else on any instance),
+        nor a ``bot`` for a seat no bot holds."""
         epoch = self.cache.epoch
         try:
             with self.db.begin() as conn:
@@ -174,6 +185,7 @@ class Play:
                     and fresh.status == TableStatus.PLAYING
                 ):
                     state, seats, seen = fresh.state, fresh.seats, fresh.seats_version
+                    holders = fresh.holders
                     stored: Any = UNKNOWN
                 else:
                     row = repo.snapshot(conn, table_id)
@@ -186,7 +198,8 @@ class Play:
                     ):
                         refuse(conn, row, table_id, move_id, seat)
                     state = rules.decode_state(row.state)
-                    seats, seen = repo.game_seats(conn, table_id), row.seats_version
+                    seats, holders = repo.game_seats_and_holders(conn, table_id)
+                    seen = row.seats_version
                     stored = row.clock
                 bot_seat = any(x["seat"] == seat and x["bot_level"] for x in seats)
                 if bot_seat != bot:
@@ -197,6 +210,9 @@ class Play:
                         )
                     # The bot thought while its seat was taken back.
                     raise NoBotSeat("no bot plays this seat any more", version=expected)
+                if not bot and (profile_id is None or holders.get(seat) != profile_id):
+                    self._check_seats_current(conn, table_id, expected, seen, move_id, seat)
+                    raise NotYourSeat("you do not hold this seat now", version=expected)
                 try:
                     tr = rules.apply_move(state, seat, move)
                 except rules.IllegalMoveError as exc:
@@ -267,7 +283,7 @@ class Play:
                 current = repo.version_of(conn, table_id)
             raise StaleVersion("the table has moved on", version=current) from None
         # Committed (the transaction block is closed).
-        fresh = Fresh(new_version, tr.state, status, entry, seats, seen)
+        fresh = Fresh(new_version, tr.state, status, entry, seats, seen, holders)
         self.cache.remember(table_id, fresh, epoch)
         self.pace.remember(table_id, new_version, seen, clock)
         return (
@@ -320,7 +336,9 @@ class Play:
     ) -> dict[str, Any] | None:
         """What a listener at ``since`` needs: the missed moves, or a snapshot.
 
-        None when there is no game yet, or when ``since`` is current (unless ``force``).
+        None when there is no game yet, or when ``since`` is current (unless ``force``). The
+        frame carries ``holders`` (the profile holding each seat, read with the state it
+        renders): the caller checks its viewer against it and removes it before sending.
         """
         frame = self.fresh_update(viewer, since, force)
         if frame is not None:
@@ -351,6 +369,7 @@ class Play:
         if clock is UNKNOWN:
             return None
         out = render(fresh.state, fresh.version, viewer.seat)
+        out["holders"] = fresh.holders
         out["type"] = "update"
         out["status"] = fresh.status
         out["seats"] = [dict(x) for x in fresh.seats]
@@ -365,6 +384,10 @@ class Play:
         frame = self.fresh_update(viewer, since, force)
         if frame is not None:
             return frame
+        return self.catch_up_db(viewer, since, force)
+
+    def catch_up_db(self, viewer: Viewer, since: int | None, force: bool) -> dict[str, Any] | None:
+        """``catch_up`` read from the database (and remembered as the table's fresh state)."""
         epoch = self.cache.epoch
         with self.db.begin() as conn:
             t = repo.snapshot(conn, viewer.table_id)
@@ -375,7 +398,8 @@ class Play:
             state = rules.decode_state(t.state)
             out = render(state, t.version, viewer.seat)
             out["status"] = t.status
-            out["seats"] = repo.game_seats(conn, viewer.table_id)
+            out["seats"], holders = repo.game_seats_and_holders(conn, viewer.table_id)
+            out["holders"] = holders
             out["clock"] = self.pace.public(t.clock, out["seats"])
             self.pace.remember(viewer.table_id, t.version, t.seats_version, t.clock)
             if since is None or since > t.version or t.version - since > MAX_CATCH_UP:
@@ -391,6 +415,6 @@ class Play:
             last = records[-1]
             entry = LogRow(last.version, last.seat, last.move, last.events, last.created_at)
             seats = [dict(x) for x in out["seats"]]
-            fresh = Fresh(t.version, state, t.status, entry, seats, t.seats_version)
+            fresh = Fresh(t.version, state, t.status, entry, seats, t.seats_version, holders)
             self.cache.remember(viewer.table_id, fresh, epoch)
         return out

@@ -64,7 +64,7 @@ PRIOR = select(MOVE.c.version, MOVE.c.events).where(
     MOVE.c.move_id == bindparam("p_move_id"),
 )
 GAME_SEATS = (
-    select(Seat.seat, Profile.name, Seat.bot_level)
+    select(Seat.seat, Profile.name, Seat.bot_level, Seat.profile_id)
     .outerjoin(Profile, Profile.id == Seat.profile_id)
     .where(Seat.table_id == bindparam("p_id"))
     .order_by(Seat.seat)
@@ -85,8 +85,17 @@ def head(conn: Connection, table_id: str) -> Any:
 def game_seats(conn: Connection | Session, table_id: str) -> list[dict[str, Any]]:
     """Who holds each seat of a started table: the player's name, and the bot level if a bot
     plays the seat (a bot of its own has no name; a seat handed to a bot keeps the name)."""
-    rows = conn.execute(GAME_SEATS, {"p_id": table_id})
-    return [{"seat": seat, "name": name, "bot_level": level} for seat, name, level in rows]
+    return game_seats_and_holders(conn, table_id)[0]
+
+
+def game_seats_and_holders(
+    conn: Connection | Session, table_id: str
+) -> tuple[list[dict[str, Any]], dict[int, str | None]]:
+    """``game_seats``, and the profile that holds each seat (never sent: the seat checks of a
+    move and of every frame a socket receives are made against it)."""
+    rows = conn.execute(GAME_SEATS, {"p_id": table_id}).all()
+    seats = [{"seat": seat, "name": name, "bot_level": level} for seat, name, level, _ in rows]
+    return seats, {seat: holder for seat, _, _, holder in rows}
 
 
 def advance(conn: Connection, params: dict[str, Any]) -> int:

@@ -108,8 +108,11 @@ class TableService:
         return await self.play.submit_move(viewer, move, expected_version, move_id, on_commit)
 
     async def catch_up(
-        self, viewer: Viewer, since: int | None, force: bool = False
+        self, viewer: Viewer, since: int | None, force: bool = False, fresh: bool = False
     ) -> dict[str, Any] | None:
+        """``fresh``: read from the database, whatever this process remembers."""
+        if fresh:
+            return await to_thread.run_sync(self.play.catch_up_db, viewer, since, force)
         return await self.play.catch_up(viewer, since, force)
 
     # ------------------------------------------------------------------ audit

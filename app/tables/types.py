@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -47,3 +47,5 @@ class Fresh:
     entry: LogRow
     seats: list[dict[str, Any]]
     seats_version: int
+    # The profile holding each seat at ``seats_version`` (server-side only: never rendered).
+    holders: dict[int, str | None] = field(default_factory=dict)

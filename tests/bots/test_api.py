@@ -346,7 +346,9 @@ def test_a_bot_move_for_a_seat_taken_back_is_refused(
     with pytest.raises(NoBotSeat):
         svc.play.submit_sync(tid, 0, g["legal_moves"][0], g["version"], "bot:0:0", bot=True)
     assert _game(client, tid, ann)["version"] == g["version"]
-    out, fresh = svc.play.submit_sync(tid, 0, g["legal_moves"][0], g["version"], "ann:0")
+    out, fresh = svc.play.submit_sync(
+        tid, 0, g["legal_moves"][0], g["version"], "ann:0", profile_id=ann.id
+    )
     assert fresh and out["version"] == g["version"] + 1
 
 

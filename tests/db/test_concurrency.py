@@ -79,8 +79,12 @@ def test_two_writers_on_one_version_never_fork(
         a, b = moves[0], moves[-1]
         results = race(
             [
-                lambda a=a, v=version: svc.play.submit_sync(tid, 0, a, v, f"a{v}"),
-                lambda b=b, v=version: other.play.submit_sync(tid, 0, b, v, f"b{v}"),
+                lambda a=a, v=version: svc.play.submit_sync(
+                    tid, 0, a, v, f"a{v}", profile_id=ann.id
+                ),
+                lambda b=b, v=version: other.play.submit_sync(
+                    tid, 0, b, v, f"b{v}", profile_id=ann.id
+                ),
             ]
         )
         wins = [r for r in results if isinstance(r, tuple)]
@@ -105,8 +109,8 @@ def test_the_same_move_id_twice_at_once_applies_once(
     move = client.get(f"/api/tables/{tid}/game", headers=ann.headers).json()["legal_moves"][0]
     results = race(
         [
-            lambda: svc.play.submit_sync(tid, 0, move, 0, "only-once"),
-            lambda: other.play.submit_sync(tid, 0, move, 0, "only-once"),
+            lambda: svc.play.submit_sync(tid, 0, move, 0, "only-once", profile_id=ann.id),
+            lambda: other.play.submit_sync(tid, 0, move, 0, "only-once", profile_id=ann.id),
         ]
     )
     assert all(isinstance(r, tuple) for r in results), results
@@ -131,24 +135,26 @@ def test_a_remembered_state_never_outruns_the_database(
     svc, other = two_services
     tid = started_table(client, ann, bob)
     _, moves = legal_at(client, ann, tid)
-    svc.play.submit_sync(tid, 0, moves[0], 0, "first")  # svc now remembers version 1
+    svc.play.submit_sync(
+        tid, 0, moves[0], 0, "first", profile_id=ann.id
+    )  # svc now remembers version 1
     _, moves = legal_at(client, ann, tid)
     assert moves, "seat 0 still has to act after its first move"
     other.play.submit_sync(
-        tid, 0, moves[0], 1, "second"
+        tid, 0, moves[0], 1, "second", profile_id=ann.id
     )  # the table is at 2; svc still remembers 1
     with pytest.raises(StaleVersion) as stale:
-        svc.play.submit_sync(tid, 0, moves[-1], 1, "late")
+        svc.play.submit_sync(tid, 0, moves[-1], 1, "late", profile_id=ann.id)
     assert stale.value.extra["version"] == 2
     # An illegal move judged on the remembered state is reported as stale, not as illegal.
     with pytest.raises(StaleVersion):
-        svc.play.submit_sync(tid, 0, {"kind": "no_such_move"}, 1, "late-illegal")
+        svc.play.submit_sync(tid, 0, {"kind": "no_such_move"}, 1, "late-illegal", profile_id=ann.id)
     version, moves = legal_at(client, ann, tid)
     assert version == 2
     seat = 0 if moves else 1
     mover = ann if moves else bob
     _, moves = legal_at(client, mover, tid)
-    out, fresh = svc.play.submit_sync(tid, seat, moves[0], 2, "third")
+    out, fresh = svc.play.submit_sync(tid, seat, moves[0], 2, "third", profile_id=mover.id)
     assert fresh and out["version"] == 3
     assert log_length(svc, tid) == 3
     assert svc.replay_matches(tid)
@@ -162,10 +168,10 @@ def test_a_move_id_sent_again_at_the_next_version_is_the_same_move(
     svc, _ = two_services
     tid = started_table(client, ann, bob)
     _, moves = legal_at(client, ann, tid)
-    first, fresh = svc.play.submit_sync(tid, 0, moves[0], 0, "once")
+    first, fresh = svc.play.submit_sync(tid, 0, moves[0], 0, "once", profile_id=ann.id)
     assert fresh and first["version"] == 1
     _, moves = legal_at(client, ann, tid)
-    again, fresh = svc.play.submit_sync(tid, 0, moves[0], 1, "once")
+    again, fresh = svc.play.submit_sync(tid, 0, moves[0], 1, "once", profile_id=ann.id)
     assert not fresh and again["duplicate"] and again["version"] == 1
     assert log_length(svc, tid) == 1
     with svc.db.session() as s:
@@ -183,22 +189,22 @@ def test_a_lobby_notice_makes_the_process_forget_the_table(
     svc, _ = two_services
     tid = started_table(client, ann, bob)
     _, moves = legal_at(client, ann, tid)
-    svc.play.submit_sync(tid, 0, moves[0], 0, "m1")
+    svc.play.submit_sync(tid, 0, moves[0], 0, "m1", profile_id=ann.id)
     assert tid in svc.cache.fresh
     svc.hub.deliver(Notice(tid, "lobby"))
     assert tid not in svc.cache.fresh
     # A move that overlaps a lobby notice remembers nothing of the table either.
     _, moves = legal_at(client, ann, tid)
-    real = repo.game_seats
+    real = repo.game_seats_and_holders
 
     def seats_then_notice(conn: Any, table_id: str) -> Any:
         out = real(conn, table_id)
         svc.hub.deliver(Notice(table_id, "lobby"))
         return out
 
-    monkeypatch.setattr(repo, "game_seats", seats_then_notice)
-    out, fresh = svc.play.submit_sync(tid, 0, moves[0], 1, "m2")
-    monkeypatch.setattr(repo, "game_seats", real)
+    monkeypatch.setattr(repo, "game_seats_and_holders", seats_then_notice)
+    out, fresh = svc.play.submit_sync(tid, 0, moves[0], 1, "m2", profile_id=ann.id)
+    monkeypatch.setattr(repo, "game_seats_and_holders", real)
     assert fresh and out["version"] == 2
     assert tid not in svc.cache.fresh
 
@@ -215,7 +221,9 @@ def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
     svc, other = two_services
     tid = started_table(client, ann, bob)
     _, moves = legal_at(client, ann, tid)
-    svc.play.submit_sync(tid, 0, moves[0], 0, "elsewhere")  # "another process" commits version 1
+    svc.play.submit_sync(
+        tid, 0, moves[0], 0, "elsewhere", profile_id=ann.id
+    )  # "another process" commits version 1
     assert tid not in other.cache.fresh
 
     async def both_seats() -> list[Any]:
@@ -250,7 +258,9 @@ def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
     assert again == reread
     # The next move here starts from the remembered state.
     asyncio.run(other.catch_up(Viewer(tid, 0, None), 0))
-    out, fresh = other.play.submit_sync(tid, 0, frames[0]["legal_moves"][0], 1, "here")
+    out, fresh = other.play.submit_sync(
+        tid, 0, frames[0]["legal_moves"][0], 1, "here", profile_id=ann.id
+    )
     assert fresh and out["version"] == 2
     assert svc.replay_matches(tid)
 
@@ -262,13 +272,19 @@ def test_the_table_that_moved_least_recently_is_forgotten_first(
     monkeypatch.setattr(svc.cache, "size", 2)
     tables = [started_table(client, ann, bob) for _ in range(3)]
     for tid in tables[:2]:
-        svc.play.submit_sync(tid, 0, legal_at(client, ann, tid)[1][0], 0, "first")
-    svc.play.submit_sync(tables[0], 0, legal_at(client, ann, tables[0])[1][0], 1, "second")
-    svc.play.submit_sync(tables[2], 0, legal_at(client, ann, tables[2])[1][0], 0, "first")
+        svc.play.submit_sync(
+            tid, 0, legal_at(client, ann, tid)[1][0], 0, "first", profile_id=ann.id
+        )
+    svc.play.submit_sync(
+        tables[0], 0, legal_at(client, ann, tables[0])[1][0], 1, "second", profile_id=ann.id
+    )
+    svc.play.submit_sync(
+        tables[2], 0, legal_at(client, ann, tables[2])[1][0], 0, "first", profile_id=ann.id
+    )
     assert list(svc.cache.fresh) == [tables[0], tables[2]]
     # The forgotten table moves on from the database.
     out, fresh = svc.play.submit_sync(
-        tables[1], 0, legal_at(client, ann, tables[1])[1][0], 1, "second"
+        tables[1], 0, legal_at(client, ann, tables[1])[1][0], 1, "second", profile_id=ann.id
     )
     assert fresh and out["version"] == 2
     assert all(svc.replay_matches(tid) for tid in tables)
@@ -307,7 +323,7 @@ def test_a_seat_changed_elsewhere_is_judged_from_the_database(
     tid = started_table(client, ann, bob)
     version, moves = legal_at(client, ann, tid)
     while moves:  # Ann's turn, played through the other process: it remembers the table
-        other.play.submit_sync(tid, 0, moves[0], version, f"a{version}")
+        other.play.submit_sync(tid, 0, moves[0], version, f"a{version}", profile_id=ann.id)
         version, moves = legal_at(client, ann, tid)
     # Ann hands her seat to a bot (it is Bob's turn: the bot waits).
     r = client.post(f"/api/tables/{tid}/seats/0/bot", json={"level": "random"}, headers=ann.headers)
@@ -315,7 +331,7 @@ def test_a_seat_changed_elsewhere_is_judged_from_the_database(
     client.portal.call(app.state.bots.idle)
     assert tid in other.cache.fresh and other.cache.fresh[tid].version == version
     with pytest.raises(BotPlaysSeat):
-        other.play.submit_sync(tid, 0, {"kind": "end_turn"}, version, "ann-late")
+        other.play.submit_sync(tid, 0, {"kind": "end_turn"}, version, "ann-late", profile_id=ann.id)
     # The other process reads the table again (a socket's catch-up), bot seat included.
     from app.tables.service import Viewer
 
@@ -327,7 +343,7 @@ def test_a_seat_changed_elsewhere_is_judged_from_the_database(
     # move's conditional update refuses that memory and the move is judged again.
     assert other.cache.fresh[tid].seats_version < seats_version(other, tid)
     _, moves = legal_at(client, bob, tid)
-    out, fresh = other.play.submit_sync(tid, 1, moves[0], version, "bob")
+    out, fresh = other.play.submit_sync(tid, 1, moves[0], version, "bob", profile_id=bob.id)
     assert fresh and out["version"] == version + 1
     assert other.cache.fresh[tid].seats_version == seats_version(other, tid)
     assert svc.replay_matches(tid)
@@ -349,14 +365,18 @@ def test_a_move_id_is_unique_per_seat(
     tid = started_table(client, ann, bob)
     version, moves = legal_at(client, ann, tid)
     while moves:
-        out, fresh = svc.play.submit_sync(tid, 0, moves[0], version, f"m{version}")
+        out, fresh = svc.play.submit_sync(
+            tid, 0, moves[0], version, f"m{version}", profile_id=ann.id
+        )
         assert fresh
         version, moves = legal_at(client, ann, tid)
     _, moves = legal_at(client, bob, tid)
-    out, fresh = svc.play.submit_sync(tid, 1, moves[0], version, "m0")  # Ann's first move's id
+    out, fresh = svc.play.submit_sync(
+        tid, 1, moves[0], version, "m0", profile_id=bob.id
+    )  # Ann's first move's id
     assert fresh and not out["duplicate"] and out["version"] == version + 1
-    again, fresh = svc.play.submit_sync(tid, 1, moves[0], version, "m0")
+    again, fresh = svc.play.submit_sync(tid, 1, moves[0], version, "m0", profile_id=bob.id)
     assert not fresh and again["duplicate"] and again["version"] == version + 1
-    first, fresh = svc.play.submit_sync(tid, 0, {"kind": "end_turn"}, 0, "m0")
+    first, fresh = svc.play.submit_sync(tid, 0, {"kind": "end_turn"}, 0, "m0", profile_id=ann.id)
     assert not fresh and first["duplicate"] and first["version"] == 1
     assert log_length(svc, tid) == version + 1

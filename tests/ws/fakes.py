@@ -67,6 +67,7 @@ class FakeAccess:
         self.catch_ups = 0
         self.lobby_error: Exception | None = None
         self.version = 0
+        self.ends: list[Callable[[], None]] = []
 
     async def profile_of(self, token: str | None) -> str | None:
         return "p1" if token == "good" else None
@@ -84,10 +85,12 @@ class FakeAccess:
             raise self.lobby_error
         return {"id": table_id, "status": "playing"}
 
-    async def catch_up(self, viewer: Any, since: int | None, force: bool) -> Render | None:
+    async def catch_up(
+        self, viewer: Any, since: int | None, force: bool, shared: bool = True
+    ) -> Render | None:
         self.catch_ups += 1
         frame = {"type": "snapshot", "version": self.version, "seat": viewer.seat, "pad": "x" * 64}
-        return Render(self.version, encode(frame))
+        return Render(self.version, encode(frame), {0: "p1", 1: None, 2: None, 3: None})
 
     async def submit_move(
         self,
@@ -108,6 +111,12 @@ class FakeAccess:
 
     def unsubscribe(self, table_id: str, listener: Listener) -> None:
         self.listeners.remove(listener)
+
+    def watch_profile(self, profile_id: str, end: Callable[[], None]) -> None:
+        self.ends.append(end)
+
+    def unwatch_profile(self, profile_id: str, end: Callable[[], None]) -> None:
+        self.ends.remove(end)
 
 
 def connection(
