@@ -48,8 +48,9 @@ export const lobbyStarted = (tb) => !!(tb && tb.status && tb.status !== "lobby" 
 
 export class Lobby {
   // `route()` shows the page again (the game once it started), `navigate(path)` goes elsewhere.
-  constructor(id, invite, table, { route, navigate }) {
+  constructor(id, invite, table, { route, navigate, signedOut = () => {} }) {
     this.route = route;
+    this.signedOut = signedOut;
     this.navigate = navigate;
     this.id = id;
     this.invite = invite || inviteFor(id);
@@ -62,7 +63,10 @@ export class Lobby {
         else if (f.type === "presence") this.presenceChanged(f); // presence: who is here now
       },
       // a socket refused or lost: read the table over HTTP each time it tries again
-      onState: (state) => state === "reconnecting" && this.poll(),
+      onState: (state) => {
+        if (state === "signed_out") this.signedOut();
+        else if (state === "reconnecting" || state === "refused") this.poll();
+      },
     });
     this.botChoice = {}; // seat -> the level picked for "Add a bot" (kept across re-renders)
     this.busy = false;

@@ -10,7 +10,9 @@ export function showError(e) {
   let text;
   if (e instanceof ApiError) text = e.code === "need_name" || e.code === "bad_link" ? e.message : e.text;
   else text = t("err.generic", { message: e && e.message ? e.message : String(e) });
-  const item = h("div.error", { role: "alert", "data-testid": "error" },
+  // The same words already on screen (a refusal that repeats): shown once.
+  for (const shown of box.querySelectorAll(".error")) if (shown.dataset.text === text) return;
+  const item = h("div.error", { role: "alert", "data-testid": "error", "data-text": text },
     h("span.icon", { "aria-hidden": "true" }, "⚠"),
     h("span.msg", text),
     h("button.link", { type: "button", onclick: () => item.remove(), "aria-label": t("err.dismiss") }, "✕")

@@ -35,6 +35,12 @@ export function profile() {
   return me;
 }
 
+// The server no longer knows this device's session (a socket said so): signed out here.
+export function forgetProfile() {
+  me = null;
+  setHint(false);
+}
+
 // Asks the server who the cookie belongs to (null: nobody, or the cookie is gone).
 export async function loadProfile() {
   if (!hinted()) {

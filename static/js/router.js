@@ -16,18 +16,19 @@
 //   pace.js     pace words, clocks                push.js     service worker, push opt-in
 //   email.js    e-mail section, link pages        profilepage.js  my profile (/profile)
 //   people.js   lobby: name, people to invite     invitations.js  My games' invitations
-//   rematch.js  the end screen's rematch offer
+//   rematch.js  the end screen's rematch offer signin.js   "who are you?" for a signed-out visitor
 import { t, setLang, initialLang, languages } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, ApiError } from "/js/api.js";
 import { showError, setTurnBadge } from "/js/notices.js";
 import { inviteFor, rememberInvite } from "/js/invites.js";
-import { profile, loadProfile, ensureProfile, nameField, currentName, profileMenu } from "/js/profile.js";
+import { profile, loadProfile, forgetProfile, profileMenu } from "/js/profile.js";
 import { landing } from "/js/landing.js";
 import { Lobby, lobbyStarted, tableUrl } from "/js/lobby.js";
 import { TableScreen } from "/js/table.js";
 import { startWaiting, waitingBadge } from "/js/waiting.js";
 import { registerWorker } from "/js/push.js";
+import { askWhoYouAre } from "/js/signin.js";
 
 const main = () => document.getElementById("main");
 let screen = null; // the live screen object (has stop())
@@ -81,6 +82,11 @@ function renderHeader() {
 async function tablePage(id, invite) {
   if (invite) rememberInvite(id, invite);
   invite = invite || inviteFor(id);
+  if (!profile()) {
+    // Signed out: ask once who this is (a new name takes the seat at once), then the table.
+    askWhoYouAre(main(), { tableId: id, invite, done: signedIn });
+    return;
+  }
   let table;
   try {
     table = await get(tableUrl(id, invite));
@@ -93,7 +99,11 @@ async function tablePage(id, invite) {
       return;
     } else throw e;
   }
-  screen = lobbyStarted(table) ? new TableScreen(main(), id, table, { navigate }) : new Lobby(id, invite, table, { route, navigate });
+  const signedOut = () => {
+    if (screen && screen.stop) screen.stop();
+    signedOutHere(id, invite);
+  };
+  screen = lobbyStarted(table) ? new TableScreen(main(), id, table, { navigate, signedOut }) : new Lobby(id, invite, table, { route, navigate, signedOut });
   await screen.start();
 }
 
@@ -101,20 +111,20 @@ async function tablePage(id, invite) {
 
 async function needProfile(then) {
   if (profile()) return then();
-  const root = clear(main());
-  const go = async (btn) => {
-    btn.disabled = true;
-    try {
-      await ensureProfile(currentName());
-      renderHeader();
-      await then();
-    } catch (e) {
-      showError(e);
-      btn.disabled = false;
-    }
-  };
-  const btn = h("button.primary", { type: "button", onclick: (e) => go(e.currentTarget) }, t("solo.continue"));
-  root.append(h("section.panel", h("p", t("solo.need_name")), nameField(() => btn.click()), btn));
+  askWhoYouAre(main(), { done: signedIn });
+}
+
+// Back to the page that asked "who are you?", now signed in (the header shows the profile).
+async function signedIn() {
+  await route();
+}
+
+// A table's socket found this device signed out (elsewhere, or the session ended): forget the
+// profile here and ask who this is, once; the socket stays closed until then.
+export function signedOutHere(tableId, invite) {
+  forgetProfile();
+  renderHeader();
+  askWhoYouAre(main(), { tableId, invite, done: signedIn });
 }
 
 async function soloPage() {
@@ -134,7 +144,7 @@ async function recordsPage() {
 async function myGamesPage() {
   document.title = t("mygames.title") + " — " + t("app.title");
   if (!profile()) {
-    clear(main()).append(h("section.panel", h("p", { "data-testid": "my-games-no-profile" }, t("mygames.no_profile")), link("/", t("app.home"), { class: "button" })));
+    askWhoYouAre(main(), { done: signedIn });
     return;
   }
   const { renderMyGames } = await import("/js/mygames.js");

@@ -16,6 +16,10 @@ const CAP_MS = 10000;
 const PING_EVERY_MS = 15000;
 const SILENT_LIMIT_MS = 60000;
 
+// Close codes after which a new socket would be refused the same way: the socket stops and says
+// which ("signed_out": no valid session; "refused": no seat and no way to look on).
+const REFUSALS = { 4401: "signed_out", 4403: "refused", 4404: "refused" };
+
 export class SocketError extends Error {
   constructor(code, message, frame) {
     super(message || code);
@@ -140,10 +144,19 @@ export class TableSocket {
       this.receive(frame);
     };
     ws.onerror = () => {};
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return; // replaced or stopped
       this.ws = null;
       clearInterval(this.pingTimer);
+      const refused = REFUSALS[ev && ev.code];
+      if (refused) {
+        // Trying again cannot help until the person acts (signs in, gets an invite): stop.
+        this.stopped = true;
+        for (const [, p] of this.pending) p.reject(new SocketError(refused, "the table was closed"));
+        this.pending.clear();
+        this.onState(refused);
+        return;
+      }
       this.retry();
     };
   }

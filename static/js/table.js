@@ -39,12 +39,13 @@ function asApiError(e) {
 }
 
 export class TableScreen {
-  constructor(root, id, table, { navigate }) {
+  constructor(root, id, table, { navigate, signedOut = () => {} }) {
     this.root = root;
     this.id = id;
     this.state = new TableState(table);
     this.clock = (table && table.clock) || null; // pace.js: the server's clock, as last sent
     this.helpers = { navigate, inviteUrl };
+    this.signedOut = signedOut; // the socket found no valid session: ask who this is
     this.filter = null; // "loc:castle" | "adv:baker" | "card:gold" ...
     this.picker = null; // {label, moves}
     this.sending = false;
@@ -219,6 +220,11 @@ export class TableScreen {
   }
 
   setConn(state) {
+    if (state === "signed_out") {
+      this.signedOut();
+      return;
+    }
+    if (state === "refused") showError(new ApiError(403, "seat_lost", ""));
     this.wsState = state;
     const el = document.getElementById("conn");
     if (el) {

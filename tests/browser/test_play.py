@@ -293,6 +293,9 @@ def test_server_errors_are_shown_in_words(server: Any, browser: Any) -> None:
         try:
             p2 = other.new_page()
             p2.goto(link.split("?")[0] + "?invite=wrong-code")
+            # signed out: "who are you?" first; the wrong code is told once a name is given
+            p2.get_by_test_id("name-input").fill("Dora")
+            p2.get_by_test_id("join-table").click()
             err = p2.get_by_test_id("error").first
             err.wait_for(timeout=10000)
             assert err.inner_text().strip()
