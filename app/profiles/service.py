@@ -140,6 +140,13 @@ class ProfileService:
             raise NotFound("no such profile")
         return row
 
+    async def open_session(self, profile_id: str, device: str | None = None) -> Issued:
+        """A new session for one more device of the profile (an e-mail link, a passkey, an
+        added device): the profile's other devices keep theirs. ``device``: a name for it, from
+        the browser (shown in My devices)."""
+        row = await self.me(profile_id)
+        return Issued(row.id, row.name, self._issue(row, row.generation))
+
     async def sign_out_everywhere(self, profile_id: str) -> Issued:
         """Cut off every token of the profile; this device gets a fresh one."""
 
