@@ -1,7 +1,8 @@
 """Profile tokens (signed, opaque to the client) and recovery codes.
 
 A token carries the profile id ``p``, the profile's session ``g``eneration when it was issued,
-its issue time ``t`` (epoch seconds) and a nonce ``n``. The signature proves the server issued
+its issue time ``t`` (epoch seconds), the device session ``s`` it belongs to (My devices) and a
+nonce ``n``. The signature proves the server issued
 it; whether it is still good (not expired, generation still current) is decided by the profile
 service (``app.profiles.service.ProfileService.session``), which knows the clock and the database.
 """
@@ -23,6 +24,7 @@ class Claims:
     profile_id: str
     generation: int
     issued_at: float  # epoch seconds
+    session_id: str | None = None  # None: issued before devices had sessions
 
 
 class TokenSigner:
@@ -34,13 +36,17 @@ class TokenSigner:
         keys = [k for k in previous_keys if k and k != secret_key] + [secret_key]
         self._s = URLSafeSerializer(keys, salt="emara.profile-token")
 
-    def issue(self, profile_id: str, generation: int, issued_at: float) -> str:
+    def issue(
+        self, profile_id: str, generation: int, issued_at: float, session_id: str | None = None
+    ) -> str:
         payload: dict[str, str | int] = {
             "p": profile_id,
             "g": generation,
             "t": int(issued_at),
             "n": secrets.token_urlsafe(6),
         }
+        if session_id is not None:
+            payload["s"] = session_id
         return self._s.dumps(payload)
 
     def claims(self, token: str | None) -> Claims | None:
@@ -56,9 +62,12 @@ class TokenSigner:
             return None
         generation = data.get("g", 0)
         issued_at = data.get("t")
+        session_id = data.get("s")
         if type(generation) is not int or type(issued_at) is not int:
             return None
-        return Claims(data["p"], generation, float(issued_at))
+        if session_id is not None and not isinstance(session_id, str):
+            return None
+        return Claims(data["p"], generation, float(issued_at), session_id)
 
 
 def new_recovery_code() -> str:
@@ -69,3 +78,18 @@ def new_recovery_code() -> str:
 def hash_recovery_code(code: str) -> str:
     normalised = "".join(ch for ch in code.upper() if ch.isalnum())
     return hashlib.sha256(normalised.encode()).hexdigest()
+
+
+# A device code is read off one screen and typed on another: 8 characters of an alphabet without
+# look-alikes (no 0/O, 1/I/L), shown as XXXX-XXXX: 31^8 ≈ 8.5e11, guessed only under the limit.
+DEVICE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+
+def new_device_code() -> str:
+    raw = "".join(secrets.choice(DEVICE_ALPHABET) for _ in range(8))
+    return raw[:4] + "-" + raw[4:]
+
+
+def hash_device_code(code: str) -> str:
+    normalised = "".join(ch for ch in code.upper() if ch.isalnum())
+    return hashlib.sha256(b"device:" + normalised.encode()).hexdigest()

@@ -107,6 +107,11 @@ class BadRecoveryCode(AppError):
     code = "bad_recovery_code"
 
 
+class BadDeviceCode(AppError):
+    status = 404
+    code = "bad_device_code"
+
+
 class Unavailable(AppError):
     """The database could not be reached or dropped the connection; nothing was changed unless
     the commit went through, and retrying with the same ``move_id`` is safe either way."""

@@ -39,6 +39,7 @@ from app.pace import endpoints as pace_endpoints
 from app.pace.service import PaceService
 from app.pace.sweeper import Sweeper
 from app.presence.service import PresenceService
+from app.profiles import devices as device_endpoints
 from app.profiles import endpoints as profiles
 from app.profiles.service import ProfileService
 from app.push import endpoints as push_endpoints
@@ -241,6 +242,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         CrossSiteGuard, allowed_origins=settings.allowed_origins, cookie_name=settings.cookie_name
     )
     app.include_router(profiles.router)
+    app.include_router(device_endpoints.router)
     app.include_router(table_endpoints.router)
     app.include_router(bot_endpoints.router)
     app.include_router(solo_endpoints.router)

@@ -287,3 +287,33 @@ class EmailOutbox(Base):
     due_at: Mapped[float] = mapped_column(Float, index=True)
     status: Mapped[str] = mapped_column(String(16), index=True)  # pending | sent | dropped
     done_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class DeviceSession(Base):
+    """One signed-in device of a profile (its tokens name it): listed in My devices, signed out
+    one by one. ``how`` it began: created | recovery | added | email | passkey | earlier."""
+
+    __tablename__ = "device_session"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    profile_id: Mapped[str] = mapped_column(
+        ForeignKey("profile.id", ondelete="CASCADE"), index=True
+    )
+    device: Mapped[str] = mapped_column(String(80))
+    how: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # When this device last said "that was me" to a recovery elsewhere (None: never).
+    acknowledged_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class DeviceCode(Base):
+    """A short code a signed-in device shows to add another: its hash, once, for 10 minutes."""
+
+    __tablename__ = "device_code"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profile.id", ondelete="CASCADE"))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

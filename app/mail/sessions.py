@@ -10,4 +10,4 @@ async def open_session(
 ) -> Issued:
     """A new session for ``profile_id`` on this device; the profile's other devices keep theirs
     (nothing is cut off, unlike a recovery)."""
-    return await profiles.open_session(profile_id, device)
+    return await profiles.open_session(profile_id, device, how="email")

@@ -11,7 +11,7 @@ from app.errors import AppError
 from app.mygames.events import MeFeed
 from app.mygames.schemas import MyFinishedOut, MyTablesOut
 from app.mygames.service import FINISHED_MAX_PAGE, FINISHED_PAGE, MyGames
-from app.profiles.deps import ProfileId
+from app.profiles.deps import ProfileId, SessionId
 
 router = APIRouter(prefix="/api/me", tags=["my games"])
 
@@ -64,15 +64,17 @@ async def my_finished_tables(
 
 
 @router.get("/events", response_class=StreamingResponse)
-async def my_events(request: Request, profile_id: ProfileId, feed: Feed) -> StreamingResponse:
+async def my_events(
+    request: Request, profile_id: ProfileId, session_id: SessionId, feed: Feed
+) -> StreamingResponse:
     """Server-sent events: ``tables`` when something changed at one of my tables. Only for a
     client that asks for them (``Accept: text/event-stream``, as EventSource does): anything
     else gets 406 rather than a response that never ends."""
     if "text/event-stream" not in request.headers.get("accept", ""):
         raise NotAcceptable("this is an event stream: send Accept: text/event-stream")
-    q = feed.open(profile_id)
+    q = feed.open(profile_id, session_id)
     return StreamingResponse(
-        feed.stream(profile_id, q),
+        feed.stream(profile_id, q, session_id),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

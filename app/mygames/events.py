@@ -54,6 +54,8 @@ class MeFeed:
         self.heartbeat = heartbeat
         self.max_seconds = max_seconds
         self.streams: dict[str, set[asyncio.Queue[bytes | None]]] = defaultdict(set)
+        # the same streams by device session ("session:<id>"): signing one device out ends its own
+        self.devices: dict[str, set[asyncio.Queue[bytes | None]]] = defaultdict(set)
         self.sitting: OrderedDict[str, list[str]] = OrderedDict()  # table -> profile ids
         self.pending: asyncio.Queue[Notice] | None = None
         # More people to wake for a table than its seats (those invited to it), each a function
@@ -83,7 +85,11 @@ class MeFeed:
         """A hub watcher: never waits; nothing to do while nobody listens. A profile signed out
         everywhere has its streams ended at once."""
         if notice.kind == NoticeKind.SIGNED_OUT:
-            for q in list(self.streams.get(notice.table_id, ())):
+            # the profile (everywhere), or one device ("session:<id>")
+            ended = self.streams.get(notice.table_id, set()) | self.devices.get(
+                notice.table_id, set()
+            )
+            for q in list(ended):
                 with contextlib.suppress(asyncio.QueueFull):
                     q.put_nowait(None)
             return
@@ -132,7 +138,7 @@ class MeFeed:
         return found
 
     # ------------------------------------------------------------------ streams
-    def open(self, profile_id: str) -> asyncio.Queue[bytes | None]:
+    def open(self, profile_id: str, session_id: str = "") -> asyncio.Queue[bytes | None]:
         """Register a stream (429 beyond the cap); the caller must ``close`` it."""
         if len(self.streams.get(profile_id, ())) >= self.per_profile:
             raise TooManyStreams(
@@ -140,16 +146,25 @@ class MeFeed:
             )
         q: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=QUEUE_SIZE)
         self.streams[profile_id].add(q)
+        if session_id:
+            self.devices["session:" + session_id].add(q)
         return q
 
-    def close(self, profile_id: str, q: asyncio.Queue[bytes | None]) -> None:
+    def close(self, profile_id: str, q: asyncio.Queue[bytes | None], session_id: str = "") -> None:
+        device = self.devices.get("session:" + session_id)
+        if device is not None:
+            device.discard(q)
+            if not device:
+                del self.devices["session:" + session_id]
         queues = self.streams.get(profile_id)
         if queues is not None:
             queues.discard(q)
             if not queues:
                 del self.streams[profile_id]
 
-    async def stream(self, profile_id: str, q: asyncio.Queue[bytes | None]) -> AsyncIterator[bytes]:
+    async def stream(
+        self, profile_id: str, q: asyncio.Queue[bytes | None], session_id: str = ""
+    ) -> AsyncIterator[bytes]:
         """The stream's bytes: a hello, then changes and heartbeats until its time is up."""
         began = self.clock.now()
         try:
@@ -167,7 +182,7 @@ class MeFeed:
                     return
                 yield line
         finally:
-            self.close(profile_id, q)
+            self.close(profile_id, q, session_id)
 
 
 def event_line(event: str, data: dict[str, object]) -> bytes:

@@ -86,6 +86,7 @@ async def optional_profile(request: Request, response: Response) -> str | None:
     info = await profile_service(request).session(token)
     if info is None:
         return None
+    request.state.emara_session = info.session_id  # this device's session (My devices)
     if info.renewed_token is not None:
         set_session_cookie(request, response, info.renewed_token)
         response.headers[RENEWED_TOKEN_HEADER] = info.renewed_token
@@ -103,3 +104,11 @@ async def current_profile(
 ProfileId = Annotated[str, Depends(current_profile)]
 MaybeProfileId = Annotated[str | None, Depends(optional_profile)]
 Profiles = Annotated[ProfileService, Depends(profile_service)]
+
+
+async def current_session(request: Request, profile_id: ProfileId) -> str:
+    """This device's session id (My devices); the caller is signed in."""
+    return str(getattr(request.state, "emara_session", ""))
+
+
+SessionId = Annotated[str, Depends(current_session)]

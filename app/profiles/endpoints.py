@@ -11,10 +11,19 @@ from app.profiles.deps import (
     RENEWED_TOKEN_HEADER,
     ProfileId,
     Profiles,
+    SessionId,
     clear_session_cookie,
     set_session_cookie,
 )
-from app.profiles.schemas import CredentialsOut, ProfileIn, ProfileOut, RecoverIn, SessionOut
+from app.profiles.device_name import device_name
+from app.profiles.schemas import (
+    CredentialsOut,
+    ProfileIn,
+    ProfileOut,
+    RecoveredOut,
+    RecoverIn,
+    SessionOut,
+)
 from app.profiles.service import IssuedWithCode
 from app.ratelimit import LimitName, limit
 
@@ -33,25 +42,32 @@ async def create_profile(
 ) -> CredentialsOut:
     """Create a player: a token (also set as the HttpOnly cookie) and the recovery code, shown
     only here: keep it to continue on another device."""
-    out = await svc.create(body.name)
+    out = await svc.create(body.name, device_name(request.headers.get("user-agent")))
     set_session_cookie(request, response, out.token)
     return _credentials(out)
 
 
 @router.get("/me")
-async def me(profile_id: ProfileId, response: Response, svc: Profiles) -> ProfileOut:
+async def me(
+    profile_id: ProfileId, session_id: SessionId, response: Response, svc: Profiles
+) -> ProfileOut:
+    """Who this device is signed in as; ``recovered_elsewhere`` when another device used the
+    recovery code since this one began ("not you? sign out everywhere")."""
     row = await svc.me(profile_id)
     response.headers["Cache-Control"] = NO_STORE
-    return ProfileOut(id=row.id, name=row.name)
+    other = await svc.recovered_elsewhere(session_id)
+    recovered = None if other is None else RecoveredOut(device=other.device, at=other.created_at)
+    return ProfileOut(id=row.id, name=row.name, recovered_elsewhere=recovered)
 
 
 @router.post("/recover", dependencies=[Depends(limit(LimitName.RECOVER))])
 async def recover(
     body: RecoverIn, request: Request, response: Response, svc: Profiles
 ) -> CredentialsOut:
-    """Spend a recovery code on this device: a fresh token, and a NEW recovery code (the one
-    used no longer works). Every other device of the profile is signed out."""
-    out = await svc.recover(body.code)
+    """Spend a recovery code on this device: a session of its own, and a NEW recovery code (the
+    one used no longer works). The profile's other devices stay signed in and are told
+    (``recovered_elsewhere`` in their ``/me``)."""
+    out = await svc.recover(body.code, device_name(request.headers.get("user-agent")))
     set_session_cookie(request, response, out.token)
     return _credentials(out)
 
@@ -71,7 +87,7 @@ async def sign_out_everywhere(
 ) -> SessionOut:
     """Cut off every token of this profile, on every device and instance; this device gets a
     fresh token (so the person who asked stays signed in here)."""
-    out = await svc.sign_out_everywhere(profile_id)
+    out = await svc.sign_out_everywhere(profile_id, device_name(request.headers.get("user-agent")))
     set_session_cookie(request, response, out.token)
     if RENEWED_TOKEN_HEADER in response.headers:  # renewed before the cut: already stale
         del response.headers[RENEWED_TOKEN_HEADER]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from app.db.models import Profile
+from app.db.models import DeviceCode, DeviceSession, Profile
 
 
 @dataclass(frozen=True)
@@ -42,12 +43,12 @@ def by_recovery_hash(s: Session, recovery_hash: str) -> ProfileRow | None:
 
 
 def replace_recovery(s: Session, profile_id: str, old_hash: str, new_hash: str) -> bool:
-    """Swap the recovery code and bump the generation, only if the code is still ``old_hash``:
-    of two uses of one code racing, exactly one changes the row."""
+    """Swap the recovery code, only if it is still ``old_hash``: of two uses of one code
+    racing, exactly one changes the row. (The other devices stay signed in: they are told.)"""
     result = s.execute(
         update(Profile)
         .where(Profile.id == profile_id, Profile.recovery_hash == old_hash)
-        .values(recovery_hash=new_hash, generation=Profile.generation + 1)
+        .values(recovery_hash=new_hash)
     )
     return bool(getattr(result, "rowcount", 0) == 1)
 
@@ -57,3 +58,113 @@ def bump_generation(s: Session, profile_id: str) -> bool:
         update(Profile).where(Profile.id == profile_id).values(generation=Profile.generation + 1)
     )
     return bool(getattr(result, "rowcount", 0) == 1)
+
+
+# ------------------------------------------------------------------ device sessions
+def new_session(s: Session, profile_id: str, device: str, how: str, now: datetime) -> str:
+    sid = secrets.token_urlsafe(12)
+    s.add(
+        DeviceSession(
+            id=sid,
+            profile_id=profile_id,
+            device=device[:80],
+            how=how,
+            created_at=now,
+            last_used_at=now,
+        )
+    )
+    s.flush()
+    return sid
+
+
+def session_row(s: Session, session_id: str) -> DeviceSession | None:
+    return s.get(DeviceSession, session_id)
+
+
+def touch(s: Session, session_id: str, now: datetime) -> None:
+    s.execute(update(DeviceSession).where(DeviceSession.id == session_id).values(last_used_at=now))
+
+
+def sessions_of(s: Session, profile_id: str) -> list[DeviceSession]:
+    """The profile's devices still signed in, most recently used first."""
+    return list(
+        s.scalars(
+            select(DeviceSession)
+            .where(DeviceSession.profile_id == profile_id, DeviceSession.revoked_at.is_(None))
+            .order_by(DeviceSession.last_used_at.desc(), DeviceSession.id)
+        )
+    )
+
+
+def revoke(s: Session, profile_id: str, session_id: str, now: datetime) -> bool:
+    result = s.execute(
+        update(DeviceSession)
+        .where(
+            DeviceSession.id == session_id,
+            DeviceSession.profile_id == profile_id,
+            DeviceSession.revoked_at.is_(None),
+        )
+        .values(revoked_at=now)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def revoke_all(s: Session, profile_id: str, now: datetime) -> None:
+    s.execute(
+        update(DeviceSession)
+        .where(DeviceSession.profile_id == profile_id, DeviceSession.revoked_at.is_(None))
+        .values(revoked_at=now)
+    )
+
+
+def acknowledge(s: Session, session_id: str, now: datetime) -> None:
+    s.execute(
+        update(DeviceSession).where(DeviceSession.id == session_id).values(acknowledged_at=now)
+    )
+
+
+def recovery_after(s: Session, me: DeviceSession) -> DeviceSession | None:
+    """The latest recovery of the profile on another device since this device began (or last
+    said it was its own doing), if any."""
+    after = (
+        DeviceSession.created_at >= me.created_at
+        if me.acknowledged_at is None
+        else DeviceSession.created_at > me.acknowledged_at
+    )
+    found: DeviceSession | None = s.scalars(
+        select(DeviceSession)
+        .where(
+            DeviceSession.profile_id == me.profile_id,
+            DeviceSession.how == "recovery",
+            DeviceSession.id != me.id,
+            after,
+        )
+        .order_by(DeviceSession.created_at.desc())
+        .limit(1)
+    ).first()
+    return found
+
+
+def add_code(s: Session, profile_id: str, code_hash: str, expires_at: datetime) -> None:
+    s.add(DeviceCode(code_hash=code_hash, profile_id=profile_id, expires_at=expires_at))
+    s.flush()
+
+
+def spend_code(s: Session, code_hash: str, now: datetime) -> str | None:
+    """The profile a device code adds a device to, spending it (once, before it expires)."""
+    row = s.get(DeviceCode, code_hash)
+    if row is None or row.used_at is not None or _aware(row.expires_at) <= now:
+        return None
+    result = s.execute(
+        update(DeviceCode)
+        .where(DeviceCode.code_hash == code_hash, DeviceCode.used_at.is_(None))
+        .values(used_at=now)
+    )
+    return row.profile_id if getattr(result, "rowcount", 0) == 1 else None
+
+
+def _aware(at: datetime) -> datetime:
+    """SQLite hands timestamps back without their zone (they were stored in UTC)."""
+    from datetime import UTC
+
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)

@@ -3,6 +3,8 @@ allow-lists (a profile never carries another person's data, and secrets only its
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from pydantic import BaseModel, Field, field_validator
 
 from app.strict import Strict
@@ -24,12 +26,25 @@ class RecoverIn(Strict):
     code: str = Field(min_length=4, max_length=64)
 
 
-class ProfileOut(BaseModel):
+class RecoveredOut(BaseModel):
+    """Another device signed in with the recovery code since this one began."""
+
+    device: str
+    at: datetime
+
+
+class ProfileBase(BaseModel):
     id: str
     name: str
 
 
-class SessionOut(ProfileOut):
+class ProfileOut(ProfileBase):
+    # Set when another device used the recovery code since this device began (and this device
+    # did not say "that was me"): "not you? sign out everywhere".
+    recovered_elsewhere: RecoveredOut | None = None
+
+
+class SessionOut(ProfileBase):
     """A fresh token for this device (also set as the HttpOnly cookie)."""
 
     token: str
@@ -40,3 +55,30 @@ class CredentialsOut(SessionOut):
     another device, works one time, and is replaced by a new one when used."""
 
     recovery_code: str
+
+
+class DeviceOut(BaseModel):
+    id: str
+    device: str  # a name from the browser: "Firefox on Android"
+    how: str  # created | recovery | added | email | passkey | earlier
+    created_at: datetime
+    last_used_at: datetime
+    current: bool  # this device
+
+
+class DevicesOut(BaseModel):
+    devices: list[DeviceOut]
+
+
+class DeviceCodeOut(BaseModel):
+    """Shown on the signed-in device: typed (``code``), opened (``link``) or scanned (``qr_svg``,
+    a data: URL of an SVG image of the link) on the new one. Works once, until ``expires_at``."""
+
+    code: str
+    link: str
+    qr_svg: str
+    expires_at: datetime
+
+
+class DeviceCodeIn(Strict):
+    code: str = Field(min_length=4, max_length=32)

@@ -6,8 +6,10 @@ Session rules (docs/protocol.md "Sessions"):
   profile's current ``generation`` (kept in the database, so every instance agrees at once);
 - a good token older than ``renew_seconds`` is answered with a fresh one (renewal by use), so a
   person who keeps playing is never signed out, and a token left unused runs out;
-- recovering and signing out everywhere add one to the generation: every earlier token, on
-  every device, is refused from then on;
+- every token names its device session (My devices): a device signed out from the list is
+  refused from then on, the others are not;
+- signing out everywhere adds one to the generation: every earlier token, on every device, is
+  refused from then on; a recovery signs in this device only, and the others are told;
 - a recovery code works once: using it replaces it by a new code, returned to be shown.
 """
 
@@ -15,21 +17,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 from anyio import to_thread
 from sqlalchemy.orm import Session
 
-from app.auth import TokenSigner, hash_recovery_code, new_recovery_code
+from app.auth import (
+    TokenSigner,
+    hash_device_code,
+    hash_recovery_code,
+    new_device_code,
+    new_recovery_code,
+)
 from app.clock import Clock
 from app.db.session import Database
-from app.errors import BadRecoveryCode, NotFound
+from app.errors import BadDeviceCode, BadRecoveryCode, NotFound
 from app.profiles import repository as repo
 
 T = TypeVar("T")
 
 # Instances' clocks may differ a little: a token issued up to this far "in the future" is fine.
 CLOCK_SKEW_SECONDS = 300.0
+# A device's "last used" is written at most this often (a read per request, a write per 5 min).
+TOUCH_SECONDS = 300.0
+DEVICE = "a device"  # a device the browser did not name
+DEVICE_CODE_SECONDS = 600
 
 
 @dataclass(frozen=True)
@@ -54,6 +67,7 @@ class SessionInfo:
     name: str
     # A fresh token when the presented one is due for renewal, else None.
     renewed_token: str | None
+    session_id: str = ""  # the device session (My devices)
 
 
 class ProfileService:
@@ -85,48 +99,73 @@ class ProfileService:
 
         return await to_thread.run_sync(in_session)
 
-    def _issue(self, row: repo.ProfileRow, generation: int) -> str:
-        return self.signer.issue(row.id, generation, self.clock.now())
+    def _issue(self, row: repo.ProfileRow, generation: int, session_id: str) -> str:
+        return self.signer.issue(row.id, generation, self.clock.now(), session_id)
 
     # ------------------------------------------------------------------ create, recover
-    async def create(self, name: str) -> IssuedWithCode:
+    async def create(self, name: str, device: str = DEVICE) -> IssuedWithCode:
         code = new_recovery_code()
-        row = await self._run(lambda s: repo.insert(s, name, hash_recovery_code(code)))
-        return IssuedWithCode(row.id, row.name, self._issue(row, row.generation), code)
+        now = self.clock.utcnow()
 
-    async def recover(self, code: str) -> IssuedWithCode:
-        """Spend ``code``: a fresh token, a new recovery code, every earlier token cut off."""
+        def work(s: Session) -> tuple[repo.ProfileRow, str]:
+            row = repo.insert(s, name, hash_recovery_code(code))
+            return row, repo.new_session(s, row.id, device, "created", now)
+
+        row, sid = await self._run(work)
+        return IssuedWithCode(row.id, row.name, self._issue(row, row.generation, sid), code)
+
+    async def recover(self, code: str, device: str = DEVICE) -> IssuedWithCode:
+        """Spend ``code`` on this device: a session of its own and a new recovery code. The
+        profile's other devices stay signed in; they are told (``recovered_elsewhere``)."""
         old_hash = hash_recovery_code(code)
         new_code = new_recovery_code()
+        now = self.clock.utcnow()
 
-        def work(s: Session) -> repo.ProfileRow:
+        def work(s: Session) -> tuple[repo.ProfileRow, str]:
             row = repo.by_recovery_hash(s, old_hash)
             if row is None or not repo.replace_recovery(
                 s, row.id, old_hash, hash_recovery_code(new_code)
             ):
                 raise BadRecoveryCode("no profile has this recovery code")
-            return repo.ProfileRow(row.id, row.name, row.generation + 1)
+            return row, repo.new_session(s, row.id, device, "recovery", now)
 
-        row = await self._run(work)
-        self._cut_off(row.id)
-        return IssuedWithCode(row.id, row.name, self._issue(row, row.generation), new_code)
+        row, sid = await self._run(work)
+        return IssuedWithCode(row.id, row.name, self._issue(row, row.generation, sid), new_code)
 
     # ------------------------------------------------------------------ sessions
     async def session(self, token: str | None) -> SessionInfo | None:
-        """The session ``token`` opens, or None: forged, expired, or of an earlier generation
-        (signed out everywhere, recovered elsewhere), or its profile is gone."""
+        """The session ``token`` opens, or None: forged, expired, of an earlier generation
+        (signed out everywhere), its device signed out from My devices, or its profile gone.
+        A token from before device sessions gets one (and a fresh token naming it)."""
         claims = self.signer.claims(token)
         if claims is None:
-            return None
-        row = await self._run(lambda s: repo.get(s, claims.profile_id))
-        if row is None or row.generation != claims.generation:
             return None
         now = self.clock.now()
         age = now - claims.issued_at
         if age > self.session_seconds or age < -CLOCK_SKEW_SECONDS:
             return None
-        fresh = self._issue(row, row.generation) if age >= self.renew_seconds else None
-        return SessionInfo(row.id, row.name, fresh)
+        at = self.clock.utcnow()
+
+        def work(s: Session) -> tuple[repo.ProfileRow, str, bool] | None:
+            row = repo.get(s, claims.profile_id)
+            if row is None or row.generation != claims.generation:
+                return None
+            if claims.session_id is None:
+                return row, repo.new_session(s, row.id, DEVICE, "earlier", at), True
+            sess = repo.session_row(s, claims.session_id)
+            if sess is None or sess.profile_id != row.id or sess.revoked_at is not None:
+                return None
+            if now - _epoch(sess.last_used_at) >= TOUCH_SECONDS:
+                repo.touch(s, sess.id, at)
+            return row, sess.id, False
+
+        found = await self._run(work)
+        if found is None:
+            return None
+        row, sid, new = found
+        renew = new or age >= self.renew_seconds
+        fresh = self._issue(row, row.generation, sid) if renew else None
+        return SessionInfo(row.id, row.name, fresh, sid)
 
     async def profile_for_token(self, token: str | None) -> str | None:
         """The profile a token stands for right now (signature, expiry and generation checked):
@@ -140,23 +179,116 @@ class ProfileService:
             raise NotFound("no such profile")
         return row
 
-    async def open_session(self, profile_id: str, device: str | None = None) -> Issued:
+    async def open_session(
+        self, profile_id: str, device: str | None = None, how: str = "added"
+    ) -> Issued:
         """A new session for one more device of the profile (an e-mail link, a passkey, an
         added device): the profile's other devices keep theirs. ``device``: a name for it, from
         the browser (shown in My devices)."""
-        row = await self.me(profile_id)
-        return Issued(row.id, row.name, self._issue(row, row.generation))
+        at = self.clock.utcnow()
 
-    async def sign_out_everywhere(self, profile_id: str) -> Issued:
-        """Cut off every token of the profile; this device gets a fresh one."""
+        def work(s: Session) -> tuple[repo.ProfileRow, str]:
+            row = repo.get(s, profile_id)
+            if row is None:
+                raise NotFound("no such profile")
+            return row, repo.new_session(s, row.id, device or DEVICE, how, at)
 
-        def work(s: Session) -> repo.ProfileRow | None:
+        row, sid = await self._run(work)
+        return Issued(row.id, row.name, self._issue(row, row.generation, sid))
+
+    async def sign_out_everywhere(self, profile_id: str, device: str = DEVICE) -> Issued:
+        """Cut off every token and device of the profile; this device gets a fresh session."""
+        at = self.clock.utcnow()
+
+        def work(s: Session) -> tuple[repo.ProfileRow, str] | None:
             if not repo.bump_generation(s, profile_id):
                 return None
-            return repo.get(s, profile_id)
+            repo.revoke_all(s, profile_id, at)
+            row = repo.get(s, profile_id)
+            assert row is not None
+            return row, repo.new_session(s, profile_id, device, "created", at)
 
-        row = await self._run(work)
-        if row is None:
+        found = await self._run(work)
+        if found is None:
             raise NotFound("no such profile")
+        row, sid = found
         self._cut_off(row.id)
-        return Issued(row.id, row.name, self._issue(row, row.generation))
+        return Issued(row.id, row.name, self._issue(row, row.generation, sid))
+
+    # ------------------------------------------------------------------ My devices
+    async def devices(self, profile_id: str) -> list[Device]:
+        rows = await self._run(lambda s: repo.sessions_of(s, profile_id))
+        return [
+            Device(r.id, r.device, r.how, _aware(r.created_at), _aware(r.last_used_at))
+            for r in rows
+        ]
+
+    async def sign_out_device(self, profile_id: str, session_id: str) -> None:
+        """Sign one device out: its tokens stop working and its sockets close, everywhere."""
+        at = self.clock.utcnow()
+        if not await self._run(lambda s: repo.revoke(s, profile_id, session_id, at)):
+            raise NotFound("no such device")
+        self._cut_off(session_subject(session_id))
+
+    async def recovered_elsewhere(self, session_id: str) -> Device | None:
+        """A recovery of this profile on another device since this one began (or last said it
+        was its own doing): shown with "not you? sign out everywhere"."""
+
+        def work(s: Session) -> Device | None:
+            me = repo.session_row(s, session_id)
+            if me is None:
+                return None
+            r = repo.recovery_after(s, me)
+            if r is None:
+                return None
+            return Device(r.id, r.device, r.how, _aware(r.created_at), _aware(r.last_used_at))
+
+        return await self._run(work)
+
+    async def acknowledge(self, session_id: str) -> None:
+        at = self.clock.utcnow()
+        await self._run(lambda s: repo.acknowledge(s, session_id, at))
+
+    async def device_code(self, profile_id: str) -> tuple[str, datetime]:
+        """A code that adds one device to the profile: single-use, for ``DEVICE_CODE_SECONDS``.
+        Only its hash is kept."""
+        code = new_device_code()
+        expires = self.clock.utcnow() + timedelta(seconds=DEVICE_CODE_SECONDS)
+        await self._run(lambda s: repo.add_code(s, profile_id, hash_device_code(code), expires))
+        return code, expires
+
+    async def add_device(self, code: str, device: str = DEVICE) -> Issued:
+        """Spend a device code on this device: a session of its own; the other keeps its own."""
+        at = self.clock.utcnow()
+
+        def work(s: Session) -> tuple[repo.ProfileRow, str]:
+            profile_id = repo.spend_code(s, hash_device_code(code), at)
+            row = None if profile_id is None else repo.get(s, profile_id)
+            if row is None:
+                raise BadDeviceCode("this code is unknown, used or expired")
+            return row, repo.new_session(s, row.id, device, "added", at)
+
+        row, sid = await self._run(work)
+        return Issued(row.id, row.name, self._issue(row, row.generation, sid))
+
+
+@dataclass(frozen=True)
+class Device:
+    id: str
+    device: str
+    how: str
+    created_at: datetime
+    last_used_at: datetime
+
+
+def session_subject(session_id: str) -> str:
+    """The key a device's sockets are ended by (the hub's signed-out notice)."""
+    return "session:" + session_id
+
+
+def _aware(at: datetime) -> datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
+def _epoch(at: datetime) -> float:
+    return _aware(at).timestamp()

@@ -125,6 +125,11 @@ class ServiceAccess:
         """The profile a token signs in (checked for expiry and revocation), else None."""
         return await self.profiles.profile_for_token(token)
 
+    async def session_of(self, token: str | None) -> tuple[str, str] | None:
+        """(profile, device session) a token signs in, else None."""
+        info = await self.profiles.session(token)
+        return None if info is None else (info.profile_id, info.session_id)
+
     async def viewer(self, profile_id: str, table_id: str, invite: str | None) -> Viewer:
         return await self.svc.viewer(profile_id, table_id, invite)
 

@@ -48,6 +48,12 @@ if TYPE_CHECKING:  # presence and chat (app/chat/feed.py)
 log = logging.getLogger("emara.socket")
 
 
+def session_subject(session_id: str) -> str:
+    """The hub key a device session's sockets are ended by (the profiles feature names it the
+    same way: app/profiles/service.py ``session_subject``)."""
+    return "session:" + session_id
+
+
 class Connection:
     def __init__(
         self,
@@ -71,6 +77,7 @@ class Connection:
         self.outbox = Outbox(limits.outbox_frames, limits.outbox_bytes, self._fell_behind)
         self.bucket = Bucket(limits.rate_per_second, limits.rate_burst, clock)
         self.profile_id: str | None = None
+        self.session_id = ""  # the device session (My devices): signing it out ends the socket
         self.viewer: SeatView | None = None
         self.synced = False  # a hello has been answered
         self.version: int | None = None  # last game version sent to this socket
@@ -87,7 +94,9 @@ class Connection:
         """``presented``: the token came in an Authorization header, so a bad one is refused at
         once instead of waiting for a first-frame ``auth`` (a stale cookie still may)."""
         try:
-            self.profile_id = await self.access.profile_of(token)
+            found = await self.access.session_of(token)
+            if found is not None:
+                self.profile_id, self.session_id = found
         except AppError:
             await self.transport.close(CLOSE_TRY_AGAIN, "try again later")
             return
@@ -147,6 +156,7 @@ class Connection:
             tasks.append(asyncio.create_task(self._guarded("feed", self.feed.run())))
         self.access.subscribe(self.table_id, listener)
         self.access.watch_profile(self.profile_id, self._signed_out)
+        self.access.watch_profile(session_subject(self.session_id), self._signed_out)
         if self.companions is not None:
             await self.companions.opened(self.table_id, self.profile_id)
         if first is not None:
@@ -161,6 +171,7 @@ class Connection:
         finally:
             self.access.unsubscribe(self.table_id, listener)
             self.access.unwatch_profile(self.profile_id, self._signed_out)
+            self.access.unwatch_profile(session_subject(self.session_id), self._signed_out)
             for task in tasks:
                 task.cancel()
             # Shielded: when the server itself cancels the handler (shutdown), the socket's tasks
@@ -183,8 +194,8 @@ class Connection:
         self.done.set()
 
     def _signed_out(self) -> None:
-        """Every session of this profile was cut off (sign out everywhere, a recovery; here or
-        on another instance): the socket ends now, whatever it was doing."""
+        """This device was signed out (from My devices), or every device of the profile was
+        (sign out everywhere), here or on another instance: the socket ends now."""
         log.info("socket on table %s: its profile was signed out everywhere", self.table_id)
         self.finish(CLOSE_UNAUTHENTICATED, "signed out")
 
@@ -227,15 +238,15 @@ class Connection:
             msg.get("text"), self.limits.first_frame_bytes, self.limits.max_depth
         )
         token = frame.token if isinstance(frame, f.Auth | f.Hello) else None
-        pid = await self.access.profile_of(token)
-        if pid is None or not isinstance(frame, f.Auth | f.Hello):
+        found = await self.access.session_of(token)
+        if found is None or not isinstance(frame, f.Auth | f.Hello):
             await self._refuse(
                 error("unauthenticated", "a valid profile token is needed", frame.ref),
                 CLOSE_UNAUTHENTICATED,
                 "unauthenticated",
             )
             return False
-        self.profile_id = pid
+        self.profile_id, self.session_id = found
         return frame
 
     # ---------------------------------------------------------------- inbound

@@ -18,7 +18,7 @@ def test_create_profile_returns_token_and_sets_httponly_cookie(client: TestClien
     # the cookie alone authenticates
     me = client.get("/api/profiles/me")
     assert me.status_code == 200
-    assert me.json() == {"id": body["id"], "name": "Ann Smith"}
+    assert me.json() == {"id": body["id"], "name": "Ann Smith", "recovered_elsewhere": None}
 
 
 def test_bearer_token_authenticates(client: TestClient) -> None:
@@ -50,8 +50,9 @@ def test_recovery_code_gives_a_new_token_and_a_new_code(client: TestClient) -> N
     client.cookies.clear()
     me = client.get("/api/profiles/me", headers={"Authorization": f"Bearer {body['token']}"})
     assert me.json()["id"] == ann.id
-    # the lost device is cut off
-    assert client.get("/api/profiles/me", headers=ann.headers).status_code == 401
+    # the earlier device stays signed in and is told (to sign out everywhere if it was not them)
+    earlier = client.get("/api/profiles/me", headers=ann.headers)
+    assert earlier.status_code == 200 and earlier.json()["recovered_elsewhere"]["device"]
 
 
 def test_a_recovery_code_works_once(client: TestClient) -> None:
@@ -67,10 +68,11 @@ def test_a_recovery_code_works_once(client: TestClient) -> None:
     second = client.post("/api/profiles/recover", json={"code": new_code})
     assert second.status_code == 200 and second.json()["id"] == ann.id
     assert client.post("/api/profiles/recover", json={"code": new_code}).status_code == 404
-    # the token of the first recovery went with the second one
+    # the device of the first recovery stays signed in, and is told of the second
     client.cookies.clear()
     old = {"Authorization": f"Bearer {first.json()['token']}"}
-    assert client.get("/api/profiles/me", headers=old).status_code == 401
+    me = client.get("/api/profiles/me", headers=old)
+    assert me.status_code == 200 and me.json()["recovered_elsewhere"] is not None
 
 
 def test_wrong_recovery_code(client: TestClient) -> None:

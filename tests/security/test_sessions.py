@@ -112,15 +112,24 @@ def test_sign_out_everywhere_closes_the_socket_door(timed: TestClient) -> None:
         assert ws.receive_json()["type"] == "welcome"
 
 
-def test_recovery_revokes_every_earlier_token(timed: TestClient) -> None:
+def test_recovery_signs_in_this_device_and_tells_the_others(timed: TestClient) -> None:
+    """A recovery code signs in the new device; the earlier ones stay signed in and are told
+    once ("not you? sign out everywhere") until they say it was them."""
     ann = _new(timed)
     old_token = ann["token"]
     r = timed.post("/api/profiles/recover", json={"code": ann["recovery_code"]})
     assert r.status_code == 200
     timed.cookies.clear()
-    assert timed.get("/api/profiles/me", headers=_bearer(old_token)).status_code == 401
-    assert timed.get("/api/tables", headers=_bearer(old_token)).status_code == 401
-    assert timed.get("/api/profiles/me", headers=_bearer(r.json()["token"])).status_code == 200
+    me = timed.get("/api/profiles/me", headers=_bearer(old_token))
+    assert me.status_code == 200
+    assert me.json()["recovered_elsewhere"]["device"]
+    new = timed.get("/api/profiles/me", headers=_bearer(r.json()["token"]))
+    assert new.status_code == 200 and new.json()["recovered_elsewhere"] is None
+    ack = timed.post("/api/profiles/me/devices/acknowledge", headers=_bearer(old_token))
+    assert ack.status_code == 204
+    timed.cookies.clear()
+    again = timed.get("/api/profiles/me", headers=_bearer(old_token)).json()
+    assert again["recovered_elsewhere"] is None
 
 
 def test_signing_out_everywhere_twice_leaves_only_the_last_token(timed: TestClient) -> None:

@@ -72,6 +72,9 @@ class FakeAccess:
     async def profile_of(self, token: str | None) -> str | None:
         return "p1" if token == "good" else None
 
+    async def session_of(self, token: str | None) -> tuple[str, str] | None:
+        return ("p1", "s1") if token == "good" else None
+
     async def viewer(self, profile_id: str, table_id: str, invite: str | None) -> FakeViewer:
         return FakeViewer(table_id, 0)
 
