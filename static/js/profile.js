@@ -41,9 +41,11 @@ export function forgetProfile() {
   setHint(false);
 }
 
-// Asks the server who the cookie belongs to (null: nobody, or the cookie is gone).
-export async function loadProfile() {
-  if (!hinted()) {
+// Asks the server who the cookie belongs to (null: nobody, or the cookie is gone). Without the
+// hint that this browser signed in, only when `force`d (a page that needs a profile asks anyway:
+// the cookie may have come another way).
+export async function loadProfile({ force = false } = {}) {
+  if (!hinted() && !force) {
     me = null;
     return me;
   }

@@ -82,7 +82,7 @@ function renderHeader() {
 async function tablePage(id, invite) {
   if (invite) rememberInvite(id, invite);
   invite = invite || inviteFor(id);
-  if (!profile()) {
+  if (!(await knownProfile())) {
     // Signed out: ask once who this is (a new name takes the seat at once), then the table.
     askWhoYouAre(main(), { tableId: id, invite, done: signedIn });
     return;
@@ -110,8 +110,17 @@ async function tablePage(id, invite) {
 // ---------- solo and records: they need a profile ----------
 
 async function needProfile(then) {
-  if (profile()) return then();
+  if (await knownProfile()) return then();
   askWhoYouAre(main(), { done: signedIn });
+}
+
+// The signed-in profile, asking the server when this page does not know one yet (the cookie may
+// have come without this browser's hint); the header follows.
+async function knownProfile() {
+  if (profile()) return profile();
+  const me = await loadProfile({ force: true });
+  if (me) renderHeader();
+  return me;
 }
 
 // Back to the page that asked "who are you?", now signed in (the header shows the profile).
@@ -143,7 +152,7 @@ async function recordsPage() {
 
 async function myGamesPage() {
   document.title = t("mygames.title") + " — " + t("app.title");
-  if (!profile()) {
+  if (!(await knownProfile())) {
     askWhoYouAre(main(), { done: signedIn });
     return;
   }
