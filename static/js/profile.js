@@ -51,7 +51,7 @@ export async function loadProfile({ force = false } = {}) {
   }
   try {
     const p = await get("/api/profiles/me");
-    me = { id: p.id, name: p.name };
+    me = { id: p.id, name: p.name, recovered_elsewhere: p.recovered_elsewhere || null };
   } catch (e) {
     if (!(e instanceof ApiError) || e.code === "network") throw e;
     me = null;

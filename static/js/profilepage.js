@@ -4,6 +4,7 @@ import { h, clear } from "/js/dom.js";
 import { profile } from "/js/profile.js";
 import { emailSection } from "/js/email.js";
 import { peopleList } from "/js/people.js";
+import { devicesSection } from "/js/devices.js";
 
 export function renderProfilePage(root, { link }) {
   const me = profile();
@@ -16,6 +17,7 @@ export function renderProfilePage(root, { link }) {
     h("section.panel.profile-page", { "data-testid": "profile-page" },
       h("h1", t("profile.page_title")),
       h("p", t("profile.signed_in_as", { name: me.name }))),
+    devicesSection(),
     emailSection(),
     h("section.panel.people-section", { "data-testid": "people-section", "aria-labelledby": "people-title" },
       h("h2", { id: "people-title" }, t("people.title")), h("p.muted", t("people.what")), peopleList(null))

@@ -57,6 +57,7 @@ export async function route() {
     else if (path === "/records") await recordsPage();
     else if (path === "/games") await myGamesPage();
     else if (path === "/profile") await profilePage();
+    else if (path === "/add-device") await addDeviceRoute();
     else if (EMAIL_LINKS[path]) await emailLinkPage(EMAIL_LINKS[path]);
     else clear(main()).append(h("section.panel", h("p", t("err.page_not_found")), link("/", t("app.home"))));
   } catch (e) {
@@ -170,6 +171,11 @@ async function profilePage() {
   renderProfilePage(main(), { link });
 }
 
+async function addDeviceRoute() {
+  const { addDevicePage } = await import("/js/devices.js");
+  addDevicePage(main(), { navigate });
+}
+
 async function emailLinkPage(kind) {
   const { linkPage } = await import("/js/email.js");
   await linkPage(main(), kind, { navigate, link });
@@ -182,6 +188,7 @@ async function boot() {
   await setLang(initialLang());
   try {
     await loadProfile();
+    if (profile() && profile().recovered_elsewhere) (await import("/js/devices.js")).tellRecovery(profile());
   } catch (e) {
     showError(e);
   }

@@ -7,6 +7,7 @@ import { h, clear } from "/js/dom.js";
 import { post, ApiError } from "/js/api.js";
 import { showError } from "/js/notices.js";
 import { ensureProfile, recover, nameField, currentName } from "/js/profile.js";
+import { addThisDevice, isDeviceCode } from "/js/devices.js";
 
 // root: where the panel goes; invite: the table's invite code when the page is a table link
 // (the new profile takes a seat with it); done(): show the page again, now signed in.
@@ -43,7 +44,9 @@ export function askWhoYouAre(root, { tableId = null, invite = null, done }) {
     e.preventDefault();
     busy(codeGo, true);
     try {
-      await recover(code.value);
+      // A device code (shown by a device signed in already) or the recovery code.
+      if (isDeviceCode(code.value)) await addThisDevice(code.value);
+      else await recover(code.value);
       await done();
     } catch (err) {
       showError(err);
