@@ -1,7 +1,7 @@
 """The solo record sheet, computed from a profile's results (pure: no database, no clock).
 
-Rules §8: the best final score is kept per building start value (every solo game counts); the campaign
-starts at ``campaign_first_start``, moves by ``campaign_win_step`` after a win and by
+Rules §8: the best final score is kept per building start value (every solo game counts); the
+campaign starts at ``campaign_first_start``, moves by ``campaign_win_step`` after a win and by
 ``campaign_loss_step`` after a loss, and its result is the lowest start value at which Victoria
 was beaten (the higher score breaks ties between wins from that value). The numbers come from the
 ``solo`` section of the components data, never literals here.

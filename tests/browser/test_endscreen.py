@@ -130,9 +130,12 @@ def test_every_score_after_a_three_player_game_is_the_final_one_and_fits_a_phone
         page.goto(server.url(f"/t/{table_id}"))
         page.get_by_test_id("final-scores").wait_for(timeout=WAIT)
         page.get_by_test_id("score-row").first.wait_for(timeout=WAIT)
-        seats = [int(x) for x in page.locator("[data-testid=score-row]").evaluate_all(
-            "rows => rows.map(r => r.dataset.seat)"
-        )]
+        seats = [
+            int(x)
+            for x in page.locator("[data-testid=score-row]").evaluate_all(
+                "rows => rows.map(r => r.dataset.seat)"
+            )
+        ]
         assert seats == [0, 1, 2]
         want_cp = [by_seat[s]["cp"] for s in seats]
         want_bp = [by_seat[s]["bp"] for s in seats]

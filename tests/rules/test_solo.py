@@ -62,7 +62,11 @@ def test_victoria_round_six_no_title_and_events_do_not_apply() -> None:
     assert out is not None
     won = out["players"][0]["score"] > v["victoria"]["cp"]
     rank = 2 if won else 1
-    assert out["victoria"] == {"cp": v["victoria"]["cp"], "score": v["victoria"]["cp"], "rank": rank}
+    assert out["victoria"] == {
+        "cp": v["victoria"]["cp"],
+        "score": v["victoria"]["cp"],
+        "rank": rank,
+    }
     assert out["won"] == won
 
 
