@@ -186,16 +186,13 @@ def test_every_score_after_a_three_player_game_is_the_final_one_and_fits_a_phone
             "table-finished": (f"/t/{table_id}", "final-scores"),
             "solo": ("/solo", "solo-start-campaign"),
             "my-games": ("/games", "my-games"),
-            "profile": ("/profile", None),
+            "profile": ("/profile", "email-section"),
             "records": ("/records", "high-scores"),
         }
         wide = {}
         for name, (path, ready) in pages.items():
             page.goto(server.url(path))
-            if ready:
-                page.get_by_test_id(ready).first.wait_for(timeout=WAIT)
-            else:
-                page.wait_for_load_state("networkidle")
+            page.get_by_test_id(ready).first.wait_for(timeout=WAIT)
             if sideways(page) > 0:
                 wide[name] = sideways(page)
                 shoot(page, artifacts, f"endscreen-wide-{name}")
