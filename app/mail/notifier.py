@@ -168,9 +168,11 @@ class MailNotifier:
             if t.status == TableStatus.FINISHED:
                 result = rules.outcome(state)
                 places = {p["seat"]: p["rank"] for p in result["players"]} if result else {}
+                # solo: the place beside Victoria's, as the engine ranked them
+                of = len(places) + (1 if result and result["victoria"] is not None else 0)
                 for x in seats:
                     if x.address and x.profile_id and x.seat in places:
-                        params = {"place": places[x.seat], "of": len(places)}
+                        params = {"place": places[x.seat], "of": of}
                         key = f"over:{table_id}:{x.profile_id}"
                         repo.enqueue(s, x.profile_id, table_id, "game_over", key, now, params)
             elif t.status == TableStatus.PLAYING and _turn_based(t.options):

@@ -45,7 +45,9 @@ def result_of(state: Any, seat: int) -> dict[str, Any] | None:
     mine = next((p for p in players if p["seat"] == seat), None)
     if mine is None:
         return None
-    return {"place": mine["rank"], "of": len(players), "score": mine["score"], "won": out["won"]}
+    # solo: the player's place beside Victoria's, as the engine ranked them
+    of = len(players) + (1 if out["victoria"] is not None else 0)
+    return {"place": mine["rank"], "of": of, "score": mine["score"], "won": out["won"]}
 
 
 class MyGames:

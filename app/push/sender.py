@@ -216,9 +216,11 @@ class PushSender:
         if status == TableStatus.FINISHED:
             result = rules.outcome(state)
             places = {p["seat"]: p["rank"] for p in result["players"]} if result else {}
+            # solo: the place beside Victoria's, as the engine ranked them
+            of = len(places) + (1 if result and result["victoria"] is not None else 0)
             for x in seats:
                 if x.profile_id and x.seat in places:
-                    params = {"host": host, "place": places[x.seat], "of": len(places)}
+                    params = {"host": host, "place": places[x.seat], "of": of}
                     out.append(Message(x.profile_id, table_id, "game_over", params))
         elif status == TableStatus.PLAYING:
             acting = set(rules.to_act(state))

@@ -33,6 +33,7 @@ class OutcomePlayer(TypedDict):
 class OutcomeVictoria(TypedDict):
     cp: int
     score: int
+    rank: int  # 1 unless the player's score is strictly above hers; the player's is the other
 
 
 class Outcome(TypedDict):

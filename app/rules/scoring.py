@@ -108,7 +108,10 @@ def compute_outcome(st: St) -> Outcome:
     ]
     out: Outcome = {"players": players, "victoria": None, "won": None}
     if st["players"] == 1:
+        # Solo: one ranking of the player and Victoria; she keeps first place on a tie (§8).
         vcp: int = st["victoria"]["cp"]
-        out["victoria"] = {"cp": vcp, "score": vcp}
-        out["won"] = players[0]["score"] > vcp
+        won = players[0]["score"] > vcp
+        players[0]["rank"] = 1 if won else 2
+        out["victoria"] = {"cp": vcp, "score": vcp, "rank": 2 if won else 1}
+        out["won"] = won
     return out

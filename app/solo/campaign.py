@@ -1,7 +1,7 @@
 """The solo record sheet, computed from a profile's results (pure: no database, no clock).
 
-Rules §8: in high-score mode the best final score is kept per building start value; the campaign
-starts at ``campaign_first_start``, moves by ``campaign_win_step`` after a win and by
+Rules §8: the best final score is kept per building start value (every solo game counts); the
+campaign starts at ``campaign_first_start``, moves by ``campaign_win_step`` after a win and by
 ``campaign_loss_step`` after a loss, and its result is the lowest start value at which Victoria
 was beaten (the higher score breaks ties between wins from that value). The numbers come from the
 ``solo`` section of the components data, never literals here.
@@ -88,11 +88,10 @@ def campaign_best(campaign_games: Iterable[SoloResult]) -> tuple[int | None, int
 
 
 def high_scores(results: Iterable[SoloResult]) -> dict[int, int]:
-    """Best final score per building start value over the high-score games, won or lost."""
+    """Best final score per building start value over every solo game, won or lost, campaign
+    or high score (rules §8: the best final score is kept per start value)."""
     best: dict[int, int] = {}
     for game in results:
-        if game.mode != "high_score":
-            continue
         if game.building_start not in best or game.score > best[game.building_start]:
             best[game.building_start] = game.score
     return dict(sorted(best.items(), reverse=True))

@@ -36,11 +36,14 @@ def iso(moment: datetime | None) -> str | None:
 
 
 def scores_of(view: rules.View) -> list[dict[str, Any]]:
-    """Both tracks of every player (and Victoria in solo), from a view."""
-    out: list[dict[str, Any]] = [
-        {"seat": p.get("seat"), "cp": p.get("cp"), "bp": p.get("bp"), "score": p.get("score")}
-        for p in view.get("players_state") or []
-    ]
+    """Both tracks of every player (and Victoria in solo), from a view: once the game is over,
+    the final tracks of the engine's outcome (leftover goods counted)."""
+    outcome = view.get("outcome")
+    final = {p["seat"]: p for p in outcome["players"]} if outcome else {}
+    out: list[dict[str, Any]] = []
+    for p in view.get("players_state") or []:
+        src: Any = final.get(p["seat"], p)
+        out.append({"seat": p["seat"], "cp": src["cp"], "bp": src["bp"], "score": src["score"]})
     victoria = view.get("victoria")
     if victoria:
         out.append({"seat": None, "victoria": True, "cp": victoria.get("cp")})

@@ -3,13 +3,13 @@
 import { t } from "/js/i18n.js";
 import { h, s } from "/js/dom.js";
 import { BOT_GLYPH, GOODS, RESOURCES, SEAT_SYMBOLS, botLevelLabel, botLevelSelect, botTag, chip, costText, seatToken } from "/js/pieces.js";
+import { scoreRows } from "/js/scorebar.js";
+import { leftoverText, tracksOf, victoriaTracks } from "/js/tracks.js";
+import { SoloNext } from "/js/soloend.js";
 
 
 export function renderScoreTrack(ts) {
-  const v = ts.view;
-  const ps = v.players_state || [];
-  const rows = ps.map((p) => ({ seat: p.seat, name: ts.nameOf(p.seat), bot: ts.botLevelOf(p.seat), cp: p.cp, bp: p.bp }));
-  if (v.victoria) rows.push({ seat: "v", name: t("table.victoria"), cp: v.victoria.cp, bp: null });
+  const rows = scoreRows(ts); // the final tracks once the game is over
   const maxVal = Math.max(60, ...rows.map((r) => Math.max(r.cp || 0, r.bp || 0))) + 10;
   const W = 400, L = 70, rowH = 30;
   const H = rows.length * rowH + 22;
@@ -52,7 +52,8 @@ export function renderScoreTrack(ts) {
       r.seat === "v" ? "♕ " : seatToken(r.seat), " ",
       r.seat === "v" ? h("strong", r.name) : ts.nameWithBot(r.seat), " ",
       chip("cp", r.cp), r.bp !== null ? chip("bp", r.bp) : null,
-      r.bp !== null ? h("span.score", " = ", h("strong", String(Math.min(r.cp, r.bp))), " ★", r.cp <= r.bp ? t("table.cp") : t("table.bp")) : null
+      r.bp !== null ? h("span.score", " = ", h("strong", String(r.score)), " ★", r.cp <= r.bp ? t("table.cp") : t("table.bp")) : null,
+      leftoverText(r.leftover) ? h("span.leftover-moved", { "data-testid": "leftover-moved" }, leftoverText(r.leftover)) : null
     ), `track.${r.seat}`, [r.cp, r.bp])
   ));
   return h("section.panel.score-track", { "data-testid": "score-track" }, h("h2", t("table.score_track")), svg, legend, h("p.hint", t("table.score_track_hint")));
@@ -85,7 +86,8 @@ export function renderPlayers(ts) {
     const favors = (p.favor_tokens || []).length
       ? h("div.owned", p.favor_tokens.map((f) => h("span.pill.favor", { "data-key": `player:${seat}:favor:${f.id}` }, h("span", { "aria-hidden": "true" }, "✉ "), t("loc." + f.location), ": ", costText(f.reward))))
       : null;
-    const cpLower = p.cp <= p.bp, bpLower = p.bp <= p.cp;
+    const tr = tracksOf(v, seat); // the final tracks once the game is over
+    const cpLower = tr.cp <= tr.bp, bpLower = tr.bp <= tr.cp;
     const track = (kind, n, lower) => ts.mark(h("span.track-val", { class: lower ? "lower" : "", "data-key": `player:${seat}:${kind}` },
       chip(kind, n), lower ? h("span.low-mark", { "aria-hidden": "true" }, "▼") : null, lower ? h("span.sr", " " + t("table.lower")) : null), k(kind), n);
     box.append(
@@ -96,9 +98,10 @@ export function renderPlayers(ts) {
           v.statue === seat ? h("span.tag.statue", { "data-key": "statue" }, t("table.statue")) : null,
           acting ? h("span.tag.acting", h("span", { "aria-hidden": "true" }, "▶"), h("span.sr", t("a11y.acting"))) : null,
           h("span.spacer"),
-          track("cp", p.cp, cpLower), track("bp", p.bp, bpLower),
-          h("span.score-pill", { title: t("table.score"), "data-key": `player:${seat}:score` }, h("span", { "aria-hidden": "true" }, "★ "), h("span.sr", t("table.score") + " "), String(p.score ?? Math.min(p.cp, p.bp)))
+          track("cp", tr.cp, cpLower), track("bp", tr.bp, bpLower),
+          h("span.score-pill", { title: t("table.score"), "data-key": `player:${seat}:score`, "data-testid": "player-score" }, h("span", { "aria-hidden": "true" }, "★ "), h("span.sr", t("table.score") + " "), String(tr.score))
         ),
+        leftoverText(tr.leftover) ? h("p.leftover-moved", leftoverText(tr.leftover)) : null,
         slots,
         h("div.row-wrap", res, goods),
         h("div.meta",
@@ -110,7 +113,7 @@ export function renderPlayers(ts) {
     );
   }
   if (v.victoria) {
-    box.append(h("article.player.victoria", h("header", "♕ ", h("strong", t("table.victoria")), h("span.spacer"), h("span", { "data-key": "victoria:cp" }, chip("cp", v.victoria.cp))),
+    box.append(h("article.player.victoria", h("header", "♕ ", h("strong", t("table.victoria")), h("span.spacer"), h("span", { "data-key": "victoria:cp" }, chip("cp", victoriaTracks(v).cp))),
       (v.victoria.titles || []).length ? h("div.owned", { "data-key": "victoria:titles" }, v.victoria.titles.map((ti) => h("span.pill.title", "♔ ", t("title." + ti.id), " ", chip("cp", ti.cp)))) : null));
   }
   return box;
@@ -149,31 +152,45 @@ export function seatTools(ts, seat) {
       h("button.link", { type: "button", "data-testid": "seat-cancel", onclick: () => { ts.seatAction = null; ts.render(); } }, t("table.cancel"))));
 }
 
+// The end screen: one ranking (in solo the player and Victoria together, as the engine ranked
+// them), each player's final tracks with what the leftover goods added, and the next step
+// (a rematch, or in a campaign the next campaign game).
 export function renderFinal(ts) {
   const v = ts.view;
   const o = v.outcome;
-  const players = [...(o.players || [])].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+  const rows = (o.players || []).map((p) => ({ ...p, victoria: false }));
+  if (o.victoria) rows.push({ seat: null, victoria: true, cp: o.victoria.cp, bp: null, score: o.victoria.score, rank: o.victoria.rank, leftover: null, tiebreak: null });
+  rows.sort((a, b) => a.rank - b.rank || (a.victoria ? 1 : 0) - (b.victoria ? 1 : 0) || a.seat - b.seat);
+  const nameCell = (p) => {
+    if (p.victoria) return h("td.who", h("span.seat-token.seatv", { "aria-hidden": "true" }, "♕"), " ", h("strong", t("table.victoria")));
+    const moved = leftoverText(p.leftover);
+    return h("td.who",
+      h("span.who-name", seatToken(p.seat), " ", ts.nameOf(p.seat), ts.botLevelOf(p.seat) ? botTag(ts.botLevelOf(p.seat), { compact: !ts.hasPlayer(p.seat) }) : null),
+      moved ? h("span.final-note", { "data-testid": "final-leftover" }, moved) : null,
+      p.tiebreak ? h("span.final-note", t("end.tiebreak_note", { why: t("end.tb." + p.tiebreak) })) : null);
+  };
   const table = h("table.final",
-    h("thead", h("tr", ["end.rank", "end.player", "end.leftover", "end.split", "end.cp", "end.bp", "end.score", "end.tiebreak"].map((k) => h("th", { scope: "col" }, t(k))))),
-    h("tbody", players.map((p) => {
-      const cpLower = p.cp <= p.bp;
-      return h("tr", { class: p.rank === 1 ? "winner" : "" },
-        h("td", p.rank === 1 ? "♛ 1" : String(p.rank)),
-        h("td", seatToken(p.seat), " ", ts.nameOf(p.seat), ts.botLevelOf(p.seat) ? botTag(ts.botLevelOf(p.seat), { compact: !ts.hasPlayer(p.seat) }) : null),
-        h("td", String(p.leftover ? p.leftover.points : 0)),
-        h("td", p.leftover ? `+${p.leftover.to_cp} / +${p.leftover.to_bp}` : "—"),
-        h("td", { class: cpLower ? "lower" : "" }, String(p.cp), cpLower ? " ★" : ""),
-        h("td", { class: !cpLower ? "lower" : "" }, String(p.bp), !cpLower ? " ★" : ""),
-        h("td.score", h("strong", String(p.score))),
-        h("td", t("end.tb." + (p.tiebreak || "none"))));
+    h("thead", h("tr", ["end.rank", "end.player", "end.cp", "end.bp", "end.score"].map((k) => h("th", { scope: "col" }, t(k))))),
+    h("tbody", rows.map((p) => {
+      const cpLower = p.bp === null || p.cp <= p.bp;
+      return h("tr", { class: p.rank === 1 ? "winner" : "", "data-testid": "final-row", "data-seat": p.victoria ? "v" : String(p.seat) },
+        h("td.rank", p.rank === 1 ? "♛ 1" : String(p.rank)),
+        nameCell(p),
+        h("td.num", { class: cpLower ? "lower" : "", "data-testid": "final-cp" }, String(p.cp), cpLower && p.bp !== null ? " ★" : ""),
+        h("td.num", { class: !cpLower ? "lower" : "", "data-testid": "final-bp" }, p.bp === null ? "—" : String(p.bp), !cpLower ? " ★" : ""),
+        h("td.score", { "data-testid": "final-score" }, h("strong", String(p.score))));
     }))
   );
   let headline;
   if (o.victoria) headline = o.won ? t("end.solo_won") : t("end.solo_lost");
-  else if (players.length) headline = t("end.winner", { name: players.filter((p) => p.rank === 1).map((p) => ts.nameOf(p.seat)).join(" & ") });
-  const rematchBox = ts.rematchOffer ? ts.rematchOffer.el() : null; // play again (rematch.js)
+  else if (rows.length) headline = t("end.winner", { name: rows.filter((p) => p.rank === 1).map((p) => ts.nameOf(p.seat)).join(" & ") });
+  let next = null; // play again: the rematch (rematch.js), in solo the campaign's next game (soloend.js)
+  if (o.victoria) {
+    ts.soloNext = ts.soloNext || new SoloNext(ts);
+    next = ts.soloNext.el();
+  } else if (ts.rematchOffer) next = ts.rematchOffer.el();
   return h("section.panel.final-scores", { "data-testid": "final-scores", "data-key": "outcome" },
-    h("h2", "♛ ", t("end.title")), headline ? h("p.headline", headline) : null,
-    o.victoria ? h("p", t("end.victoria"), ": ", h("strong", String(o.victoria.score)), " (", chip("cp", o.victoria.cp), ")") : null,
-    table, h("p.hint", t("end.lower_note")), rematchBox);
+    h("h2", "♛ ", t("end.title")), headline ? h("p.headline", { "data-testid": "final-headline" }, headline) : null,
+    h("div.final-wrap", table),
+    h("p.hint", t("end.lower_note"), o.victoria ? " " + t("end.solo_rule") : ""), next);
 }

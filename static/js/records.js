@@ -166,18 +166,19 @@ export function renderSheet(data, t, lang) {
   );
 
   const results = data.results || [];
+  // each cell names its column (data-label): on a phone the rows are drawn as cards
   const resultRows = results.map((g) =>
     el(
       "tr",
       { class: g.won ? "won" : "lost" },
-      el("td", { text: formatDate(g.date, lang) }),
-      el("td", { text: g.mode === "campaign" ? t("solo.campaign") : t("solo.highscore") }),
-      el("td", { class: "num", text: String(g.building_start) }),
-      el("td", { class: "num", text: String(g.cp) }),
-      el("td", { class: "num", text: String(g.bp) }),
-      el("td", { class: "num", text: String(g.score) }),
-      el("td", { class: "num", text: String(g.victoria_score) }),
-      el("td", { text: g.won ? t("records.won") : t("records.lost") }),
+      el("td", { "data-label": t("records.date"), text: formatDate(g.date, lang) }),
+      el("td", { "data-label": t("records.mode"), text: g.mode === "campaign" ? t("solo.campaign") : t("solo.highscore") }),
+      el("td", { class: "num", "data-label": t("records.start"), text: String(g.building_start) }),
+      el("td", { class: "num", "data-label": t("records.cp"), text: String(g.cp) }),
+      el("td", { class: "num", "data-label": t("records.bp"), text: String(g.bp) }),
+      el("td", { class: "num", "data-label": t("records.score"), text: String(g.score) }),
+      el("td", { class: "num", "data-label": t("records.victoria"), text: String(g.victoria_score) }),
+      el("td", { "data-label": t("records.result"), text: g.won ? t("records.won") : t("records.lost") }),
     ),
   );
   const resultTable = el(

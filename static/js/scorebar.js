@@ -5,6 +5,7 @@
 import { t } from "/js/i18n.js";
 import { h } from "/js/dom.js";
 import { BOT_GLYPH, seatToken } from "/js/pieces.js";
+import { tracksOf, victoriaTracks } from "/js/tracks.js";
 
 const LIVE_ID = "score-live";
 let lastSaid = null; // {table, texts: Map(seat -> sentence)}
@@ -18,14 +19,16 @@ function liveRegion() {
   return el;
 }
 
-// The rows the bar shows: the players in seat order, then Victoria (solo), CP only.
+// The rows the bar shows: the players in seat order, then Victoria (solo), CP only; after the
+// end, the final tracks (tracks.js).
 export function scoreRows(ts) {
   const v = ts.view;
-  const rows = (v.players_state || []).map((p) => ({
-    seat: p.seat, name: ts.nameOf(p.seat), bot: ts.botLevelOf(p.seat), cp: p.cp, bp: p.bp,
-    score: p.score ?? Math.min(p.cp, p.bp),
-  }));
-  if (v.victoria) rows.push({ seat: "v", name: t("table.victoria"), bot: null, cp: v.victoria.cp, bp: null, score: v.victoria.cp });
+  const rows = (v.players_state || []).map((p) => {
+    const tr = tracksOf(v, p.seat);
+    return { seat: p.seat, name: ts.nameOf(p.seat), bot: ts.botLevelOf(p.seat), cp: tr.cp, bp: tr.bp, score: tr.score, leftover: tr.leftover };
+  });
+  const vic = victoriaTracks(v);
+  if (vic) rows.push({ seat: "v", name: t("table.victoria"), bot: null, cp: vic.cp, bp: null, score: vic.score, leftover: null });
   return rows;
 }
 

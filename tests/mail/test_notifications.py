@@ -147,3 +147,18 @@ def test_game_over_and_a_rematch_invitation_come_by_mail(
     assert invitation.subject == "Ada asks for a rematch"
     assert f"{PUBLIC}/games" in invitation.text
     assert invitation.message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_the_game_over_mail_of_a_solo_game_counts_victoria(
+    tc: TestClient, ada: Player, inbox: Inbox
+) -> None:
+    from tests.pace.test_my_games import play_solo_to_the_end
+
+    add_address(tc, ada, inbox, "ada@example.org")
+    tid = play_solo_to_the_end(tc, ada)
+    settle(tc)
+    sweep(tc, START + GATHER)
+    over = [m for m in inbox.to("ada@example.org") if m.subject.startswith("The game is over")]
+    game = tc.get(f"/api/tables/{tid}/game", headers=ada.headers).json()
+    place = 1 if game["view"]["outcome"]["won"] else 2
+    assert len(over) == 1 and f"you finished {place} of 2." in over[0].text

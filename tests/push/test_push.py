@@ -219,5 +219,9 @@ def test_the_end_of_a_game_tells_my_place(tc: TestClient, pushy: Any, service: P
     settle(tc)
     name, last = service.received[-1]
     assert name == "Ada" and last["kind"] == "game_over"
-    assert last["params"] == {"table_id": tid, "host": "Ada", "place": 1, "of": 1}
-    assert last["body"] == "The game is over at Ada's table: you are 1st"
+    # a solo game: the place beside Victoria's, first only with a win
+    game = tc.get(f"/api/tables/{tid}/game", headers=ada.headers).json()
+    place = 1 if game["view"]["outcome"]["won"] else 2
+    assert last["params"] == {"table_id": tid, "host": "Ada", "place": place, "of": 2}
+    ordinal = "1st" if place == 1 else "2nd"
+    assert last["body"] == f"The game is over at Ada's table: you are {ordinal}"

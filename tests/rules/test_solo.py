@@ -60,8 +60,14 @@ def test_victoria_round_six_no_title_and_events_do_not_apply() -> None:
     )
     out = outcome(s)
     assert out is not None
-    assert out["victoria"] == {"cp": v["victoria"]["cp"], "score": v["victoria"]["cp"]}
-    assert out["won"] == (out["players"][0]["score"] > v["victoria"]["cp"])
+    won = out["players"][0]["score"] > v["victoria"]["cp"]
+    rank = 2 if won else 1
+    assert out["victoria"] == {
+        "cp": v["victoria"]["cp"],
+        "score": v["victoria"]["cp"],
+        "rank": rank,
+    }
+    assert out["won"] == won
 
 
 def test_win_only_strictly_above() -> None:
@@ -89,3 +95,27 @@ def test_solo_full_game_victoria_titles() -> None:
     v = view_for(final, 0)
     assert [t["id"] for t in v["victoria"]["titles"]] == ["baron", "count", "prince", "marquess"]
     assert "an_early_winter" not in encode_state(final)["event_deck"]
+
+
+def test_the_solo_ranking_agrees_with_the_result() -> None:
+    """One ranking of the player and Victoria: first place is hers on a loss or a tie."""
+
+    def scores(player: int, victoria: int) -> Any:
+        def put(t: dict[str, Any]) -> None:
+            t["phase"] = "finished"
+            t["ps"][0].update(
+                cp=player,
+                bp=player,
+                res={"wood": 0, "stone": 0, "cloth": 0, "grain": 0},
+                goods={"bread": 0, "book": 0, "ring": 0, "gold": 0},
+                favor=[],
+            )
+            t["victoria"]["cp"] = victoria
+
+        out = outcome(edit(start(1), put))
+        assert out is not None and out["victoria"] is not None
+        return out["won"], out["players"][0]["rank"], out["victoria"]["rank"]
+
+    assert scores(31, 40) == (False, 2, 1)
+    assert scores(40, 40) == (False, 2, 1)
+    assert scores(41, 40) == (True, 1, 2)

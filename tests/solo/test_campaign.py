@@ -99,10 +99,10 @@ def test_high_scores_keep_the_best_per_start_value_won_or_lost() -> None:
         game(1, 20, 47, 70, mode="high_score"),
         game(2, 20, 44, 30, mode="high_score"),
         game(3, 15, 38, 30, mode="high_score"),
-        game(4, 40, 90, 30),  # a campaign game is not a high-score entry
+        game(4, 40, 90, 30),  # a campaign game counts at its start value too
     ]
     sheet = record_sheet(RULES, games)
-    assert sheet["high_scores"] == {"20": 47, "15": 38}
+    assert sheet["high_scores"] == {"40": 90, "20": 47, "15": 38}
     # high-score games leave the campaign alone
     assert sheet["campaign"]["next_start"] == 35
     assert len(sheet["campaign"]["history"]) == 1
@@ -128,3 +128,14 @@ def test_rules_numbers_come_from_the_components_data() -> None:
         "campaign_win_step": -3,
         "campaign_loss_step": 1,
     }
+
+
+def test_a_lost_campaign_game_is_the_best_score_of_its_start_value() -> None:
+    # the player's report: 31 at 40, lost; the next campaign game starts 2 higher
+    sheet = record_sheet(RULES, [game(0, 40, 31, 45)])
+    assert sheet["high_scores"] == {"40": 31}
+    assert sheet["campaign"]["next_start"] == 42
+    assert (sheet["campaign"]["best_start"], sheet["campaign"]["best_score"]) == (None, None)
+    # a high-score game from the same start only replaces it with a higher score
+    sheet = record_sheet(RULES, [game(0, 40, 31, 45), game(1, 40, 29, 20, mode="high_score")])
+    assert sheet["high_scores"] == {"40": 31}
