@@ -115,13 +115,9 @@ async function needProfile(then) {
   askWhoYouAre(main(), { done: signedIn });
 }
 
-// The signed-in profile, asking the server when this page does not know one yet (the cookie may
-// have come without this browser's hint); the header follows.
+// The signed-in profile (loaded at start-up, or by the sign-in that just happened).
 async function knownProfile() {
-  if (profile()) return profile();
-  const me = await loadProfile({ force: true });
-  if (me) renderHeader();
-  return me;
+  return profile();
 }
 
 // Back to the page that asked "who are you?", now signed in (the header shows the profile).

@@ -57,11 +57,15 @@ class Api:
         return list(self.call("GET", f"/api/tables/{tid}/game", token)["view"]["to_act"])
 
 
+SIGNED_IN = "localStorage.setItem('emara.signed_in', '1')"
+
+
 def away_while_two_moved(server: Any, ctx: Any, watch: ConsoleWatch) -> tuple[str, int, int]:
     """Ann (the browser context) plays her first turn, looks at the table, leaves; Bo and Cy
     play until Ann is to act again. Returns (table id, Ann's mark, the version now)."""
     api = Api(server.base)
     r = ctx.request.post(server.url("/api/profiles"), data={"name": "Ann"})
+    ctx.add_init_script(SIGNED_IN)  # the cookie came by API: this browser knows it signed in
     assert r.ok, r.text()
     tokens = [r.json()["token"], api.profile("Bo"), api.profile("Cy")]
     t = api.call(
@@ -185,6 +189,7 @@ def test_a_hidden_page_marks_nothing_and_shows_what_changed_when_it_comes_back(
     try:
         api = Api(server.base)
         r = ctx.request.post(server.url("/api/profiles"), data={"name": "Ann"})
+        ctx.add_init_script(SIGNED_IN)  # the cookie came by API: this browser knows it signed in
         assert r.ok, r.text()
         tokens = [r.json()["token"], api.profile("Bo")]
         t = api.call(

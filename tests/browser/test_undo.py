@@ -20,6 +20,9 @@ PLAY_CARD = "[data-testid=legal-move][data-kind=play_card]"
 MOVE = "[data-testid=legal-move][data-kind=move]"
 
 
+SIGNED_IN = "localStorage.setItem('emara.signed_in', '1')"
+
+
 def view_of(ctx: Any, server: Any, tid: str) -> Any:
     res = ctx.request.get(server.url(f"/api/tables/{tid}/game"))
     assert res.ok, res.text()
@@ -40,6 +43,7 @@ def test_the_undo_button_and_ctrl_z_take_back_moves(
     try:
         api = Api(server.base)
         r = ctx.request.post(server.url("/api/profiles"), data={"name": "Ann"})
+        ctx.add_init_script(SIGNED_IN)  # the cookie came by API: this browser knows it signed in
         assert r.ok, r.text()
         ann, bo = r.json()["token"], api.profile("Bo")
         t = api.call("POST", "/api/tables", ann, json={"seats": 2, "options": {"start_player": 0}})
