@@ -23,6 +23,7 @@ import { ChatPanel } from "/js/chat.js"; // table chat and presence
 import { focusKey, restoreFocus } from "/js/focus.js";
 import { renderClocks } from "/js/pace.js";
 import { RematchOffer } from "/js/rematch.js";
+import { setPageUnread } from "/js/waiting.js";
 
 const enc = encodeURIComponent;
 
@@ -152,6 +153,7 @@ export class TableScreen {
     if (this.mq) this.mq.removeEventListener("change", this.onLayout);
     this.socket.stop();
     this.chat.stop();
+    setPageUnread(0);
     this.chat.el.remove(); // table chat and presence
   }
 
@@ -358,11 +360,12 @@ export class TableScreen {
     this.wasMyTurn = mine;
   }
 
-  // The tab's title: unread chat messages first ("(2) Crown of Emara"), then whose turn it is.
+  // The tab's title: whose turn it is; the chat messages that arrived out of sight add to the
+  // count in front of it ("(2) Crown of Emara", laid over by waiting.js with the tables waiting).
   setTitle(mine = this.wasMyTurn) {
     const named = this.table && this.table.name ? this.table.name + " — " : ""; // the host's name for it
-    const unread = this.chat.unread ? `(${this.chat.unread}) ` : "";
-    document.title = unread + named + (mine ? t("table.title_turn") : t("table.title"));
+    document.title = named + (mine ? t("table.title_turn") : t("table.title"));
+    setPageUnread(this.chat.unread);
   }
 
   // ---------- seats and bots (HTTP: they are table settings, not moves) ----------
