@@ -46,14 +46,25 @@ export function lastTurns(log) {
 }
 
 // The banner: one line per player, in that player's colour, with everything their last turn did.
+// A phone shows its first two lines; a button opens it whole (and closes it again).
 export function renderLastMove(ts) {
   const turns = lastTurns(ts.log);
   if (!turns.length) return null;
   const name = (seat) => ts.nameOf(seat);
-  return h("div.last-move", { "data-testid": "last-move", role: "status", "aria-live": "polite" },
+  const open = !!(ts.phone && ts.bannerOpen);
+  const banner = h("div.last-move", { class: open ? "open" : "", "data-testid": "last-move", role: "status", "aria-live": "polite", id: "last-move" },
     turns.map((turn) => h("p.last-turn", { class: "seat" + turn.seat, "data-testid": "last-turn", "data-seat": turn.seat },
       h("span.seat-token", { class: "seat" + turn.seat, "aria-hidden": "true" }, SEAT_SYMBOLS[turn.seat] || ""), " ",
       h("span", turn.events.map((e) => describeEvent(e, name)).join(" · ")))));
+  if (!ts.phone) return banner;
+  const toggle = h("button.small.last-move-toggle", {
+    type: "button", "data-testid": "last-move-toggle", "aria-expanded": open ? "true" : "false", "aria-controls": "last-move",
+    onclick: () => {
+      ts.bannerOpen = !open;
+      ts.render();
+    },
+  }, t(open ? "log.banner_less" : "log.banner_more"));
+  return h("div.last-move-wrap", banner, toggle);
 }
 
 // Older moves, above the ones the page holds; the reader keeps their place in the list.

@@ -21,6 +21,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WAIT = 30000  # ms: generous, for a loaded machine
 DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
 ROOT = Path(__file__).resolve().parents[2]
 EN = json.loads((ROOT / "static/i18n/en.json").read_text(encoding="utf-8"))
 SEAT1 = "rgb(45, 95, 168)"  # --seat1 in app.css
@@ -156,6 +157,35 @@ def test_show_older_reads_the_log_back_to_the_first_move(
         after = api.play(tid, tokens, seat, rng)
         wait_version_at_least(page, after, WAIT)
         assert page.evaluate(versions) == list(range(1, after + 1))
+        assert watch.errors == []
+    finally:
+        ctx.close()
+
+
+def test_a_phone_opens_the_banner_to_read_the_whole_turns(server: Any, browser: Any) -> None:
+    watch = ConsoleWatch()
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        api = Api(server.base)
+        tid, tokens = new_table(server, ctx, api, "Bo")
+        rng = random.Random(2)
+        now = 0
+        while now < 30:
+            seat = api.to_act(tid, tokens[0])[0]
+            now = api.play(tid, tokens, seat, rng)
+        page = ctx.new_page()
+        watch.attach(page, "ann")
+        page.goto(server.url(f"/t/{tid}"))
+        wait_version_at_least(page, now, WAIT)
+        banner = page.get_by_test_id("last-move")
+        toggle = page.get_by_test_id("last-move-toggle")
+        assert toggle.get_attribute("aria-expanded") == "false"
+        shut = banner.evaluate("b => [b.clientHeight, b.scrollHeight]")
+        toggle.click()
+        page.locator("[data-testid=last-move].open").wait_for(timeout=WAIT)
+        assert page.get_by_test_id("last-move-toggle").get_attribute("aria-expanded") == "true"
+        opened = banner.evaluate("b => [b.clientHeight, b.scrollHeight]")
+        assert opened[0] >= opened[1] - 1 and opened[0] >= shut[0]  # all of it in view
         assert watch.errors == []
     finally:
         ctx.close()
