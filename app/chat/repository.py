@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import ChatMessage, ChatMute, Profile, Seat
@@ -119,3 +119,22 @@ def seat_held(s: Session, table_id: str, profile_id: str) -> int | None:
         select(Seat.seat).where(Seat.table_id == table_id, Seat.profile_id == profile_id)
     )
     return seat
+
+
+def unread(
+    s: Session, table_id: str, profile_id: str, after: datetime | None, limit: int
+) -> tuple[int, list[ChatMessage]]:
+    """The messages others wrote after ``after`` (all when None), leaving out the seats the
+    profile muted: how many, and the newest ``limit`` of them, oldest first."""
+    q = select(ChatMessage).where(
+        ChatMessage.table_id == table_id, ChatMessage.profile_id != profile_id
+    )
+    if after is not None:
+        q = q.where(ChatMessage.created_at > after)
+    hidden = muted(s, table_id, profile_id)
+    if hidden:
+        q = q.where((ChatMessage.seat.is_(None)) | (ChatMessage.seat.not_in(hidden)))
+    count = int(s.scalar(select(func.count()).select_from(q.subquery())) or 0)
+    rows = list(s.scalars(q.order_by(ChatMessage.id.desc()).limit(limit)))
+    rows.reverse()
+    return count, rows

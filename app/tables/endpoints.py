@@ -5,9 +5,9 @@ Thin: parse, authorise (the caller's profile), call the service, render the resp
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 
 from app.profiles.deps import MaybeProfileId, ProfileId
 from app.ratelimit import LimitName, limit
@@ -16,6 +16,7 @@ from app.tables.schemas import (
     GameOut,
     JoinIn,
     LobbyOut,
+    LogPageOut,
     MoveIn,
     MoveOut,
     NameIn,
@@ -25,6 +26,9 @@ from app.tables.schemas import (
 )
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
+
+LOG_PAGE = 50  # log lines of GET …/log by default
+LOG_MAX_PAGE = 200  # the most one GET …/log (or ``log_tail`` of GET …/game) hands back
 
 
 @router.post(
@@ -97,11 +101,36 @@ async def rename(
     dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
 )
 async def game(
-    table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: str | None = None
+    table_id: TableIdPath,
+    profile_id: MaybeProfileId,
+    svc: Service,
+    invite: str | None = None,
+    log_tail: Annotated[int | None, Query(ge=1, le=LOG_MAX_PAGE)] = None,
 ) -> dict[str, Any]:
-    """`{version, view, legal_moves, log}` for the caller's seat; spectators get the public view."""
+    """`{version, view, legal_moves, log}` for the caller's seat; spectators get the public view.
+    With `log_tail`, the log holds only its newest `log_tail` lines and `log_more` says whether
+    older ones remain (`GET …/log` pages them)."""
     viewer = await svc.viewer(profile_id, table_id, invite)
-    return await svc.game(viewer)
+    return await svc.game(viewer, log_tail)
+
+
+@router.get(
+    "/{table_id}/log",
+    response_model=LogPageOut,
+    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
+)
+async def log_page(
+    table_id: TableIdPath,
+    profile_id: MaybeProfileId,
+    svc: Service,
+    invite: str | None = None,
+    before: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
+    limit: Annotated[int, Query(ge=1, le=LOG_MAX_PAGE)] = LOG_PAGE,
+) -> dict[str, Any]:
+    """The newest `limit` log lines (50 by default, at most 200) below version `before` when
+    given, oldest first, redacted for the caller's seat; `more`: older lines remain."""
+    viewer = await svc.viewer(profile_id, table_id, invite)
+    return await svc.log_page(viewer, before, limit)
 
 
 @router.post("/{table_id}/moves", response_model=MoveOut)

@@ -312,24 +312,46 @@ class Play:
             raise SeatsChanged()
 
     # ------------------------------------------------------------------ reads
-    async def game(self, viewer: Viewer) -> dict[str, Any]:
-        return await to_thread.run_sync(self._game, viewer)
+    async def game(self, viewer: Viewer, log_tail: int | None = None) -> dict[str, Any]:
+        """The game for the viewer; its log whole, or only the newest ``log_tail`` lines (then
+        ``log_more`` tells whether older ones remain: ``log_page`` reads them)."""
+        return await to_thread.run_sync(self._game, viewer, log_tail)
 
-    def _game(self, viewer: Viewer) -> dict[str, Any]:
+    def _game(self, viewer: Viewer, log_tail: int | None) -> dict[str, Any]:
         with self.db.session() as s:
             t = repo.table(s, viewer.table_id)
             if t is None:
                 raise NotFound("no such table")
             if t.state is None:
                 raise WrongStatus("the game has not started")
-            records = repo.full_log(s, t.id)
+            if log_tail is None:
+                records, more = repo.full_log(s, t.id), False
+            else:
+                records, more = repo.log_page(s, t.id, None, log_tail)
             out = render(rules.decode_state(t.state), t.version, viewer.seat)
             out["status"] = t.status
             out["seats"] = repo.game_seats(s, t.id)
             out["log"] = [log_entry(r, viewer.seat) for r in records]
+            out["log_more"] = more
             out["clock"] = self.pace.public(t.clock, out["seats"])
             out["pace_log"] = pace_log(s, t.id)
             return out
+
+    async def log_page(self, viewer: Viewer, before: int | None, limit: int) -> dict[str, Any]:
+        """The newest ``limit`` log lines below version ``before``, oldest first, redacted for
+        the viewer's seat; ``more``: older ones remain."""
+
+        def work() -> dict[str, Any]:
+            with self.db.session() as s:
+                t = repo.table(s, viewer.table_id)
+                if t is None:
+                    raise NotFound("no such table")
+                if t.state is None:
+                    raise WrongStatus("the game has not started")
+                rows, more = repo.log_page(s, t.id, before, limit)
+                return {"entries": [log_entry(r, viewer.seat) for r in rows], "more": more}
+
+        return await to_thread.run_sync(work)
 
     async def catch_up(
         self, viewer: Viewer, since: int | None, force: bool = False

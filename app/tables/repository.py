@@ -228,6 +228,21 @@ def full_log(s: Session, table_id: str, upto: int | None = None) -> list[MoveRec
     return list(s.scalars(q.order_by(MoveRecord.version)))
 
 
+def log_page(
+    s: Session, table_id: str, before: int | None, limit: int
+) -> tuple[list[MoveRecord], bool]:
+    """The newest ``limit`` log lines below version ``before`` (all when None), oldest first, and
+    whether older ones remain."""
+    q = select(MoveRecord).where(MoveRecord.table_id == table_id)
+    if before is not None:
+        q = q.where(MoveRecord.version < before)
+    rows = list(s.scalars(q.order_by(MoveRecord.version.desc()).limit(limit + 1)))
+    more = len(rows) > limit
+    rows = rows[:limit]
+    rows.reverse()
+    return rows, more
+
+
 def count_moves(s: Session, table_id: str) -> int:
     return int(s.scalar(select(func.count()).where(MoveRecord.table_id == table_id)) or 0)
 

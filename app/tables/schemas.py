@@ -165,8 +165,19 @@ class GameOut(BaseModel):
     status: TableStatus
     seats: list[GameSeat]
     log: list[LogEntry]
+    # Asked with ``log_tail``: the log holds only the newest lines and older ones remain
+    # (``GET …/log?before=`` pages them); always false for the whole log.
+    log_more: bool = False
     clock: ClockOut | None = None
     pace_log: list[PaceEventOut] = []
+
+
+class LogPageOut(BaseModel):
+    """A page of the game log, oldest first, redacted for the caller's seat. ``more``: older
+    lines remain (ask again with ``before`` = the first version here)."""
+
+    entries: list[LogEntry]
+    more: bool
 
 
 class MoveOut(BaseModel):

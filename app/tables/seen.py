@@ -7,6 +7,11 @@
 The view at the mark is rebuilt by replaying the move log from the seed, the way the audit does;
 a seat more than ``SINCE_WINDOW`` versions behind gets the summary of the last ones only.
 
+The table chat has no versions: the messages counted as new (``chat_count``, the newest
+``SINCE_CHAT`` of them in ``chat``) are the ones other people wrote after the later of the moment
+the seat's marked version was played and the moment the person's last socket on the table closed
+(``seen_repository.chat_seen_until``), leaving out the seats the person muted.
+
 Spectators keep no mark: both routes take no invite code, so for someone without a seat the
 table is ``404 not_found`` (a ``Viewer`` without a seat, should one come here, gets
 ``not_your_seat`` from ``mark`` and an empty answer from ``since``).
@@ -17,8 +22,10 @@ from __future__ import annotations
 from typing import Any
 
 from anyio import to_thread
+from sqlalchemy.orm import Session
 
 from app import rules
+from app.chat import repository as chat_repo
 from app.db.session import Database
 from app.errors import NotFound, NotYourSeat, StaleVersion, WrongStatus
 from app.tables import repository as repo
@@ -27,6 +34,8 @@ from app.tables.types import Viewer
 
 # The most versions one answer replays and summarises.
 SINCE_WINDOW = 200
+# The most new chat messages one answer lists (all of them are counted).
+SINCE_CHAT = 20
 
 
 def _nothing(version: int, last_seen: int) -> dict[str, Any]:
@@ -38,6 +47,8 @@ def _nothing(version: int, last_seen: int) -> dict[str, Any]:
         "changes": [],
         "summary": [],
         "new_log_versions": [],
+        "chat_count": 0,
+        "chat": [],
     }
 
 
@@ -68,35 +79,46 @@ class Seen:
 
     # ------------------------------------------------------------------ what changed
     async def since(self, viewer: Viewer) -> dict[str, Any]:
-        return await to_thread.run_sync(self._since, viewer.table_id, viewer.seat)
+        return await to_thread.run_sync(
+            self._since, viewer.table_id, viewer.seat, viewer.profile_id
+        )
 
-    def _since(self, table_id: str, seat: int | None) -> dict[str, Any]:
+    def _since(self, table_id: str, seat: int | None, profile_id: str | None) -> dict[str, Any]:
         with self.db.session() as s:
-            t = seen_repo.game_head(s, table_id)
-            if t is None:
-                raise NotFound("no such table")
-            if t.state is None or t.seed is None:
-                raise WrongStatus("the game has not started")
-            version: int = t.version
-            if seat is None:
-                return _nothing(version, version)
-            mark = min(seen_repo.last_seen(s, table_id, seat), version)
-            if mark >= version:
-                return _nothing(version, mark)
-            start = max(mark, version - SINCE_WINDOW)
-            truncated = start > mark
-            if truncated:
-                missed = list(repo.log_between(s.connection(), table_id, start, version))
-                changes: list[Any] = []
-            else:
-                records = repo.full_log(s, table_id, upto=version)
-                missed = [r for r in records if r.version > mark]
-                played = [(r.seat, r.move) for r in records if r.version <= mark]
-                before = rules.replay(t.seed, t.engine_options or {}, played)
-                after = rules.decode_state(t.state)
-                changes = list(
-                    rules.changes_between(rules.view_for(before, seat), rules.view_for(after, seat))
-                )
+            out = self._since_game(s, table_id, seat)
+            if seat is not None and profile_id is not None:
+                until = seen_repo.chat_seen_until(s, table_id, profile_id, out["last_seen_version"])
+                count, rows = chat_repo.unread(s, table_id, profile_id, until, SINCE_CHAT)
+                out["chat_count"] = count
+                out["chat"] = [chat_repo.as_dict(m) for m in rows]
+            return out
+
+    def _since_game(self, s: Session, table_id: str, seat: int | None) -> dict[str, Any]:
+        t = seen_repo.game_head(s, table_id)
+        if t is None:
+            raise NotFound("no such table")
+        if t.state is None or t.seed is None:
+            raise WrongStatus("the game has not started")
+        version: int = t.version
+        if seat is None:
+            return _nothing(version, version)
+        mark = min(seen_repo.last_seen(s, table_id, seat), version)
+        if mark >= version:
+            return _nothing(version, mark)
+        start = max(mark, version - SINCE_WINDOW)
+        truncated = start > mark
+        if truncated:
+            missed = list(repo.log_between(s.connection(), table_id, start, version))
+            changes: list[Any] = []
+        else:
+            records = repo.full_log(s, table_id, upto=version)
+            missed = [r for r in records if r.version > mark]
+            played = [(r.seat, r.move) for r in records if r.version <= mark]
+            before = rules.replay(t.seed, t.engine_options or {}, played)
+            after = rules.decode_state(t.state)
+            changes = list(
+                rules.changes_between(rules.view_for(before, seat), rules.view_for(after, seat))
+            )
         entries: list[rules.LogEntry] = [
             {
                 "version": r.version,
@@ -114,4 +136,6 @@ class Seen:
             "changes": changes,
             "summary": list(rules.summarize(entries, seat)),
             "new_log_versions": [r.version for r in missed],
+            "chat_count": 0,
+            "chat": [],
         }

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from app.db.models import GameTable, Seat
+from app.db.models import GameTable, MoveRecord, Seat, SeenAt
 
 
 def game_head(s: Session, table_id: str) -> Any:
@@ -51,3 +52,31 @@ def advance_seen(s: Session, table_id: str, seat: int, profile_id: str, version:
         .values(last_seen_version=version),
         execution_options={"synchronize_session": False},
     )
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
+
+
+def chat_seen_until(s: Session, table_id: str, profile_id: str, mark: int) -> datetime | None:
+    """The moment up to which the person is taken to have read the table chat: the later of the
+    time the version they last saw was played and the time their last socket on the table
+    closed (messages before it reached their open page). None: they saw nothing yet."""
+    played = (
+        s.scalar(
+            select(MoveRecord.created_at).where(
+                MoveRecord.table_id == table_id, MoveRecord.version == mark
+            )
+        )
+        if mark > 0
+        else None
+    )
+    left = s.scalar(
+        select(SeenAt.last_seen_at).where(
+            SeenAt.table_id == table_id, SeenAt.profile_id == profile_id
+        )
+    )
+    moments = [m for m in (_aware(played), _aware(left)) if m is not None]
+    return max(moments) if moments else None

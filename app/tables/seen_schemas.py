@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from app.chat.schemas import ChatMessageOut
 from app.strict import Strict
 
 
@@ -32,7 +33,9 @@ class SinceOut(BaseModel):
     ``truncated``); ``summary``: ``rules.summarize`` over the log entries in between, as the
     seat received them; ``new_log_versions``: the versions of those entries. ``truncated``: the
     seat was more than ``SINCE_WINDOW`` versions behind, so the summary covers only the last
-    ones (from ``from_version``) and no changes are listed.
+    ones (from ``from_version``) and no changes are listed. ``chat_count``: the chat messages
+    other people wrote after the seat's person last looked (not counting muted seats); ``chat``:
+    the newest ``SINCE_CHAT`` of them, oldest first.
     """
 
     from_version: int
@@ -42,3 +45,5 @@ class SinceOut(BaseModel):
     changes: list[dict[str, Any]]
     summary: list[dict[str, Any]]
     new_log_versions: list[int]
+    chat_count: int
+    chat: list[ChatMessageOut]

@@ -94,8 +94,11 @@ class TableService:
         return seat_viewer(table_id, seat)
 
     # ------------------------------------------------------------------ play
-    async def game(self, viewer: Viewer) -> dict[str, Any]:
-        return await self.play.game(viewer)
+    async def game(self, viewer: Viewer, log_tail: int | None = None) -> dict[str, Any]:
+        return await self.play.game(viewer, log_tail)
+
+    async def log_page(self, viewer: Viewer, before: int | None, limit: int) -> dict[str, Any]:
+        return await self.play.log_page(viewer, before, limit)
 
     async def submit_move(
         self,

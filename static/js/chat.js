@@ -3,8 +3,14 @@
 // the server never stores it twice), and per seat a mute toggle (stored on the server for the
 // profile; muted seats' messages are hidden here, client-side) next to its presence dot.
 //
-// new ChatPanel({tableId, socket, mySeat(), nameOf(seat), seats(), invite(), spectatorChat()}) — `el` is mounted
-// once by the table page and kept across its re-renders; feed it frames with onFrame(f).
+// Unread: a message of someone else (not muted) that arrives while the chat is out of sight (the
+// page hidden, the chat scrolled away or in a phone tab not open) counts in `unread`, shown in
+// the chat's heading; the table page shows it on the phone's Chat tab and in the tab's title
+// (onUnread). It clears as soon as the chat is in sight on a visible page.
+//
+// new ChatPanel({tableId, socket, mySeat(), nameOf(seat), seats(), invite(), spectatorChat(), onUnread(n)}) —
+// `el` is mounted once by the table page and kept across its re-renders; feed it frames with
+// onFrame(f); stop() when the page goes.
 import { t, has } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, post, del } from "/js/api.js";
@@ -19,8 +25,12 @@ function newId() {
 }
 
 export class ChatPanel {
-  constructor({ tableId, socket, mySeat, nameOf, seats, invite, spectatorChat }) {
+  constructor({ tableId, socket, mySeat, nameOf, seats, invite, spectatorChat, onUnread }) {
     Object.assign(this, { tableId, socket, mySeat, nameOf, seats, invite, spectatorChat });
+    this.onUnread = onUnread || (() => {});
+    this.unread = 0; // messages of others that arrived out of sight
+    this.inView = false; // some of the list is on screen (IntersectionObserver)
+    this.hadHistory = false;
     this.messages = []; // {id, seat, name, text, at, msg_id, state: "sent" | "sending" | "failed", error}
     this.more = false; // older messages remain on the server
     this.loadingEarlier = false;
@@ -39,8 +49,56 @@ export class ChatPanel {
     form.addEventListener("submit", (e) => { e.preventDefault(); this.submit(); });
     this.earlier = h("button.small.chat-earlier", { type: "button", "data-testid": "chat-earlier", hidden: true, onclick: () => this.loadEarlier() }, t("chat.earlier"));
     this.earlierError = h("p.chat-state.chat-earlier-error", { "data-testid": "chat-earlier-error", role: "status", hidden: true }, t("chat.earlier_failed"));
+    this.badge = h("span.chat-unread", { "data-testid": "chat-unread", hidden: true });
     this.el = h("section.chat", { "data-testid": "chat", "aria-label": t("chat.title") },
-      h("h2", t("chat.title")), this.who, this.earlier, this.earlierError, this.list, form);
+      h("h2", t("chat.title"), " ", this.badge), this.who, this.earlier, this.earlierError, this.list, form);
+    this.onVisibility = () => this.checkSeen();
+    document.addEventListener("visibilitychange", this.onVisibility);
+    this.input.addEventListener("focus", () => this.markRead());
+    if (typeof IntersectionObserver === "function") {
+      this.observer = new IntersectionObserver((entries) => {
+        for (const e of entries) this.inView = e.isIntersecting;
+        this.checkSeen();
+      });
+      this.observer.observe(this.list);
+    } else this.inView = true;
+  }
+
+  stop() {
+    document.removeEventListener("visibilitychange", this.onVisibility);
+    if (this.observer) this.observer.disconnect();
+  }
+
+  // The chat is in sight: on a visible page, some of its list on screen.
+  seen() {
+    return document.visibilityState === "visible" && this.inView && this.el.isConnected;
+  }
+
+  checkSeen() {
+    if (this.seen()) this.markRead();
+  }
+
+  markRead() {
+    if (!this.unread) return;
+    this.unread = 0;
+    this.showUnread();
+  }
+
+  // Messages of others that just arrived: news unless the chat is in sight (or their seat muted).
+  arrived(msgs) {
+    const me = this.mySeat();
+    const news = msgs.filter((m) => !(typeof me === "number" && m.seat === me) && !(m.seat !== null && this.muted.has(m.seat)));
+    if (!news.length) return;
+    for (const m of news) m.fresh = true; // a brief highlight when drawn
+    if (this.seen()) return;
+    this.unread += news.length;
+    this.showUnread();
+  }
+
+  showUnread() {
+    this.badge.hidden = !this.unread;
+    this.badge.textContent = this.unread ? t("chat.unread", { count: this.unread }) : "";
+    this.onUnread(this.unread);
   }
 
   // One page of older messages, above the ones shown; the reader keeps their place.
@@ -71,14 +129,22 @@ export class ChatPanel {
   onFrame(f) {
     if (f.type === "chat_history") {
       const pending = this.messages.filter((m) => m.state !== "sent");
+      const known = Math.max(0, ...this.messages.map((m) => (typeof m.id === "number" ? m.id : 0)));
       this.messages = (f.messages || []).map((m) => ({ ...m, state: "sent" }));
+      // after a reconnect: what was written meanwhile is news; the first history is not
+      if (this.hadHistory) this.arrived(this.messages.filter((m) => m.id > known));
+      this.hadHistory = true;
       for (const p of pending) if (!this.messages.some((m) => this.mine(m, p.msg_id))) this.messages.push(p);
       this.muted = new Set(f.muted || []);
       this.more = !!f.more;
     } else if (f.type === "chat") {
       const i = this.messages.findIndex((m) => this.mine(m, f.msg_id) || m.id === f.id);
       const msg = { ...f, state: "sent" };
-      if (i >= 0) this.messages[i] = msg; else this.messages.push(msg);
+      if (i >= 0) this.messages[i] = msg;
+      else {
+        this.messages.push(msg);
+        this.arrived([msg]);
+      }
     } else if (f.type === "presence") {
       presenceMap(f.seats, this.presence);
     } else if (f.type === "lobby" && f.table) {
@@ -151,13 +217,14 @@ export class ChatPanel {
       const who = m.seat === null
         ? h("span.chat-who", `${m.name} (${t("chat.spectator")})`)
         : h("span.chat-who", h("span.seat-token", { class: "seat" + m.seat, "aria-hidden": "true" }, SEAT_SYMBOLS[m.seat] || ""), " ", m.name);
-      this.list.append(h("li.chat-msg", { class: m.state, "data-testid": "chat-msg", "data-seat": m.seat === null ? "" : m.seat, "data-state": m.state },
+      this.list.append(h("li.chat-msg", { class: m.state + (m.fresh ? " fresh" : ""), "data-testid": "chat-msg", "data-seat": m.seat === null ? "" : m.seat, "data-state": m.state },
         who,
         h("span.chat-text", m.text),
         m.state === "sending" ? h("span.chat-state", t("chat.sending")) : null,
         m.state === "failed" ? h("span.chat-state", m.error || t("chat.failed"), " ",
           h("button.small", { type: "button", "data-testid": "chat-retry", onclick: () => this.deliver(m) }, t("chat.retry"))) : null));
     }
+    for (const m of this.messages) m.fresh = false; // highlighted once
     if (atBottom) this.list.scrollTop = this.list.scrollHeight;
   }
 }

@@ -1,30 +1,94 @@
-// The game log (every event, in words) and the "last move" line above the board. Each log line
+// The game log (every event, in words) and the "last move" banner above the board. Each log line
 // carries the version of its move (`data-version`): since.js marks the lines new since you looked.
 // A taken-back turn reads as its event `moves_taken_back` ("Ada took back 2 moves").
+//
+// The page holds the newest moves of the log (GET …/game?log_tail=); "Show older moves" reads the
+// earlier ones a page at a time (GET …/log?before=), so the whole game can be read back.
 import { t } from "/js/i18n.js";
 import { h } from "/js/dom.js";
+import { get } from "/js/api.js";
 import { SEAT_SYMBOLS } from "/js/pieces.js";
 import { describeEvent } from "/js/moves.js";
 
-// What the latest move did, in words, so nobody misses the other side's turn.
-export function renderLastMove(ts) {
-  const entry = ts.log.length ? ts.log[ts.log.length - 1] : null;
-  if (!entry || !Array.isArray(entry.events)) return null;
-  // the whole latest turn (or decision) of the seat that moved last
-  const entries = [];
-  for (let i = ts.log.length - 1; i >= 0 && entries.length < 12; i--) {
-    const en = ts.log[i];
-    if (en.seat !== entry.seat || !Array.isArray(en.events)) break;
-    entries.unshift(en);
-    if (en.events.some((e) => e.type === "turn_started" && e.seat === entry.seat)) break;
+export const LOG_TAIL = 100; // moves the page asks for with the game
+const LOG_PAGE = 100; // older moves read per click (the server's page is at most 200)
+
+// Events that say nothing a player needs in the banner.
+const QUIET = new Set(["turn_started", "turn_ended", "visit_closed", "card_action_taken", "cards_drawn", "advisor_revealed", "marker_advanced", "statue_passed", "deck_reshuffled", "favor_drawn", "favor_discarded"]);
+
+// Each player's whole last turn: the events of that seat from its latest `turn_started` to its
+// `turn_ended` (the turn under way, once something happened in it). What happens between turns
+// (a round ending, an event card's gifts) belongs to nobody's turn. Most recent turn first.
+export function lastTurns(log) {
+  const last = new Map(); // seat -> {seat, version, events}
+  let current = null;
+  const close = () => {
+    if (current && current.events.length) last.set(current.seat, current);
+    current = null;
+  };
+  for (const en of log) {
+    if (!en || !Array.isArray(en.events)) continue;
+    for (const e of en.events) {
+      if (e.type === "turn_started" && typeof e.seat === "number") {
+        close();
+        current = { seat: e.seat, version: en.version, events: [] };
+      } else if (e.type === "turn_ended") {
+        if (current && current.seat === e.seat) current.version = en.version;
+        close();
+      } else if (current && (e.seat === current.seat || e.seat === undefined) && !QUIET.has(e.type)) {
+        current.events.push(e);
+        current.version = en.version;
+      }
+    }
   }
-  const quiet = new Set(["turn_started", "turn_ended", "visit_closed", "card_action_taken", "cards_drawn", "advisor_revealed", "marker_advanced", "statue_passed", "deck_reshuffled", "favor_drawn", "favor_discarded"]);
-  const events = entries.flatMap((en) => en.events).filter((e) => !quiet.has(e.type) && (e.seat === entry.seat || e.seat === undefined));
-  const words = events.slice(-8).map((e) => describeEvent(e, (seat) => ts.nameOf(seat)));
-  if (!words.length) return null;
-  return h("div.last-move", { "data-testid": "last-move", role: "status", "aria-live": "polite" },
-    typeof entry.seat === "number" ? h("span.seat-token", { class: "seat" + entry.seat }, SEAT_SYMBOLS[entry.seat], " ") : null,
-    h("span", words.join(" · ")));
+  close();
+  return [...last.values()].sort((a, b) => b.version - a.version);
+}
+
+// The banner: one line per player, in that player's colour, with everything their last turn did.
+// A phone shows its first two lines; a button opens it whole (and closes it again).
+export function renderLastMove(ts) {
+  const turns = lastTurns(ts.log);
+  if (!turns.length) return null;
+  const name = (seat) => ts.nameOf(seat);
+  const open = !!(ts.phone && ts.bannerOpen);
+  const banner = h("div.last-move", { class: open ? "open" : "", "data-testid": "last-move", role: "status", "aria-live": "polite", id: "last-move" },
+    turns.map((turn) => h("p.last-turn", { class: "seat" + turn.seat, "data-testid": "last-turn", "data-seat": turn.seat },
+      h("span.seat-token", { class: "seat" + turn.seat, "aria-hidden": "true" }, SEAT_SYMBOLS[turn.seat] || ""), " ",
+      h("span", turn.events.map((e) => describeEvent(e, name)).join(" · ")))));
+  if (!ts.phone) return banner;
+  const toggle = h("button.small.last-move-toggle", {
+    type: "button", "data-testid": "last-move-toggle", "aria-expanded": open ? "true" : "false", "aria-controls": "last-move",
+    onclick: () => {
+      ts.bannerOpen = !open;
+      ts.render();
+    },
+  }, t(open ? "log.banner_less" : "log.banner_more"));
+  return h("div.last-move-wrap", banner, toggle);
+}
+
+// Older moves, above the ones the page holds; the reader keeps their place in the list.
+async function showOlder(ts) {
+  const st = ts.state;
+  const first = st.log.find((e) => typeof e.version === "number");
+  if (!first || ts.logLoading) return;
+  ts.logLoading = true;
+  ts.logFailed = false;
+  ts.render();
+  const q = new URLSearchParams({ before: String(first.version), limit: String(LOG_PAGE) });
+  if (ts.inviteCode()) q.set("invite", ts.inviteCode());
+  const list = document.getElementById("log-list");
+  const fromBottom = list ? list.scrollHeight - list.scrollTop : 0;
+  try {
+    const r = await get(`/api/tables/${encodeURIComponent(ts.id)}/log?${q}`);
+    st.addOlder(r.entries || [], !!r.more);
+  } catch {
+    ts.logFailed = true;
+  }
+  ts.logLoading = false;
+  ts.render();
+  const after = document.getElementById("log-list");
+  if (after) after.scrollTop = after.scrollHeight - fromBottom;
 }
 
 export function renderLog(ts) {
@@ -37,12 +101,15 @@ export function renderLog(ts) {
     else if (entry.move) entries.push({ type: "move_made", seat: entry.seat, ...entry.move });
   }
   const latest = entries.length ? entries[entries.length - 1].version : null;
-  const recent = entries.slice(-250);
-  for (const e of recent) {
+  for (const e of entries) {
     list.append(h("li", { class: (e.version !== undefined && e.version === latest ? "new " : "") + (e.type === "round_started" ? "round" : ""), "data-version": e.version },
       e.seat !== undefined && e.seat !== null ? h("span.seat-token", { class: "seat" + e.seat }, SEAT_SYMBOLS[e.seat]) : null, " ",
       describeEvent(e, (seat) => ts.nameOf(seat))));
   }
-  if (!recent.length) list.append(h("li.muted", t("table.log_empty")));
-  return h("section.log", h("h2", t("table.log")), list);
+  if (!entries.length) list.append(h("li.muted", t("table.log_empty")));
+  const older = ts.state.logMore
+    ? h("button.small.log-older", { type: "button", "data-testid": "log-older", disabled: !!ts.logLoading, onclick: () => showOlder(ts) }, t("log.older"))
+    : null;
+  const failed = ts.logFailed ? h("p.muted", { "data-testid": "log-older-error", role: "status" }, t("log.older_failed")) : null;
+  return h("section.log", h("h2", t("table.log")), older, failed, list);
 }

@@ -31,7 +31,12 @@ export const PANELS = [
   { id: "log", icon: "▤", label: "phone.tab_log", build: (ts) => renderLog(ts) },
   // The chat (chat.js) is one element kept across re-renders: a tab of its own on a phone; on a
   // tablet or desktop it stays beside the game (table.js), so it is not built into the grid.
-  { id: "chat", icon: "✉", label: "phone.tab_chat", build: (ts, { phone }) => (phone && ts.chat ? ts.chat.el : null) },
+  // Its badge: the messages that arrived out of sight (chat.js `unread`).
+  {
+    id: "chat", icon: "✉", label: "phone.tab_chat",
+    build: (ts, { phone }) => (phone && ts.chat ? ts.chat.el : null),
+    badge: (ts) => (ts.chat && ts.chat.unread ? { glyph: String(ts.chat.unread), label: t("chat.unread", { count: ts.chat.unread }) } : null),
+  },
 ];
 
 export function addPanel(panel) {
@@ -63,8 +68,7 @@ export function renderPanels(ts, phone) {
       tabindex: on ? "0" : "-1",
       onclick: () => ts.showPanel(p.id),
       onkeydown: (e) => onTabKey(e, ts),
-    }, h("span.tab-icon", { "aria-hidden": "true" }, p.icon), h("span.tab-label", t(p.label)),
-      badge ? [h("span.tab-badge", { "aria-hidden": "true" }, badge.glyph), h("span.sr", " — " + badge.label)] : null);
+    }, h("span.tab-icon", { "aria-hidden": "true" }, p.icon), h("span.tab-label", t(p.label)), badgeNodes(badge));
   });
   const panels = PANELS.map((p) => h("div.tab-panel", {
     id: "panel-" + p.id,
@@ -75,6 +79,19 @@ export function renderPanels(ts, phone) {
   }, p.build(ts, { phone: true })));
   const bar = h("nav.tabbar", { "aria-label": t("phone.panels") }, h("div.tabs", { role: "tablist", "aria-label": t("phone.panels") }, tabs));
   return [...panels, bar];
+}
+
+function badgeNodes(badge) {
+  return badge ? [h("span.tab-badge", { "aria-hidden": "true", "data-testid": "tab-badge" }, badge.glyph), h("span.sr.tab-badge-sr", " — " + badge.label)] : [];
+}
+
+// Redraw one tab's badge in place (a chat message must not rebuild the page under the reader).
+export function refreshBadge(ts, id) {
+  const tab = document.getElementById("tab-" + id);
+  const p = PANELS.find((x) => x.id === id);
+  if (!tab || !p || !p.badge) return;
+  tab.querySelectorAll(".tab-badge, .tab-badge-sr").forEach((el) => el.remove());
+  tab.append(...badgeNodes(p.badge(ts)));
 }
 
 // Arrow keys, Home and End move between the tabs (the tab list is one stop for Tab).

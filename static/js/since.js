@@ -6,6 +6,8 @@
 // (`[data-key]`, a changed player's board, the new log lines) until dismissed or until the
 // person moves; the mark is posted once the current version was rendered on a visible page.
 // During visible live play the newest log lines and the score track get a brief highlight.
+// The chat has no versions: the server also counts the messages others wrote after the person last
+// looked (`chat_count`, the newest in `chat`); the summary names how many and shows the last few.
 import { t } from "/js/i18n.js";
 import { h } from "/js/dom.js";
 import { get, post } from "/js/api.js";
@@ -65,6 +67,16 @@ export function summaryText(summary, nameOf) {
   return t("since.player_quiet", { who });
 }
 
+// The chat's part of the summary: how many messages came, and the newest few (as text).
+const CHAT_SHOWN = 3;
+function chatLines(r) {
+  if (!(r.chat_count > 0)) return null;
+  const msgs = (r.chat || []).slice(-CHAT_SHOWN).map((m) =>
+    h("li", { "data-testid": "since-chat-msg" }, h("strong", m.name), " ", m.text));
+  return h("div.since-chat", { "data-testid": "since-chat" },
+    h("p", t("since.chat", { count: r.chat_count })), msgs.length ? h("ul.since-list", msgs) : null);
+}
+
 export class SinceMarks {
   constructor(ts) {
     this.ts = ts;
@@ -116,8 +128,8 @@ export class SinceMarks {
     this.loading = true;
     try {
       const r = await get(`/api/tables/${enc(this.ts.id)}/since`);
-      // worth showing when someone else acted (one's own moves on another device are known)
-      const worth = r && (r.summary || []).length;
+      // worth showing when someone else acted or wrote (one's own moves on another device are known)
+      const worth = r && ((r.summary || []).length || r.chat_count > 0);
       this.result = worth ? r : null;
       if (r && typeof r.last_seen_version === "number") this.posted = Math.max(this.posted, r.last_seen_version);
     } catch (e) {
@@ -185,6 +197,7 @@ export class SinceMarks {
     const panel = h("section.panel.since-panel", { "data-testid": "since-summary", role: "status", "aria-live": "polite" },
       h("h2", t("since.title")),
       lines.length ? h("ul.since-list", lines) : null,
+      chatLines(r),
       r.truncated ? h("p.muted", t("since.truncated", { count: (r.new_log_versions || []).length })) : null,
       (r.changes || []).length ? h("p.muted.since-hint", t("since.board_changed")) : null,
       h("button.small", { type: "button", "data-testid": "since-dismiss", onclick: () => this.dismiss() }, t("since.dismiss")));

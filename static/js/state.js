@@ -10,6 +10,7 @@ export class TableState {
     this.view = null;
     this.legal = [];
     this.log = [];
+    this.logMore = false; // older moves remain on the server (log.js pages them)
     this.status = null;
     // Who holds each seat: {seat, name, bot_level} from the game frames, plus host/you from the
     // lobby frames the socket sends after every seat change (a bot taking or leaving a seat).
@@ -45,7 +46,7 @@ export class TableState {
     if (Array.isArray(g.seats)) this.setSeats(g.seats);
     if (g.legal_moves) this.legal = g.legal_moves;
     else if (g.view) this.legal = [];
-    if (Array.isArray(g.log)) this.log = g.log;
+    if (Array.isArray(g.log)) this.takeLog(g.log, !!g.log_more);
     else if (Array.isArray(g.moves)) {
       const last = this.log.length ? this.log[this.log.length - 1].version ?? -1 : -1;
       this.log = this.log.concat(g.moves.filter((m) => (m.version ?? 0) > last));
@@ -57,6 +58,21 @@ export class TableState {
     if (g.status) this.status = g.status;
     if (typeof version === "number") this.version = version;
     return { applied: true, needLog };
+  }
+
+  // The newest moves of the log (GET …/game?log_tail=): older pages read before stay in front.
+  takeLog(log, more) {
+    const first = log.length ? log[0].version : Infinity;
+    const older = this.log.filter((e) => typeof e.version === "number" && e.version < first);
+    this.log = older.concat(log);
+    if (!older.length) this.logMore = more;
+  }
+
+  // A page of older moves (GET …/log?before=), put in front of the ones held.
+  addOlder(entries, more) {
+    const first = this.log.length ? this.log[0].version : Infinity;
+    this.log = entries.filter((e) => e.version < first).concat(this.log);
+    this.logMore = more;
   }
 
   get mySeat() {

@@ -13,9 +13,9 @@ import { TableState } from "/js/state.js";
 import { renderStatus } from "/js/board.js";
 import { renderFinal } from "/js/players.js";
 import { renderControls } from "/js/controls.js";
-import { renderLastMove, renderLog } from "/js/log.js";
+import { LOG_TAIL, renderLastMove, renderLog } from "/js/log.js";
 import { renderScoreBar } from "/js/scorebar.js";
-import { PHONE_QUERY, isPhone, renderPanels } from "/js/panels.js";
+import { PHONE_QUERY, isPhone, renderPanels, refreshBadge } from "/js/panels.js";
 // since you looked + the Undo button: mounted here, drawn after each render (since.js, undo.js)
 import { SinceMarks } from "/js/since.js";
 import { UndoControl, undoRefusal } from "/js/undo.js";
@@ -23,6 +23,7 @@ import { ChatPanel } from "/js/chat.js"; // table chat and presence
 import { focusKey, restoreFocus } from "/js/focus.js";
 import { renderClocks } from "/js/pace.js";
 import { RematchOffer } from "/js/rematch.js";
+import { setPageUnread } from "/js/waiting.js";
 
 const enc = encodeURIComponent;
 
@@ -81,7 +82,14 @@ export class TableScreen {
       seats: () => (this.table && this.table.seats) || [],
       invite: () => this.inviteCode(),
       spectatorChat: () => !!(this.table && this.table.options && this.table.options.spectator_chat),
+      onUnread: () => {
+        refreshBadge(this, "chat");
+        this.setTitle();
+      },
     });
+    // on a tablet or desktop the chat is a column beside the game (kept across re-renders)
+    this.slot = h("div.table-slot");
+    this.layout = h("div.table-layout", { "data-testid": "table-layout" }, this.slot);
     // ---- end of table chat and presence
     this.onVisible = () => document.visibilityState === "visible" && this.resync();
     this.onOnline = () => this.socket.reconnectNow();
@@ -133,7 +141,7 @@ export class TableScreen {
     this.undo.start();
     if (this.mq) this.mq.addEventListener("change", this.onLayout);
     await this.fetchGame();
-    this.root.after(this.chat.el); // table chat and presence (outside the re-rendered game)
+    if (!this.chat.el.isConnected) this.root.after(this.chat.el); // no game to show: the chat below
     this.socket.start();
   }
 
@@ -145,6 +153,8 @@ export class TableScreen {
     this.undo.stop();
     if (this.mq) this.mq.removeEventListener("change", this.onLayout);
     this.socket.stop();
+    this.chat.stop();
+    setPageUnread(0);
     this.chat.el.remove(); // table chat and presence
   }
 
@@ -161,7 +171,8 @@ export class TableScreen {
 
   async fetchGame() {
     try {
-      this.apply(await get(`/api/tables/${enc(this.id)}/game${this.inviteQuery()}`));
+      const q = this.inviteQuery();
+      this.apply(await get(`/api/tables/${enc(this.id)}/game${q}${q ? "&" : "?"}log_tail=${LOG_TAIL}`));
     } catch (e) {
       if (this.view === null) clear(this.root);
       showError(e);
@@ -295,7 +306,8 @@ export class TableScreen {
     const active = document.activeElement;
     const hadFocus = active && this.root.contains(active) ? focusKey(active) : null;
     const inControls = !!(active && active.closest && active.closest("#controls"));
-    clear(this.root);
+    if (this.layout.parentNode !== this.root) clear(this.root).append(this.layout);
+    clear(this.slot);
     const phone = this.phone;
     const game = h("div.game", { class: phone ? "tabbed" : "", "data-testid": "game", "data-phase": v.phase, "data-layout": phone ? "tabs" : "all" });
     game.append(h("h1.sr", t("table.title")), renderStatus(this));
@@ -306,9 +318,9 @@ export class TableScreen {
     if (v.outcome) game.append(renderFinal(this));
     game.append(renderScoreBar(this));
     for (const el of renderPanels(this, phone).flat()) if (el) game.append(el);
-    this.root.append(game);
-    // the chat: in its tab on a phone (built above), else beside the game
-    if (!this.chat.el.isConnected) this.root.after(this.chat.el);
+    this.slot.append(game);
+    // the chat: in its tab on a phone (built above), else the column beside the game
+    if (!phone && this.chat.el.parentNode !== this.layout) this.layout.append(this.chat.el);
     renderControls(this);
     restoreFocus(this.root, hadFocus, inControls);
     const list = document.getElementById("log-list");
@@ -343,8 +355,7 @@ export class TableScreen {
 
   turnSignal() {
     const mine = this.isMyTurn() && this.legal.length > 0 && !this.botPlaysMe();
-    const named = this.table && this.table.name ? this.table.name + " — " : ""; // the host's name for it
-    document.title = named + (mine ? t("table.title_turn") : t("table.title"));
+    this.setTitle(mine);
     setTurnBadge(mine);
     if (mine && !this.wasMyTurn) {
       if (this.sound) beep();
@@ -353,6 +364,14 @@ export class TableScreen {
       }
     }
     this.wasMyTurn = mine;
+  }
+
+  // The tab's title: whose turn it is; the chat messages that arrived out of sight add to the
+  // count in front of it ("(2) Crown of Emara", laid over by waiting.js with the tables waiting).
+  setTitle(mine = this.wasMyTurn) {
+    const named = this.table && this.table.name ? this.table.name + " — " : ""; // the host's name for it
+    document.title = named + (mine ? t("table.title_turn") : t("table.title"));
+    setPageUnread(this.chat.unread);
   }
 
   // ---------- seats and bots (HTTP: they are table settings, not moves) ----------

@@ -1,5 +1,7 @@
 // How many tables wait for me, on every page: "(2) Crown of Emara" in the title, the "your turn"
 // favicon, and the count next to the header's "My games" link. It also feeds the My games page.
+// A page may add its own unread things to the title's count (setPageUnread: the table page's
+// chat messages that arrived out of sight), so the title carries one number.
 //
 // One EventSource per page on GET /api/me/events (same origin, so the CSP's connect-src 'self'
 // covers it): each `tables` event (something changed at one of my tables) and each (re)connect
@@ -12,6 +14,7 @@ import { noteServerDate } from "/js/pace.js";
 
 const PREFIX = /^\(\d+\) /;
 let count = 0;
+let pageUnread = 0; // added to the title's count by the page (setPageUnread)
 let latest = null; // the last GET /api/me/tables answer
 let source = null;
 let reopen = null;
@@ -89,9 +92,16 @@ function setCount(n) {
 
 // ---------- title and favicon: the pages set their own, the count is laid over them ----------
 
+// The page's own unread count (0 when it has none, or when it goes).
+export function setPageUnread(n) {
+  pageUnread = n > 0 ? n : 0;
+  applyTitle();
+}
+
 function applyTitle() {
   const base = document.title.replace(PREFIX, "");
-  const want = count > 0 ? `(${count}) ${base}` : base;
+  const n = count + pageUnread;
+  const want = n > 0 ? `(${n}) ${base}` : base;
   if (document.title !== want) document.title = want;
 }
 

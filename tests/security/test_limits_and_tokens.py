@@ -216,6 +216,8 @@ def test_openapi_lists_429_on_limited_routes(sqlite_url: str, tmp_path: Path) ->
         ("post", "/api/tables"),
         ("get", "/api/tables/{table_id}"),
         ("get", "/api/tables/{table_id}/game"),
+        # the game log's older pages take an invite code too (spectators)
+        ("get", "/api/tables/{table_id}/log"),
         ("post", "/api/tables/{table_id}/join"),
         # chat and mutes take an invite code (spectators)
         ("get", "/api/tables/{table_id}/chat"),
