@@ -36,6 +36,7 @@ def test_a_passkey_added_signs_in_on_another_device_and_the_first_stays_signed_i
     assert r.status_code == 201, r.text
     added = r.json()
     assert added["name"] == "Passkey 1" and added["last_used_at"] is None
+    clock.advance(1)
     second = add_passkey(tc, ada, Authenticator(ORIGIN), name="  Laptop ")
     assert second["name"] == "Laptop"
     # The next options exclude both, and the handle stays the profile's.
