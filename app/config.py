@@ -141,6 +141,11 @@ class Settings(BaseSettings):
     email_reminder_seconds: float = Field(default=3600.0, gt=0)
     email_confirm_minutes: float = Field(default=30.0, gt=0)
     email_signin_minutes: float = Field(default=15.0, gt=0)
+    # --- Passkeys (README "Signing in"): the name browsers show for this site, how long a
+    # registration or sign-in challenge is good for, and sign-in attempts per client address.
+    passkey_rp_name: str = "Crown of Emara"
+    passkey_challenge_seconds: float = Field(default=300.0, gt=0, le=600)
+    rate_passkey_signin: str = "30/minute;300/hour"
     # ---- Games bots play alone (every seat a bot; docs/bots.md, docs/operations.md "Limits")
     # Per profile: running games of theirs left to bots alone (a hand-over past it: 409).
     bot_unattended_per_profile: int = Field(default=2, ge=0)

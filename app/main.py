@@ -38,6 +38,8 @@ from app.mygames.service import MyGames
 from app.pace import endpoints as pace_endpoints
 from app.pace.service import PaceService
 from app.pace.sweeper import Sweeper
+from app.passkeys import endpoints as passkey_endpoints
+from app.passkeys.service import PasskeyService
 from app.presence.service import PresenceService
 from app.profiles import devices as device_endpoints
 from app.profiles import endpoints as profiles
@@ -106,6 +108,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             parse_rule(LimitName.HOST_ACTS, settings.rate_host_acts),
             parse_rule(LimitName.EMAIL_SEND, settings.rate_email_send),
             parse_rule(LimitName.EMAIL_LINK, settings.rate_email_link_misses),
+            parse_rule(LimitName.PASSKEY_SIGNIN, settings.rate_passkey_signin),
         ],
     )
 
@@ -167,6 +170,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     invitations.listeners.append(mail.notifier.invited)
     invitation_push = InvitationPush(push_store, push)
     invitations.listeners.append(invitation_push.invited)
+
+    # --- Passkeys: WebAuthn credentials; a sign-in opens a session like an e-mail link ---
+    passkeys = PasskeyService(
+        db, clock, profiles_service, settings.passkey_rp_name, settings.passkey_challenge_seconds
+    )
 
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
     relay = relay_for(hub, settings.effective_database_url, settings.notify_channel)
@@ -235,6 +243,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.invitation_push = invitation_push
     app.state.mail = mail.service
     app.state.mailer = mail.notifier
+    app.state.passkeys = passkeys
     install_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     # A state-changing request another site or origin sent is refused before any route runs.
@@ -253,6 +262,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(push_endpoints.router)
     app.include_router(invitation_endpoints.router)
     app.include_router(mail_endpoints.router)
+    app.include_router(passkey_endpoints.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:

@@ -124,6 +124,7 @@ SUITE_RATE_LIMITS = {
     "rate_host_acts": "100000/minute",
     "rate_email_send": "100000/minute",
     "rate_email_link_misses": "100000/minute",
+    "rate_passkey_signin": "100000/minute",
 }
 
 

@@ -38,6 +38,7 @@ class LimitName(StrEnum):
     HOST_ACTS = "host_acts"  # naming a table, inviting people, asking for a rematch
     EMAIL_SEND = "email_send"  # mails a person asks for (confirmation, sign-in link)
     EMAIL_LINK = "email_link"  # wrong or spent confirmation, sign-in and unsubscribe links
+    PASSKEY_SIGNIN = "passkey_signin"  # passkey sign-in options and answers, per client address
 
 
 COUNTS: Mapping[LimitName, Counts] = {
@@ -48,6 +49,7 @@ COUNTS: Mapping[LimitName, Counts] = {
     LimitName.HOST_ACTS: Counts.ATTEMPTS,
     LimitName.EMAIL_SEND: Counts.ATTEMPTS,
     LimitName.EMAIL_LINK: Counts.MISSES,
+    LimitName.PASSKEY_SIGNIN: Counts.ATTEMPTS,
 }
 
 

@@ -1,8 +1,10 @@
-// My profile (/profile): who I am here, my e-mail (email.js) and the people I play with.
+// My profile (/profile): who I am here, my e-mail (email.js), my passkeys (passkeys.js) and the
+// people I play with.
 import { t } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { profile } from "/js/profile.js";
 import { emailSection } from "/js/email.js";
+import { passkeysSection } from "/js/passkeys.js";
 import { peopleList } from "/js/people.js";
 import { devicesSection } from "/js/devices.js";
 
@@ -19,6 +21,7 @@ export function renderProfilePage(root, { link }) {
       h("p", t("profile.signed_in_as", { name: me.name }))),
     devicesSection(),
     emailSection(),
+    passkeysSection(),
     h("section.panel.people-section", { "data-testid": "people-section", "aria-labelledby": "people-title" },
       h("h2", { id: "people-title" }, t("people.title")), h("p.muted", t("people.what")), peopleList(null))
   );

@@ -1,13 +1,14 @@
 // "Who are you?": the one panel a signed-out visitor meets on any page that needs a profile (a
 // table or invite link, solo, records, My games). New here: a name, and (on an invite link) the
-// seat at once. Played before: the recovery code, or a sign-in link by e-mail. Then straight back
-// to the page that asked.
+// seat at once. Played before: the recovery code, a passkey, or a sign-in link by e-mail. Then
+// straight back to the page that asked.
 import { t } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { post, ApiError } from "/js/api.js";
 import { showError } from "/js/notices.js";
 import { ensureProfile, recover, nameField, currentName } from "/js/profile.js";
 import { addThisDevice, isDeviceCode } from "/js/devices.js";
+import { passkeySignInButton } from "/js/passkeys.js";
 
 // root: where the panel goes; invite: the table's invite code when the page is a table link
 // (the new profile takes a seat with it); done(): show the page again, now signed in.
@@ -63,6 +64,7 @@ export function askWhoYouAre(root, { tableId = null, invite = null, done }) {
       h("div.whoami-way", { "data-testid": "whoami-back" },
         h("h2", t("whoami.back")),
         codeForm,
+        passkeySignInButton(done),
         h("p", h("a", { href: "/email/signin", "data-testid": "whoami-email" }, t("whoami.email"))))));
   clear(root).append(panel);
   const first = document.getElementById("name-input");

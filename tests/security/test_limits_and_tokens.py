@@ -241,6 +241,9 @@ def test_openapi_lists_429_on_limited_routes(sqlite_url: str, tmp_path: Path) ->
         # a code that adds a device is asked for (per profile) and guessed at (misses)
         ("post", "/api/profiles/me/devices/code"),
         ("post", "/api/profiles/devices/add"),
+        # passkey sign-in needs no profile: options and answers are limited per address
+        ("post", "/api/passkeys/signin/options"),
+        ("post", "/api/passkeys/signin"),
     }
     for path, item in paths.items():
         for method, op in item.items():

@@ -1,0 +1,121 @@
+"""Routes under ``/api/passkeys``: add a passkey to my profile, list and remove mine, and sign in
+with one on any device (``signin/options`` and ``signin`` need no profile and are rate-limited
+per client address).
+
+The relying party is the site: the host of ``EMARA_PUBLIC_URL`` when set, else the host this
+request was made to; the ceremony's origin must be that URL's origin (or the request's).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Depends, Request, Response
+
+from app.passkeys.schemas import (
+    CreationOptionsOut,
+    PasskeyOut,
+    PasskeysOut,
+    RegisterIn,
+    RequestOptionsOut,
+    SignedInOut,
+    SignInIn,
+)
+from app.passkeys.service import PasskeyService, Site, as_utc
+from app.profiles.deps import NO_STORE, ProfileId, set_session_cookie, settings_of
+from app.profiles.device_name import device_name
+from app.ratelimit import LimitName, limit
+
+router = APIRouter(prefix="/api/passkeys", tags=["passkeys"])
+SIGNIN_LIMIT = [Depends(limit(LimitName.PASSKEY_SIGNIN))]
+
+
+def passkey_service(request: Request) -> PasskeyService:
+    return request.app.state.passkeys  # type: ignore[no-any-return]
+
+
+Passkeys = Annotated[PasskeyService, Depends(passkey_service)]
+
+
+def site_of(request: Request) -> Site:
+    """The relying party and the origin a browser on this site has."""
+    public = settings_of(request).public_url.strip()
+    if public:
+        parts = urlsplit(public)
+        if parts.scheme and parts.hostname:
+            return Site(parts.hostname, (f"{parts.scheme}://{parts.netloc}",))
+    url = request.url
+    origin = f"{url.scheme}://{url.netloc}"
+    return Site(url.hostname or "localhost", (origin,))
+
+
+def no_store(response: Response) -> None:
+    response.headers["Cache-Control"] = NO_STORE
+
+
+def _out(row: Any) -> PasskeyOut:
+    return PasskeyOut(
+        id=row.id,
+        name=row.name,
+        created_at=as_utc(row.created_at),
+        last_used_at=as_utc(row.last_used_at),
+    )
+
+
+@router.post("/register/options", response_model=CreationOptionsOut)
+async def registration_options(
+    request: Request, profile_id: ProfileId, svc: Passkeys, response: Response
+) -> dict[str, Any]:
+    """Options for `navigator.credentials.create()`: a fresh challenge (single use, good for 5
+    minutes, bound to my profile), my existing passkeys excluded."""
+    no_store(response)
+    return await svc.registration_options(profile_id, site_of(request))
+
+
+@router.post("/register", response_model=PasskeyOut, status_code=201)
+async def register(
+    body: RegisterIn, request: Request, profile_id: ProfileId, svc: Passkeys, response: Response
+) -> PasskeyOut:
+    """Keep the passkey the browser made: refused with `bad_passkey_challenge` (unknown, used
+    or expired challenge), `passkey_refused` (wrong origin, relying party or answer) or
+    `passkey_taken`."""
+    no_store(response)
+    credential = body.credential.model_dump(exclude_none=True)
+    return _out(await svc.register(profile_id, site_of(request), credential, body.name))
+
+
+@router.get("", response_model=PasskeysOut)
+async def my_passkeys(profile_id: ProfileId, svc: Passkeys, response: Response) -> PasskeysOut:
+    """My passkeys: name, when added, when last used (never a key)."""
+    no_store(response)
+    return PasskeysOut(passkeys=[_out(p) for p in await svc.mine(profile_id)])
+
+
+@router.delete("/{passkey_id}", status_code=204)
+async def remove_passkey(passkey_id: str, profile_id: ProfileId, svc: Passkeys) -> Response:
+    """Forget one of my passkeys: it signs nobody in any more."""
+    await svc.remove(profile_id, passkey_id[:64])
+    return Response(status_code=204)
+
+
+@router.post("/signin/options", response_model=RequestOptionsOut, dependencies=SIGNIN_LIMIT)
+async def signin_options(request: Request, svc: Passkeys, response: Response) -> dict[str, Any]:
+    """Options for `navigator.credentials.get()`: a fresh challenge (single use, 5 minutes),
+    no credential named (the authenticator offers the passkeys it holds for this site)."""
+    no_store(response)
+    return await svc.signin_options(site_of(request))
+
+
+@router.post("/signin", response_model=SignedInOut, dependencies=SIGNIN_LIMIT)
+async def sign_in(
+    body: SignInIn, request: Request, response: Response, svc: Passkeys
+) -> dict[str, Any]:
+    """Sign this device in with a passkey: its own session (the cookie); the profile's other
+    devices stay signed in. Refused: `bad_passkey_challenge`, `unknown_passkey` (removed or
+    never added), `passkey_refused` (origin, signature, or a sign count that went back)."""
+    credential = body.credential.model_dump(exclude_none=True)
+    device = body.device or device_name(request.headers.get("user-agent"))
+    issued = await svc.sign_in(site_of(request), credential, device)
+    set_session_cookie(request, response, issued.token)
+    return {"id": issued.id, "name": issued.name}

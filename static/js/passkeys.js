@@ -1,0 +1,206 @@
+// Passkeys (WebAuthn), for those who want them: the profile page's section (add one, list,
+// remove) and "Sign in with a passkey" for the "Who are you?" panel. The server's options come
+// as JSON with binary values in base64url; the browser's answers go back the same way.
+import { t, lang } from "/js/i18n.js";
+import { h, clear } from "/js/dom.js";
+import { get, post, del, ApiError } from "/js/api.js";
+import { showError, toast } from "/js/notices.js";
+import { loadProfile } from "/js/profile.js";
+
+export function passkeysSupported() {
+  return typeof window.PublicKeyCredential === "function" && !!navigator.credentials;
+}
+
+// ---------- base64url <-> bytes ----------
+
+function fromB64url(text) {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out.buffer;
+}
+
+function toB64url(buf) {
+  const bytes = new Uint8Array(buf);
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function descriptors(list) {
+  return (list || []).map((d) => ({ type: d.type, id: fromB64url(d.id), ...(d.transports ? { transports: d.transports } : {}) }));
+}
+
+function creationOptions(o) {
+  return {
+    rp: o.rp,
+    user: { id: fromB64url(o.user.id), name: o.user.name, displayName: o.user.displayName },
+    challenge: fromB64url(o.challenge),
+    pubKeyCredParams: o.pubKeyCredParams,
+    timeout: o.timeout,
+    excludeCredentials: descriptors(o.excludeCredentials),
+    authenticatorSelection: o.authenticatorSelection,
+    attestation: o.attestation,
+  };
+}
+
+function requestOptions(o) {
+  return {
+    challenge: fromB64url(o.challenge),
+    timeout: o.timeout,
+    rpId: o.rpId,
+    allowCredentials: descriptors(o.allowCredentials),
+    userVerification: o.userVerification,
+  };
+}
+
+function credentialJSON(cred) {
+  const r = cred.response;
+  const response = { clientDataJSON: toB64url(r.clientDataJSON) };
+  if (r.attestationObject) {
+    response.attestationObject = toB64url(r.attestationObject);
+    if (typeof r.getTransports === "function") response.transports = r.getTransports();
+  } else {
+    response.authenticatorData = toB64url(r.authenticatorData);
+    response.signature = toB64url(r.signature);
+    if (r.userHandle) response.userHandle = toB64url(r.userHandle);
+  }
+  return {
+    id: cred.id,
+    rawId: toB64url(cred.rawId),
+    type: cred.type,
+    response,
+    authenticatorAttachment: cred.authenticatorAttachment || null,
+    clientExtensionResults: {},
+  };
+}
+
+// The person closed the browser's dialog, or no authenticator answered: not an error to show.
+function cancelled(e) {
+  return e && (e.name === "NotAllowedError" || e.name === "AbortError");
+}
+
+// ---------- the calls ----------
+
+export async function addPasskey(name) {
+  const options = await post("/api/passkeys/register/options", {});
+  const cred = await navigator.credentials.create({ publicKey: creationOptions(options) });
+  const body = { credential: credentialJSON(cred) };
+  if (name) body.name = name;
+  return post("/api/passkeys/register", body);
+}
+
+// Sign this device in with a passkey the browser or a phone holds; null when the person
+// cancelled. The session is the cookie the server sets.
+export async function signInWithPasskey() {
+  const options = await post("/api/passkeys/signin/options", {});
+  let cred;
+  try {
+    cred = await navigator.credentials.get({ publicKey: requestOptions(options) });
+  } catch (e) {
+    if (cancelled(e)) return null;
+    throw e;
+  }
+  const who = await post("/api/passkeys/signin", { credential: credentialJSON(cred) });
+  try { localStorage.setItem("emara.signed_in", "1"); } catch {}
+  await loadProfile();
+  return who;
+}
+
+// ---------- "Sign in with a passkey" (the "Who are you?" panel) ----------
+
+export function passkeySignInButton(done) {
+  if (!passkeysSupported()) return null;
+  const btn = h("button", { type: "button", "data-testid": "whoami-passkey" }, t("passkeys.signin"));
+  btn.addEventListener("click", async () => {
+    btn.disabled = true;
+    btn.setAttribute("aria-busy", "true");
+    try {
+      if (await signInWithPasskey()) {
+        await done();
+        return;
+      }
+    } catch (e) {
+      showError(e);
+    }
+    btn.disabled = false;
+    btn.setAttribute("aria-busy", "false");
+  });
+  return h("p.whoami-passkey", btn);
+}
+
+// ---------- the profile page's section ----------
+
+export function passkeysSection() {
+  const box = h("section.panel.passkeys-section", { "data-testid": "passkeys-section", "aria-labelledby": "passkeys-title" },
+    h("h2", { id: "passkeys-title" }, t("passkeys.title")), h("p.muted", t("app.loading")));
+  load(box);
+  return box;
+}
+
+async function load(box) {
+  try {
+    show(box, (await get("/api/passkeys")).passkeys);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function when(iso) {
+  try {
+    return new Intl.DateTimeFormat(lang(), { dateStyle: "medium" }).format(new Date(iso));
+  } catch {
+    return iso;
+  }
+}
+
+function show(box, keys) {
+  clear(box).append(h("h2", { id: "passkeys-title" }, t("passkeys.title")), h("p.muted", t("passkeys.what")));
+  if (!passkeysSupported()) box.append(h("p.note", { "data-testid": "passkeys-unsupported" }, t("passkeys.unsupported")));
+  if (keys.length === 0) {
+    box.append(h("p", { "data-testid": "passkeys-none" }, t("passkeys.none")));
+  } else {
+    box.append(h("ul.passkeys-list", { "data-testid": "passkeys-list" }, keys.map((k) => row(box, k))));
+  }
+  if (passkeysSupported()) box.append(addForm(box));
+}
+
+function row(box, k) {
+  const remove = h("button", { type: "button", "data-testid": "passkey-remove", "aria-label": t("passkeys.remove_named", { name: k.name }) }, t("passkeys.remove"));
+  remove.addEventListener("click", async () => {
+    remove.disabled = true;
+    try {
+      await del(`/api/passkeys/${encodeURIComponent(k.id)}`);
+      toast(t("passkeys.removed"));
+      await load(box);
+    } catch (e) {
+      showError(e);
+      remove.disabled = false;
+    }
+  });
+  const used = k.last_used_at ? t("passkeys.last_used", { date: when(k.last_used_at) }) : t("passkeys.never_used");
+  return h("li.passkey", { "data-testid": "passkey" },
+    h("span.passkey-name", k.name),
+    h("span.muted", t("passkeys.added", { date: when(k.created_at) }), " · ", used),
+    remove);
+}
+
+function addForm(box) {
+  const name = h("input", { id: "passkey-name", "data-testid": "passkey-name", type: "text", maxlength: "60", autocomplete: "off", placeholder: t("passkeys.name_hint") });
+  const go = h("button.primary", { type: "submit", "data-testid": "passkey-add" }, t("passkeys.add"));
+  const form = h("form.passkey-form", h("label", { for: "passkey-name" }, t("passkeys.name")), h("div.row", name, go));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    go.disabled = true;
+    try {
+      await addPasskey(name.value.trim());
+      toast(t("passkeys.added_toast"));
+      await load(box);
+    } catch (err) {
+      if (!cancelled(err)) showError(err instanceof ApiError ? err : new ApiError(0, "passkey_failed", String(err)));
+      go.disabled = false;
+    }
+  });
+  return form;
+}
