@@ -39,6 +39,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.devtools.hostile_text import worst_shapes
 from app.devtools.players import Player, get_game, http_move, seat_table
 from app.devtools.stack import ServerProcess, TempDatabase
 
@@ -243,26 +244,6 @@ def play_some(server: ServerProcess, table: Any, moves: int) -> None:
             legal = view["legal_moves"]
             move = next((m for m in legal if m["kind"] == "end_turn"), legal[0])
             http_move(c, table.id, table.players[seat], move, view["version"]).raise_for_status()
-
-
-def worst_shapes(size: int) -> dict[str, str]:
-    """Texts of ``size`` characters shaped against a scanner of JSON text."""
-    return {
-        "quote_backslash": ('"\\' * size)[:size],
-        "escaped_quotes": ('"' + '\\"' * size)[:size],
-        "quotes": '"' * size,
-        "backslashes": "\\" * size,
-        "open_brackets": "[" * size,
-        "bracket_quote": ('["' * size)[:size],
-        "nested_strings": ('{"a":"' * size)[:size],
-        "frame_of_quotes": ('{"type":"ping","ref":"' + '\\"' * size)[:size],
-        # valid JSON with as many values as the size allows (the walk after parsing)
-        "many_values": "[" + "0," * ((size - 3) // 2) + "0]",
-        "many_lists": "[" + ("[]," * size)[: size - 4] + "[]]",
-        "nested_within_limit": "["
-        + ",".join(["[" * 30 + "0" + "]" * 30] * ((size - 2) // 62))
-        + "]",
-    }
 
 
 def phase_inspect(runs: int = 5) -> dict[str, Any]:

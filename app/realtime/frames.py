@@ -254,12 +254,18 @@ class Meter:
     examined: int = 0
 
 
+# No frame of the protocol holds more than a few dozen values (a move: under 30).
+MAX_VALUES = 1000
+
+
 def inspect_value(value: Any, max_depth: int, meter: Meter | None = None) -> str | None:
     """One walk of a parsed frame, each value looked at once: "deep" when containers nest
-    deeper than ``max_depth``, "number" when an integer lies beyond the safe range or a float
-    is not finite (it could not be written back out), else None."""
+    deeper than ``max_depth``, "many" past ``MAX_VALUES`` values (the walk stops there),
+    "number" when an integer lies beyond the safe range or a float is not finite (it could not
+    be written back out), else None."""
     stack: list[tuple[Any, int]] = [(value, 1)]
     seen = 0
+    found = 1  # values met so far, walked or waiting
     try:
         while stack:
             v, depth = stack.pop()
@@ -267,6 +273,9 @@ def inspect_value(value: Any, max_depth: int, meter: Meter | None = None) -> str
             if isinstance(v, dict | list):
                 if depth > max_depth:
                     return "deep"
+                found += len(v)
+                if found > MAX_VALUES:  # counted before a single one is pushed
+                    return "many"
                 items = v.values() if isinstance(v, dict) else v
                 stack.extend((x, depth + 1) for x in items)
             elif isinstance(v, bool) or v is None or isinstance(v, str):
@@ -325,6 +334,8 @@ def parse_client(
     found = inspect_value(raw, max_depth, meter)
     if found == "deep":
         return Refusal("malformed", f"frames nest at most {max_depth} deep")
+    if found == "many":
+        return Refusal("malformed", f"frames hold at most {MAX_VALUES} values")
     ref = usable_ref(raw)
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
         return Refusal("malformed", "a frame is an object with a type", ref)
