@@ -16,7 +16,8 @@
 //   pace.js     pace words, clocks                push.js     service worker, push opt-in
 //   email.js    e-mail section, link pages        profilepage.js  my profile (/profile)
 //   people.js   lobby: name, people to invite     invitations.js  My games' invitations
-//   rematch.js  the end screen's rematch offer
+//   rematch.js  the end screen's rematch offer  theme.js    light / dark / as the system
+//   icons.js    inline SVG icons
 import { t, setLang, initialLang, languages } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, ApiError } from "/js/api.js";
@@ -28,6 +29,7 @@ import { Lobby, lobbyStarted, tableUrl } from "/js/lobby.js";
 import { TableScreen } from "/js/table.js";
 import { startWaiting, waitingBadge } from "/js/waiting.js";
 import { registerWorker } from "/js/push.js";
+import "/js/theme.js"; // the remembered light or dark choice, set before the first page
 
 const main = () => document.getElementById("main");
 let screen = null; // the live screen object (has stop())

@@ -275,6 +275,8 @@ export class TableScreen {
     this.render();
     const tab = document.getElementById("tab-" + id);
     if (tab) tab.focus({ preventScroll: true });
+    // the log opens at its newest lines (the page, not the list, scrolls on a phone)
+    if (id === "log") window.scrollTo(0, document.documentElement.scrollHeight);
   }
 
   // ---------- rendering ----------
