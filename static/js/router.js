@@ -17,7 +17,7 @@
 //   email.js    e-mail section, link pages        profilepage.js  my profile (/profile)
 //   people.js   lobby: name, people to invite     invitations.js  My games' invitations
 //   rematch.js  the end screen's rematch offer  theme.js    light / dark / as the system
-//   icons.js    inline SVG icons
+//   icons.js    inline SVG icons               logpin.js   the phone's log tab at its newest
 import { t, setLang, initialLang, languages } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, ApiError } from "/js/api.js";

@@ -23,6 +23,7 @@ import { ChatPanel } from "/js/chat.js"; // table chat and presence
 import { focusKey, restoreFocus } from "/js/focus.js";
 import { renderClocks } from "/js/pace.js";
 import { RematchOffer } from "/js/rematch.js";
+import { LogPin } from "/js/logpin.js";
 
 const enc = encodeURIComponent;
 
@@ -56,6 +57,7 @@ export class TableScreen {
     this.sound = localStorage.getItem("emara.sound") === "1";
     this.notify = false;
     this.rematchOffer = new RematchOffer(this); // play again: the end screen's offer
+    this.logPin = new LogPin(this); // the phone's log tab: at its newest lines
     this.seatAction = null; // the open confirm step: {seat, kind: "leave" | "hand", level}
     this.seatBusy = false;
     this.panel = "hand"; // the phone's open tab
@@ -131,6 +133,7 @@ export class TableScreen {
     this.since.start();
     this.undo.start();
     if (this.mq) this.mq.addEventListener("change", this.onLayout);
+    this.logPin.start(this.root);
     await this.fetchGame();
     this.root.after(this.chat.el); // table chat and presence (outside the re-rendered game)
     this.socket.start();
@@ -143,6 +146,7 @@ export class TableScreen {
     this.since.stop();
     this.undo.stop();
     if (this.mq) this.mq.removeEventListener("change", this.onLayout);
+    this.logPin.stop();
     this.socket.stop();
     this.chat.el.remove(); // table chat and presence
   }
@@ -275,8 +279,7 @@ export class TableScreen {
     this.render();
     const tab = document.getElementById("tab-" + id);
     if (tab) tab.focus({ preventScroll: true });
-    // the log opens at its newest lines (the page, not the list, scrolls on a phone)
-    if (id === "log") window.scrollTo(0, document.documentElement.scrollHeight);
+    this.logPin.opened();
   }
 
   // ---------- rendering ----------
