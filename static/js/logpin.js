@@ -1,12 +1,8 @@
 // On a phone the log is a tab and the page scrolls, not the list: opening the tab shows the newest
-// lines, and the page stays there while the log (or anything above it) grows, until the reader
-// scrolls up. On a desktop the list scrolls itself (table.js keeps it at its end).
-const SLACK = 40; // px from the bottom that still count as "at the newest"
-
-function atBottom() {
-  const doc = document.documentElement;
-  return window.scrollY + window.innerHeight >= doc.scrollHeight - SLACK;
-}
+// lines, and the page stays there while the log (or anything above it) grows or is drawn again,
+// until the reader scrolls (wheel, touch or a scrolling key). On a desktop the list scrolls itself
+// (table.js keeps it at its end).
+const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " "]);
 
 function toBottom() {
   window.scrollTo(0, document.documentElement.scrollHeight);
@@ -16,8 +12,8 @@ export class LogPin {
   constructor(ts) {
     this.ts = ts;
     this.pinned = false;
-    this.onScroll = () => {
-      if (this.pinned && !atBottom()) this.pinned = false;
+    this.release = (e) => {
+      if (e.type !== "keydown" || SCROLL_KEYS.has(e.key)) this.pinned = false;
     };
     this.resize = typeof ResizeObserver === "function" ? new ResizeObserver(() => this.pinned && this.isLog() && toBottom()) : null;
   }
@@ -27,12 +23,12 @@ export class LogPin {
   }
 
   start(root) {
-    window.addEventListener("scroll", this.onScroll, { passive: true });
+    for (const type of ["wheel", "touchmove", "keydown"]) window.addEventListener(type, this.release, { passive: true });
     if (this.resize) this.resize.observe(root);
   }
 
   stop() {
-    window.removeEventListener("scroll", this.onScroll);
+    for (const type of ["wheel", "touchmove", "keydown"]) window.removeEventListener(type, this.release);
     if (this.resize) this.resize.disconnect();
   }
 
@@ -40,5 +36,10 @@ export class LogPin {
   opened() {
     this.pinned = this.isLog();
     if (this.pinned) toBottom();
+  }
+
+  // the table was drawn again: still at the newest lines if the reader left them there
+  afterRender() {
+    if (this.pinned && this.isLog()) toBottom();
   }
 }

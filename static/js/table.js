@@ -312,6 +312,7 @@ export class TableScreen {
     restoreFocus(this.root, hadFocus, inControls);
     const list = document.getElementById("log-list");
     if (list && logAtBottom) list.scrollTop = list.scrollHeight;
+    this.logPin.afterRender();
     this.flashChanges();
     this.turnSignal();
     this.undo.afterRender(); // since you looked + Undo: drawn over the fresh page
