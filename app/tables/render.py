@@ -95,8 +95,11 @@ def lobby_view(
         )
     my_seat = next((x.seat for x in seats if profile_id and x.profile_id == profile_id), None)
     outcome = None
+    to_act: list[int] = []
     if t.status == TableStatus.FINISHED and t.state is not None:
         outcome = rules.outcome(rules.decode_state(t.state))
+    elif t.status == TableStatus.PLAYING and t.state is not None:
+        to_act = rules.to_act(rules.decode_state(t.state))
     return {
         "id": t.id,
         "invite_code": t.invite_code if my_seat is not None else None,
@@ -108,6 +111,8 @@ def lobby_view(
         "my_seat": my_seat,
         "version": t.version,
         "outcome": outcome,
+        # whose move it is now (seats; empty unless the game runs): "My tables" says so
+        "to_act": to_act,
         "created_at": iso(t.created_at),
         # Play again: the host's name for the table, and its rematch table once there is one.
         "name": t.name,

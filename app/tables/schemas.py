@@ -117,6 +117,8 @@ class LobbyOut(BaseModel):
     outcome: dict[str, Any] | None
     created_at: str | None
     clock: ClockOut | None = None
+    # The seats whose move it is (empty unless the game runs).
+    to_act: list[int] = []
     # Play again: the host's name for the table (null: none), and the table of its rematch (to
     # its seats only, once a player asked for one).
     name: str | None = None

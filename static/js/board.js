@@ -26,7 +26,9 @@ export function renderStatus(ts) {
     ts.sound = e.target.checked;
     localStorage.setItem("emara.sound", ts.sound ? "1" : "0");
   } }), h("span", { "aria-hidden": "true" }, " ♪ "), h("span.tool-text", t("table.sound")));
-  const notify = "Notification" in window ? h("label.toggle", h("input", { type: "checkbox", checked: !!ts.notify, onchange: async (e) => {
+  // a notice from this tab while it is open (push notifications, for a closed page, are the
+  // profile menu's: push.js); the words say which
+  const notify = "Notification" in window ? h("label.toggle", { title: t("table.notify_hint"), "data-testid": "tab-notify" }, h("input", { type: "checkbox", checked: !!ts.notify, onchange: async (e) => {
     ts.notify = e.target.checked;
     if (ts.notify && Notification.permission === "default") { try { await Notification.requestPermission(); } catch {} }
   } }), h("span", { "aria-hidden": "true" }, " ✉ "), h("span.tool-text", t("table.notify"))) : null;

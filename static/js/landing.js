@@ -22,7 +22,7 @@ export async function landing({ link, navigate }) {
   };
   seatsSel.addEventListener("change", fillStart);
   fillStart();
-  const bstart = h("input", { id: "building-start", "data-testid": "building-start", type: "number", min: "0", max: "80", placeholder: "35" });
+  const bstart = h("input", { id: "building-start", "data-testid": "building-start", type: "number", min: "0", max: "80", placeholder: "35", "aria-describedby": "building-start-hint" });
   const paceSel = paceSelect({ id: "pace", "data-testid": "pace" });
   const check = (id) => h("input", { id, type: "checkbox", "data-testid": id });
   const rl = check("random-locations"), fs = check("full-selection"), sp = check("spectators");
@@ -72,7 +72,7 @@ export async function landing({ link, navigate }) {
     h("section.hero", h("h1", h("span.crown", { "aria-hidden": "true" }, "♛ "), t("app.title")), h("p.tagline", t("app.tagline"))),
     h(
       "div.landing-grid",
-      h("section.panel", h("h2", t("landing.welcome")), nameField(), profile() ? h("p.muted", t("landing.playing_as", { name: profile().name })) : null),
+      h("section.panel", h("h2", t("landing.welcome")), nameField(() => saveName({ link, navigate })), profile() ? h("p.muted", t("landing.playing_as", { name: profile().name })) : null),
       h(
         "section.panel",
         h("h2", t("landing.new_table")),
@@ -81,7 +81,7 @@ export async function landing({ link, navigate }) {
           h("label", { for: "start-player" }, t("landing.start_player")), startSel,
           h("label", { for: "building-start" }, t("landing.building_start")), bstart
         ),
-        h("p.hint", t("landing.building_start_hint")),
+        h("p.hint", { id: "building-start-hint", "data-testid": "building-start-hint" }, t("landing.building_start_hint")),
         h("div.field", h("label", { for: "pace" }, t("pace.label")), paceSel),
         h("div.checks",
           h("label", rl, " ", t("landing.random_locations")),
@@ -111,11 +111,34 @@ export async function landing({ link, navigate }) {
     for (const tb of list) {
       const status = tb.status === "finished" ? t("landing.finished") : tb.status === "lobby" || tb.status === "open" ? t("landing.lobby") : t("landing.running");
       const names = (tb.seats || []).map((s) => seatName(s) || "—").join(", ");
-      ul.append(h("li", h("span.status-" + (tb.status || "running"), status), " ", h("span", names), " ",
+      ul.append(h("li", h("span.status-" + (tb.status || "running"), status), " ", h("span", names), " ", whoseTurn(tb), " ",
         link(`/t/${encodeURIComponent(tb.id)}`, tb.status === "finished" ? t("landing.view_result") : t("landing.continue"), { class: "button small" })));
     }
     if (list.length) tablesBox.append(ul);
   } catch (e) {
     clear(tablesBox).append(h("p.muted", e instanceof ApiError ? e.text : String(e)));
   }
+}
+
+// Enter in "Your name": play under that name from now on (a new name is a new profile, as when
+// creating a table), and the page says so.
+async function saveName(nav) {
+  try {
+    await ensureProfile(currentName());
+    await landing(nav);
+    const btn = document.querySelector("[data-testid=create-table]");
+    if (btn) btn.focus();
+  } catch (e) {
+    showError(e);
+  }
+}
+
+// A running table of mine: "your turn", or whose turn it is.
+function whoseTurn(tb) {
+  if (tb.status !== "playing" || !Array.isArray(tb.to_act) || !tb.to_act.length) return null;
+  if (tb.my_seat !== null && tb.my_seat !== undefined && tb.to_act.includes(tb.my_seat)) {
+    return h("strong.turn-note.mine", { "data-testid": "my-table-turn" }, "★ ", t("landing.turn_yours"));
+  }
+  const names = tb.to_act.map((n) => seatName((tb.seats || [])[n]) || "—").join(", ");
+  return h("span.turn-note", { "data-testid": "my-table-turn" }, t("landing.turn_of", { name: names }));
 }

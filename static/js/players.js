@@ -33,14 +33,14 @@ export function renderScoreTrack(ts) {
     const keyOf = (track) => (r.seat === "v" ? "victoria:cp" : `player:${r.seat}:${track}`);
     const cp = s("g", { class: `track-marker cp ${cls}${lowerIsCp ? " lower" : ""}`, "data-key": keyOf("cp") });
     cp.append(s("circle", { cx: x(r.cp), cy: y, r: lowerIsCp ? 10 : 8 }));
-    cp.append(s("text", { x: x(r.cp), y: y + 4 }, "C"));
+    cp.append(s("text", { x: x(r.cp), y: y + 4 }, t("table.cp_mark")));
     cp.append(s("title", {}, `${r.name}: ${r.cp} ${t("table.cp")}${lowerIsCp ? " ★ " + t("table.lower") : ""}`));
     svg.append(cp);
     if (r.bp !== null) {
       const bp = s("g", { class: `track-marker bp ${cls}${!lowerIsCp ? " lower" : ""}`, "data-key": keyOf("bp") });
       const sz = !lowerIsCp ? 19 : 15;
       bp.append(s("rect", { x: x(r.bp) - sz / 2, y: y - sz / 2, width: sz, height: sz, rx: 2 }));
-      bp.append(s("text", { x: x(r.bp), y: y + 4 }, "B"));
+      bp.append(s("text", { x: x(r.bp), y: y + 4 }, t("table.bp_mark")));
       bp.append(s("title", {}, `${r.name}: ${r.bp} ${t("table.bp")}${!lowerIsCp ? " ★ " + t("table.lower") : ""}`));
       svg.append(bp);
       const low = lowerIsCp ? r.cp : r.bp;

@@ -7,6 +7,7 @@ import { h, clear } from "/js/dom.js";
 import { get, post, ApiError } from "/js/api.js";
 import { showError, toast } from "/js/notices.js";
 import { pushMenuItem, forgetPushOnSignOut } from "/js/push.js";
+import { themeSwitch } from "/js/theme.js";
 
 let me = null; // {id, name} or null
 
@@ -143,6 +144,27 @@ export function showRecoveryCode(name, code) {
 
 // ---------- the header's profile menu ----------
 
+// The open menu closes with Escape (focus back on its summary) and with a click or tap anywhere
+// outside it, so it never stays over the score table or the Take back button.
+function closeMenus(except) {
+  let closed = null;
+  for (const d of document.querySelectorAll("details.profile-menu[open]")) {
+    if (d === except) continue;
+    d.open = false;
+    closed = d;
+  }
+  return closed;
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "Escape") return;
+  const closed = closeMenus(null);
+  if (!closed) return;
+  const summary = closed.querySelector("summary");
+  if (summary && closed.contains(document.activeElement)) summary.focus();
+});
+document.addEventListener("click", (e) => closeMenus(e.target.closest ? e.target.closest("details.profile-menu") : null));
+
 // `after()` runs once the profile changed (the router shows the page again).
 export function profileMenu(after) {
   if (me) {
@@ -160,6 +182,7 @@ export function profileMenu(after) {
         h("p.muted", t("profile.signed_in_as", { name: me.name })),
         h("a.button", { href: "/profile", "data-link": "", "data-testid": "profile-page-link" }, t("profile.page_title")),
         pushMenuItem(),
+        themeSwitch(),
         h("button", { type: "button", "data-testid": "sign-out", onclick: out(false) }, t("profile.sign_out")),
         h("button", { type: "button", "data-testid": "sign-out-everywhere", onclick: out(true) }, t("profile.sign_out_everywhere"))));
   }
@@ -180,7 +203,8 @@ export function profileMenu(after) {
     h("div.menu",
       h("label", { for: "recover-input" }, t("profile.recover_label")), input,
       h("button", { type: "button", "data-testid": "recover-go", onclick: go }, t("profile.recover_go")),
-      h("a", { href: "/email/signin", "data-link": "", "data-testid": "email-signin-link" }, t("email.signin.menu"))));
+      h("a", { href: "/email/signin", "data-link": "", "data-testid": "email-signin-link" }, t("email.signin.menu")),
+      themeSwitch()));
 }
 
 // The name field of the landing page, the lobby's join box and the solo/records sign-in.

@@ -1,11 +1,12 @@
 // The service worker (static/sw.js: the installed app's cache, and push notifications) and the
-// push opt-in of this device: "Notify me when it is my turn" in the profile menu subscribes this
+// push opt-in of this device: "Turn on push notifications on this device" in the profile menu subscribes this
 // browser's push service with the server's VAPID key (GET /api/push/key) and hands the
-// subscription (its endpoint and keys, and the page's language) to POST /api/push/subscriptions; "Stop notifications" removes it
+// subscription (its endpoint and keys, and the page's language) to POST /api/push/subscriptions; "Turn off …" removes it
 // (DELETE /api/push/subscriptions) and unsubscribes. The subscription is the browser's; the page
 // keeps only a flag that this device said yes.
 import { t, lang } from "/js/i18n.js";
 import { h } from "/js/dom.js";
+import { bellIcon } from "/js/icons.js";
 import { api, get, post, ApiError } from "/js/api.js";
 import { showError, toast } from "/js/notices.js";
 
@@ -104,7 +105,7 @@ export function pushMenuItem() {
   let on = flagged();
   const btn = h("button", { type: "button", "data-testid": "push-toggle" });
   const label = () => {
-    btn.textContent = on ? "🔕 " + t("push.stop") : "🔔 " + t("push.enable");
+    btn.replaceChildren(bellIcon(on), " ", on ? t("push.stop") : t("push.enable"));
     btn.dataset.on = on ? "1" : "0";
   };
   label();

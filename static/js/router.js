@@ -17,6 +17,8 @@
 //   email.js    e-mail section, link pages        profilepage.js  my profile (/profile)
 //   people.js   lobby: name, people to invite     invitations.js  My games' invitations
 //   rematch.js  the end screen's rematch offer signin.js   "who are you?" for a signed-out visitor
+//   theme.js    light / dark / as the system
+//   icons.js    inline SVG icons               logpin.js   the phone's log tab at its newest
 import { t, setLang, initialLang, languages } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, ApiError } from "/js/api.js";
@@ -29,6 +31,7 @@ import { TableScreen } from "/js/table.js";
 import { startWaiting, waitingBadge } from "/js/waiting.js";
 import { registerWorker } from "/js/push.js";
 import { askWhoYouAre } from "/js/signin.js";
+import "/js/theme.js"; // the remembered light or dark choice, set before the first page
 
 const main = () => document.getElementById("main");
 let screen = null; // the live screen object (has stop())

@@ -24,6 +24,7 @@ import { focusKey, restoreFocus } from "/js/focus.js";
 import { renderClocks } from "/js/pace.js";
 import { RematchOffer } from "/js/rematch.js";
 import { setPageUnread } from "/js/waiting.js";
+import { LogPin } from "/js/logpin.js";
 
 const enc = encodeURIComponent;
 
@@ -58,6 +59,7 @@ export class TableScreen {
     this.sound = localStorage.getItem("emara.sound") === "1";
     this.notify = false;
     this.rematchOffer = new RematchOffer(this); // play again: the end screen's offer
+    this.logPin = new LogPin(this); // the phone's log tab: at its newest lines
     this.seatAction = null; // the open confirm step: {seat, kind: "leave" | "hand", level}
     this.seatBusy = false;
     this.panel = "hand"; // the phone's open tab
@@ -140,6 +142,7 @@ export class TableScreen {
     this.since.start();
     this.undo.start();
     if (this.mq) this.mq.addEventListener("change", this.onLayout);
+    this.logPin.start(this.root);
     await this.fetchGame();
     if (!this.chat.el.isConnected) this.root.after(this.chat.el); // no game to show: the chat below
     this.socket.start();
@@ -152,6 +155,7 @@ export class TableScreen {
     this.since.stop();
     this.undo.stop();
     if (this.mq) this.mq.removeEventListener("change", this.onLayout);
+    this.logPin.stop();
     this.socket.stop();
     this.chat.stop();
     setPageUnread(0);
@@ -292,6 +296,7 @@ export class TableScreen {
     this.render();
     const tab = document.getElementById("tab-" + id);
     if (tab) tab.focus({ preventScroll: true });
+    this.logPin.opened();
   }
 
   // ---------- rendering ----------
@@ -325,6 +330,7 @@ export class TableScreen {
     restoreFocus(this.root, hadFocus, inControls);
     const list = document.getElementById("log-list");
     if (list && logAtBottom) list.scrollTop = list.scrollHeight;
+    this.logPin.afterRender();
     this.flashChanges();
     this.turnSignal();
     this.undo.afterRender(); // since you looked + Undo: drawn over the fresh page

@@ -66,6 +66,7 @@ SAME_AS_ENGLISH = {
         "table.victoria",
         "table.nothing",
         "table.bp",
+        "table.bp_mark",  # B for Baupunkte, as in English
         "move.event_option",
         "move.unknown",
         "councilor.a",

@@ -147,6 +147,19 @@ def test_my_tables_lists_open_tables(client: TestClient, ann: Player, bob: Playe
     assert client.get("/api/tables").status_code == 401
 
 
+def test_my_tables_say_whose_move_it_is(client: TestClient, ann: Player, bob: Player) -> None:
+    t = create(client, ann, seats=2, start_player=1)
+    mine = client.get("/api/tables", headers=ann.headers).json()["tables"]
+    assert mine[0]["to_act"] == []  # not started
+    client.post(
+        f"/api/tables/{t['id']}/join", json={"invite_code": t["invite_code"]}, headers=bob.headers
+    )
+    assert client.post(f"/api/tables/{t['id']}/start", headers=ann.headers).status_code == 200
+    for who in (ann, bob):
+        (row,) = client.get("/api/tables", headers=who.headers).json()["tables"]
+        assert row["to_act"] == [1]
+
+
 def test_client_routes_and_openapi(client: TestClient) -> None:
     for path in ("/", "/t/abc?invite=x", "/solo", "/records"):
         r = client.get(path)

@@ -2,8 +2,9 @@
 
 axe-core (bundled by axe-playwright-python, so it runs offline) is injected through Playwright's
 evaluate, which the page's Content-Security-Policy does not block; the check fails on any
-serious or critical violation of the start page, a lobby, a running table (desktop and phone),
-the solo page and the records page.
+serious or critical violation of every page a player meets (home, a lobby, a running table, a
+finished one, solo, records, My games, the profile) at 1366×900 and at 390×844, in the light
+colours and in the dark ones (the browser asking for prefers-color-scheme: dark).
 """
 
 from __future__ import annotations
@@ -39,6 +40,79 @@ def axe_violations(page: Any) -> list[str]:
             targets = [" ".join(map(str, n.get("target", []))) for n in v.get("nodes", [])][:5]
             out.append(f"{v['impact']} {v['id']}: {v.get('help')} — {targets}")
     return out
+
+
+# Each page a player meets, and what shows that it is drawn.
+PAGES = {
+    "home": ("/", "[data-testid=create-table]"),
+    "lobby": ("/t/{lobby}", "[data-testid=invite-link]"),
+    "playing": ("/t/{playing}", "[data-testid=turn-indicator]"),
+    "finished": ("/t/{finished}", "[data-testid=final-scores]"),
+    "solo": ("/solo", "main h1, main h2"),
+    "records": ("/records", "main h1, main h2"),
+    "my games": ("/games", "[data-testid=my-game]"),
+    "profile": ("/profile", "main h1"),
+}
+
+
+def played_some(server: Any, tokens: list[str], table_id: str, api: Any, moves: int = 40) -> None:
+    """``moves`` legal moves of a started table, over HTTP (the first legal one each time)."""
+    done = 0
+    while done < moves:
+        for n, token in enumerate(tokens):
+            g = api(server, token, "GET", f"/api/tables/{table_id}/game")
+            if g["legal_moves"]:
+                body = {
+                    "move": g["legal_moves"][-1],
+                    "expected_version": g["version"],
+                    "move_id": f"a{done}-{n}",
+                }
+                api(server, token, "POST", f"/api/tables/{table_id}/moves", json=body)
+                done += 1
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_every_page_desktop_and_phone(server: Any, browser: Any, scheme: str) -> None:
+    from tests.browser.test_reach import api, finished_game, sign_up  # it imports this module
+
+    contexts = [browser.new_context(viewport=DESKTOP, color_scheme=scheme) for _ in range(2)]
+    try:
+        page, other = (c.new_page() for c in contexts)
+        ann = sign_up(page, server, "Ann")
+        ben = sign_up(other, server, "Ben")
+        tokens = [ann["token"], ben["token"]]
+        lobby = api(server, tokens[0], "POST", "/api/tables", json={"seats": 2, "options": {}})
+        playing = api(server, tokens[0], "POST", "/api/tables", json={"seats": 2, "options": {}})
+        join = {"invite_code": playing["invite_code"]}
+        api(server, tokens[1], "POST", f"/api/tables/{playing['id']}/join", json=join)
+        api(server, tokens[0], "POST", f"/api/tables/{playing['id']}/start")
+        played_some(server, tokens, playing["id"], api)  # a log long enough to scroll
+        ids = {
+            "lobby": lobby["id"],
+            "playing": playing["id"],
+            "finished": finished_game(server, tokens),
+        }
+        found: dict[str, list[str]] = {}
+        for size_name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page.set_viewport_size(size)
+            for name, (path, ready) in PAGES.items():
+                page.goto(server.url(path.format(**ids)))
+                page.locator(ready).first.wait_for(timeout=WAIT)
+                if name == "playing" and size_name == "desktop":
+                    # the log scrolls: a scrollable region must be reachable by keyboard
+                    assert page.evaluate(
+                        "() => { const l = document.getElementById('log-list');"
+                        " return l.scrollHeight > l.clientHeight; }"
+                    )
+                found[f"{name}, {size_name}"] = axe_violations(page)
+                if name == "playing":  # the profile menu, open over the table
+                    page.get_by_test_id("profile-menu").locator("summary").click()
+                    page.get_by_test_id("theme-select").wait_for(timeout=WAIT)
+                    found[f"menu, {size_name}"] = axe_violations(page)
+        assert found == {k: [] for k in found}
+    finally:
+        for c in contexts:
+            c.close()
 
 
 def test_axe_start_lobby_solo_records(server: Any, browser: Any) -> None:
