@@ -50,6 +50,7 @@ def test_the_chat_is_beside_the_board_and_counts_what_arrives_out_of_sight(
         tokens = []
         for ctx, name in ((ann_ctx, "Ann"), (bo_ctx, "Bo")):
             r = ctx.request.post(server.url("/api/profiles"), data={"name": name})
+            ctx.add_init_script("localStorage.setItem('emara.signed_in', '1')")  # signed in by API
             assert r.ok, r.text()
             tokens.append(r.json()["token"])
         t = api.call(

@@ -32,6 +32,7 @@ def new_table(server: Any, ctx: Any, api: Api, other: str | None) -> tuple[str, 
     greedy bot when None. Returns the table id and the tokens (Ann's, the other's)."""
     ctx.add_init_script("localStorage.setItem('emara.lang', 'en')")
     r = ctx.request.post(server.url("/api/profiles"), data={"name": "Ann"})
+    ctx.add_init_script("localStorage.setItem('emara.signed_in', '1')")  # signed in by API
     assert r.ok, r.text()
     tokens = [r.json()["token"]]
     t = api.call(
