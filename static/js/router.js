@@ -72,7 +72,7 @@ function renderHeader() {
   const hdr = clear(document.getElementById("top"));
   const sel = h(
     "select",
-    { "aria-label": t("app.language"), onchange: async (e) => { await setLang(e.target.value); route(); } },
+    { "aria-label": t("app.language"), "data-testid": "lang-select", onchange: async (e) => { await setLang(e.target.value); route(); } },
     languages().map((code) => h("option", { value: code, selected: code === document.documentElement.lang }, code.toUpperCase()))
   );
   hdr.append(

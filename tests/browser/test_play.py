@@ -315,10 +315,10 @@ def test_messages_come_from_the_catalogue(server: Any, browser: Any) -> None:
         page.goto(server.url("/"))
         seen = {page.get_by_test_id("create-table").inner_text()}
         for code in ("cs", "de"):
-            page.select_option("header select", code)
+            page.select_option("[data-testid=lang-select]", code)
             page.wait_for_function(
                 "c => document.documentElement.lang === c"
-                " && document.querySelector('header select')?.value === c",
+                " && document.querySelector('[data-testid=lang-select]')?.value === c",
                 arg=code,
             )
             text = page.get_by_test_id("create-table").inner_text()

@@ -71,7 +71,7 @@ def sign_up(page: Any, server: ServerProcess, name: str) -> dict[str, Any]:
 
 
 def in_czech(page: Any) -> None:
-    page.locator("header select").select_option("cs")
+    page.get_by_test_id("lang-select").select_option("cs")
     page.locator("html[lang=cs]").wait_for(state="attached", timeout=WAIT)
 
 
@@ -165,7 +165,7 @@ def test_an_address_is_confirmed_by_its_link_and_a_sign_in_link_works_once(
         in_czech(page)
         page.get_by_test_id("email-section").filter(has_text="Vaše adresa").wait_for(timeout=WAIT)
         shoot(page, artifacts, "email-confirmed-desktop-cs")
-        page.locator("header select").select_option("en")
+        page.get_by_test_id("lang-select").select_option("en")
         # A phone that never saw Ada: a sign-in link by e-mail, once.
         phone.goto(mail_server.url("/email/signin"))
         phone.get_by_test_id("signin-email").fill("ada@example.org")
