@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -153,7 +153,7 @@ def add_code(s: Session, profile_id: str, code_hash: str, expires_at: datetime) 
 def spend_code(s: Session, code_hash: str, now: datetime) -> str | None:
     """The profile a device code adds a device to, spending it (once, before it expires)."""
     row = s.get(DeviceCode, code_hash)
-    if row is None or row.used_at is not None or _aware(row.expires_at) <= now:
+    if row is None or row.used_at is not None or aware(row.expires_at) <= now:
         return None
     result = s.execute(
         update(DeviceCode)
@@ -163,8 +163,6 @@ def spend_code(s: Session, code_hash: str, now: datetime) -> str | None:
     return row.profile_id if getattr(result, "rowcount", 0) == 1 else None
 
 
-def _aware(at: datetime) -> datetime:
+def aware(at: datetime) -> datetime:
     """SQLite hands timestamps back without their zone (they were stored in UTC)."""
-    from datetime import UTC
-
     return at if at.tzinfo is not None else at.replace(tzinfo=UTC)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TypeVar
 
 from anyio import to_thread
@@ -31,6 +31,7 @@ from app.auth import (
     new_recovery_code,
 )
 from app.clock import Clock
+from app.db.models import DeviceSession
 from app.db.session import Database
 from app.errors import BadDeviceCode, BadRecoveryCode, NotFound
 from app.profiles import repository as repo
@@ -218,10 +219,7 @@ class ProfileService:
     # ------------------------------------------------------------------ My devices
     async def devices(self, profile_id: str) -> list[Device]:
         rows = await self._run(lambda s: repo.sessions_of(s, profile_id))
-        return [
-            Device(r.id, r.device, r.how, _aware(r.created_at), _aware(r.last_used_at))
-            for r in rows
-        ]
+        return [_device(r) for r in rows]
 
     async def sign_out_device(self, profile_id: str, session_id: str) -> None:
         """Sign one device out: its tokens stop working and its sockets close, everywhere."""
@@ -241,7 +239,9 @@ class ProfileService:
             r = repo.recovery_after(s, me)
             if r is None:
                 return None
-            return Device(r.id, r.device, r.how, _aware(r.created_at), _aware(r.last_used_at))
+            return Device(
+                r.id, r.device, r.how, repo.aware(r.created_at), repo.aware(r.last_used_at)
+            )
 
         return await self._run(work)
 
@@ -286,9 +286,9 @@ def session_subject(session_id: str) -> str:
     return "session:" + session_id
 
 
-def _aware(at: datetime) -> datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+def _device(r: DeviceSession) -> Device:
+    return Device(r.id, r.device, r.how, repo.aware(r.created_at), repo.aware(r.last_used_at))
 
 
 def _epoch(at: datetime) -> float:
-    return _aware(at).timestamp()
+    return repo.aware(at).timestamp()

@@ -17,7 +17,7 @@ from typing import Any, Protocol, cast
 import orjson
 
 from app.errors import NotFound, RateLimited
-from app.profiles.service import ProfileService
+from app.profiles.service import ProfileService, session_subject
 from app.ratelimit import LimitName, RateLimiter
 from app.realtime.hub import Notice, NoticeKind
 from app.tables.service import TableService, Viewer
@@ -170,11 +170,14 @@ class ServiceAccess:
         key: Key = (viewer.table_id, viewer.seat, since, force)
         return await self.renders.get(key, lambda: self.svc.catch_up(viewer, since, force=force))
 
-    def watch_profile(self, profile_id: str, end: Callable[[], None]) -> None:
+    def watch_session(self, profile_id: str, session_id: str, end: Callable[[], None]) -> None:
+        """``end`` is called when the profile is signed out everywhere, or this device is."""
         self.svc.hub.watch_profile(profile_id, end)
+        self.svc.hub.watch_profile(session_subject(session_id), end)
 
-    def unwatch_profile(self, profile_id: str, end: Callable[[], None]) -> None:
+    def unwatch_session(self, profile_id: str, session_id: str, end: Callable[[], None]) -> None:
         self.svc.hub.unwatch_profile(profile_id, end)
+        self.svc.hub.unwatch_profile(session_subject(session_id), end)
 
     async def submit_move(
         self,

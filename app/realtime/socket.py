@@ -48,12 +48,6 @@ if TYPE_CHECKING:  # presence and chat (app/chat/feed.py)
 log = logging.getLogger("emara.socket")
 
 
-def session_subject(session_id: str) -> str:
-    """The hub key a device session's sockets are ended by (the profiles feature names it the
-    same way: app/profiles/service.py ``session_subject``)."""
-    return "session:" + session_id
-
-
 class Connection:
     def __init__(
         self,
@@ -155,8 +149,7 @@ class Connection:
             listener = self.feed.split
             tasks.append(asyncio.create_task(self._guarded("feed", self.feed.run())))
         self.access.subscribe(self.table_id, listener)
-        self.access.watch_profile(self.profile_id, self._signed_out)
-        self.access.watch_profile(session_subject(self.session_id), self._signed_out)
+        self.access.watch_session(self.profile_id, self.session_id, self._signed_out)
         if self.companions is not None:
             await self.companions.opened(self.table_id, self.profile_id)
         if first is not None:
@@ -170,8 +163,7 @@ class Connection:
             await self.done.wait()
         finally:
             self.access.unsubscribe(self.table_id, listener)
-            self.access.unwatch_profile(self.profile_id, self._signed_out)
-            self.access.unwatch_profile(session_subject(self.session_id), self._signed_out)
+            self.access.unwatch_session(self.profile_id, self.session_id, self._signed_out)
             for task in tasks:
                 task.cancel()
             # Shielded: when the server itself cancels the handler (shutdown), the socket's tasks

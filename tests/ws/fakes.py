@@ -115,10 +115,10 @@ class FakeAccess:
     def unsubscribe(self, table_id: str, listener: Listener) -> None:
         self.listeners.remove(listener)
 
-    def watch_profile(self, profile_id: str, end: Callable[[], None]) -> None:
+    def watch_session(self, profile_id: str, session_id: str, end: Callable[[], None]) -> None:
         self.ends.append(end)
 
-    def unwatch_profile(self, profile_id: str, end: Callable[[], None]) -> None:
+    def unwatch_session(self, profile_id: str, session_id: str, end: Callable[[], None]) -> None:
         self.ends.remove(end)
 
 
