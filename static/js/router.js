@@ -1,4 +1,4 @@
-// Entry point: the client routes (/, /t/{id}, /solo, /records), the header (language, profile
+// Entry point: the client routes (/, /t/{id}, /solo, /records, /rules), the header (language, profile
 // menu) and start-up (catalogue, who am I, first page).
 //
 // The modules, one concern each:
@@ -58,6 +58,7 @@ export async function route() {
     else if (m) await tablePage(decodeURIComponent(m[1]), new URLSearchParams(location.search).get("invite"));
     else if (path === "/solo") await soloPage();
     else if (path === "/records") await recordsPage();
+    else if (path === "/rules") await (await import("/js/rulespage.js")).renderRules(clear(main()));
     else if (path === "/games") await myGamesPage();
     else if (path === "/profile") await profilePage();
     else if (path === "/add-device") await addDeviceRoute();
@@ -77,7 +78,7 @@ function renderHeader() {
   );
   hdr.append(
     link("/", h("span.brand", h("span.crown", { "aria-hidden": "true" }, "♛"), " ", t("app.title")), { class: "brand-link" }),
-    h("nav", profile() ? link("/games", [t("mygames.link"), " ", waitingBadge()], { "data-testid": "my-games-link" }) : null, " ", link("/records", t("app.records")), " ", link("/solo", t("landing.solo")), " ", sel, " ", profileMenu(route))
+    h("nav", profile() ? link("/games", [t("mygames.link"), " ", waitingBadge()], { "data-testid": "my-games-link" }) : null, " ", link("/records", t("app.records")), " ", link("/solo", t("landing.solo")), " ", link("/rules", t("rules.link"), { "data-testid": "rules-link" }), " ", sel, " ", profileMenu(route))
   );
 }
 
@@ -200,7 +201,7 @@ async function boot() {
     const a = e.target.closest && e.target.closest("a[data-link]");
     if (a && e.button === 0 && !e.metaKey && !e.ctrlKey && a.origin === location.origin) {
       e.preventDefault();
-      navigate(a.pathname + a.search);
+      navigate(a.pathname + a.search + a.hash);
     }
   });
   await route();
