@@ -19,6 +19,7 @@
 //   rematch.js  the end screen's rematch offer signin.js   "who are you?" for a signed-out visitor
 //   theme.js    light / dark / as the system
 //   icons.js    inline SVG icons               logpin.js   the phone's log tab at its newest
+//   rulespage.js the rules reference (/rules)  ruleslink.js rulesLink(anchor) for any screen
 import { t, setLang, initialLang, languages } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, ApiError } from "/js/api.js";

@@ -53,9 +53,23 @@ def test_every_number_comes_from_the_data(server: Any, browser: Any, lang: str) 
         assert wrong == []
         assert re.findall(r".{0,30}\d.{0,30}", found["text"]) == []
         sections = page.eval_on_selector_all("section[id]", "els => els.map(e => e.id)")
-        for anchor in ("turn", "locations", "market", "deliveries", "favor-tokens", "titles",
-                       "craftsmen", "advisors", "events", "round-end", "scoring", "solo",
-                       "variants", *DATA["countryside"], *DATA["town"]):
+        for anchor in (
+            "turn",
+            "locations",
+            "market",
+            "deliveries",
+            "favor-tokens",
+            "titles",
+            "craftsmen",
+            "advisors",
+            "events",
+            "round-end",
+            "scoring",
+            "solo",
+            "variants",
+            *DATA["countryside"],
+            *DATA["town"],
+        ):
             assert anchor in sections
         for size_name, size in (("desktop", DESKTOP), ("phone", PHONE)):
             page.set_viewport_size(size)
@@ -71,7 +85,8 @@ def test_a_deep_link_lands_on_its_section(server: Any, browser: Any) -> None:
     try:
         page = ctx.new_page()
         open_rules(page, server, "en", "/rules#advisors")
-        page.wait_for_function("() => document.activeElement && document.activeElement.id === 'advisors'", timeout=WAIT)
+        focused = "() => document.activeElement && document.activeElement.id === 'advisors'"
+        page.wait_for_function(focused, timeout=WAIT)
         top = page.evaluate("() => document.getElementById('advisors').getBoundingClientRect().top")
         assert 0 <= top < 50
         # a contents link moves the focus and the address, not the page
