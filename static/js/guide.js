@@ -237,6 +237,7 @@ export class Guide {
     p.dataset.step = hint.step;
     p.dataset.version = String(hint.version);
     p.dataset.ready = ready ? "1" : "0";
+    p.dataset.actionable = hint.move ? "1" : "0";
     if (p.dataset.sig === sig) return;
     p.dataset.sig = sig;
     const done = hint.step === "done";
