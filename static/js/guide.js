@@ -26,6 +26,11 @@ export function learnLink(link, attrs = {}) {
   return link("/learn", t("guide.learn"), { "data-testid": "learn-by-playing", ...attrs });
 }
 
+// The header's way in, for someone who has not been through the guided game yet.
+export function learnNav(link) {
+  return guideSeen() ? null : learnLink(link, { class: "learn-nav" });
+}
+
 // The landing's offer: a call to action for a newcomer, a quiet line for everyone else.
 export function learnOffer(link) {
   if (!guideSeen()) {

@@ -32,7 +32,7 @@ import { TableScreen } from "/js/table.js";
 import { startWaiting, waitingBadge } from "/js/waiting.js";
 import { registerWorker } from "/js/push.js";
 import { askWhoYouAre } from "/js/signin.js";
-import { learnLink, learnPage } from "/js/guide.js"; // the guided first game
+import { learnNav, learnPage } from "/js/guide.js"; // the guided first game
 import "/js/theme.js"; // the remembered light or dark choice, set before the first page
 
 const main = () => document.getElementById("main");
@@ -80,7 +80,7 @@ function renderHeader() {
   );
   hdr.append(
     link("/", h("span.brand", h("span.crown", { "aria-hidden": "true" }, "♛"), " ", t("app.title")), { class: "brand-link" }),
-    h("nav", profile() ? link("/games", [t("mygames.link"), " ", waitingBadge()], { "data-testid": "my-games-link" }) : null, " ", link("/records", t("app.records")), " ", link("/solo", t("landing.solo")), " ", learnLink(link), " ", sel, " ", profileMenu(route))
+    h("nav", profile() ? link("/games", [t("mygames.link"), " ", waitingBadge()], { "data-testid": "my-games-link" }) : null, " ", link("/records", t("app.records")), " ", link("/solo", t("landing.solo")), " ", learnNav(link), " ", sel, " ", profileMenu(route))
   );
 }
 
