@@ -159,12 +159,15 @@ export class Guide {
     this.unmark();
     if (!ready) return;
     const primary = this.mark(hint);
+    this.place(primary);
     const key = `${hint.version}:${hint.step}`;
     if (primary && this.shown !== key && !document.body.classList.contains("sending")) {
-      this.shown = key;
-      if (visible(primary)) primary.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      this.shown = key; // once per hint: the person may scroll elsewhere afterwards
+      if (visible(primary) && !inClear(primary, this.panel)) {
+        const calm = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+        primary.scrollIntoView({ block: "center", behavior: calm ? "auto" : "smooth" });
+      }
     }
-    this.place(primary);
   }
 
   unmark() {
@@ -292,6 +295,17 @@ export class Guide {
     this.panel = null;
     await record(status);
   }
+}
+
+// The element is inside the window, above the phone's tab bar and not under the hint panel.
+export function inClear(el, panel) {
+  const r = el.getBoundingClientRect();
+  const bar = document.querySelector(".tabbar");
+  const floor = bar ? bar.getBoundingClientRect().top : window.innerHeight;
+  if (r.top < 0 || r.bottom > floor) return false;
+  if (!panel) return true;
+  const p = panel.getBoundingClientRect();
+  return r.bottom <= p.top || r.top >= p.bottom;
 }
 
 function visible(el) {

@@ -26,7 +26,14 @@ READY_JS = """() => {
   const g = document.querySelector('[data-testid=guide]');
   if (!g || g.dataset.ready !== '1' || document.body.classList.contains('sending')) return false;
   if (g.dataset.version !== document.body.dataset.version) return false;
-  return g.dataset.actionable !== '1' || !!document.querySelector('[data-guide-primary]');
+  if (g.dataset.actionable !== '1') return true;
+  // the marked thing is in the window, above the tab bar, and the panel does not cover it
+  const el = document.querySelector('[data-guide-primary]');
+  if (!el) return false;
+  const r = el.getBoundingClientRect(), p = g.getBoundingClientRect();
+  const bar = document.querySelector('.tabbar');
+  const floor = bar ? bar.getBoundingClientRect().top : innerHeight;
+  return r.top >= 0 && r.bottom <= floor && (r.bottom <= p.top || r.top >= p.bottom);
 }"""
 # After a click: the game moved on, or a payment to choose is now the marked thing.
 MOVED_JS = """v => Number(document.body.dataset.version) !== v
@@ -55,19 +62,9 @@ def follow_the_hints(page: Any, artifacts: Path, name: str) -> list[str]:
         v = version(page)
         target = page.locator(PRIMARY)
         if guide.get_attribute("data-actionable") == "1":
-            # the thing to click is on screen, and the hint panel does not cover it
-            box, panel = target.bounding_box(), guide.bounding_box()
-            assert box and panel, step
-            overlap = (
-                box["y"] < panel["y"] + panel["height"] and panel["y"] < box["y"] + box["height"]
-            )
-            if overlap:
-                target.scroll_into_view_if_needed()
-                page.wait_for_function(READY_JS, timeout=WAIT)
             target.click()
             page.wait_for_function(MOVED_JS, arg=v, timeout=WAIT)
         else:  # nothing to click: the bots are moving, or the round is ending
-            assert target.count() == 0
             page.wait_for_function(
                 "v => Number(document.body.dataset.version) !== v", arg=v, timeout=WAIT
             )
