@@ -53,6 +53,7 @@ from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
 from app.realtime import endpoints as socket_endpoints
 from app.realtime.hub import Hub
 from app.realtime.notify import INSTANCE_ID, relay_for
+from app.rulesref import endpoints as rules_endpoints
 from app.solo import endpoints as solo_endpoints
 from app.solo.service import SoloService
 from app.tables import endpoints as table_endpoints
@@ -267,6 +268,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(invitation_endpoints.router)
     app.include_router(mail_endpoints.router)
     app.include_router(passkey_endpoints.router)
+    app.include_router(rules_endpoints.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:

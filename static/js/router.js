@@ -1,4 +1,4 @@
-// Entry point: the client routes (/, /t/{id}, /solo, /records), the header (language, profile
+// Entry point: the client routes (/, /t/{id}, /solo, /records, /rules), the header (language, profile
 // menu) and start-up (catalogue, who am I, first page).
 //
 // The modules, one concern each:
@@ -19,6 +19,7 @@
 //   rematch.js  the end screen's rematch offer signin.js   "who are you?" for a signed-out visitor
 //   theme.js    light / dark / as the system
 //   icons.js    inline SVG icons               logpin.js   the phone's log tab at its newest
+//   rulespage.js the rules reference (/rules)  ruleslink.js rulesLink(anchor) for any screen
 //   guide.js    the guided first game: /learn, hints at a guided table
 import { t, setLang, initialLang, languages } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
@@ -60,6 +61,7 @@ export async function route() {
     else if (m) await tablePage(decodeURIComponent(m[1]), new URLSearchParams(location.search).get("invite"));
     else if (path === "/solo") await soloPage();
     else if (path === "/records") await recordsPage();
+    else if (path === "/rules") await (await import("/js/rulespage.js")).renderRules(clear(main()));
     else if (path === "/games") await myGamesPage();
     else if (path === "/profile") await profilePage();
     else if (path === "/learn") await needProfile(() => learnPage(main(), { go: (to) => { history.replaceState({}, "", to); route(); } }));
@@ -80,7 +82,7 @@ function renderHeader() {
   );
   hdr.append(
     link("/", h("span.brand", h("span.crown", { "aria-hidden": "true" }, "♛"), " ", t("app.title")), { class: "brand-link" }),
-    h("nav", profile() ? link("/games", [t("mygames.link"), " ", waitingBadge()], { "data-testid": "my-games-link" }) : null, " ", link("/records", t("app.records")), " ", link("/solo", t("landing.solo")), " ", learnNav(link), " ", sel, " ", profileMenu(route))
+    h("nav", profile() ? link("/games", [t("mygames.link"), " ", waitingBadge()], { "data-testid": "my-games-link" }) : null, " ", link("/records", t("app.records")), " ", link("/solo", t("landing.solo")), " ", link("/rules", t("rules.link"), { "data-testid": "rules-link" }), " ", learnNav(link), " ", sel, " ", profileMenu(route))
   );
 }
 
@@ -203,7 +205,7 @@ async function boot() {
     const a = e.target.closest && e.target.closest("a[data-link]");
     if (a && e.button === 0 && !e.metaKey && !e.ctrlKey && a.origin === location.origin) {
       e.preventDefault();
-      navigate(a.pathname + a.search);
+      navigate(a.pathname + a.search + a.hash);
     }
   });
   await route();

@@ -3,6 +3,7 @@
 import { get, post } from "/js/api.js";
 import { has, t } from "/js/i18n.js";
 import { h as el } from "/js/dom.js";
+import { rulesLink } from "/js/ruleslink.js";
 
 // Suggested building start values (hard … easy); any value may be entered.
 const SUGGESTED = [15, 20, 25, 30, 35, 40];
@@ -158,6 +159,7 @@ export async function renderSolo(root, go) {
       error,
       el("div", { class: "solo-modes" }, high, campaign),
       el("p", {}, el("a", { href: "/records", "data-link": true, text: t("records.title") })),
+      el("p", {}, rulesLink("solo", t("rules.solo.title"), { "data-testid": "solo-rules-link" })),
     ),
   );
 }

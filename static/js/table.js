@@ -25,6 +25,7 @@ import { renderClocks } from "/js/pace.js";
 import { RematchOffer } from "/js/rematch.js";
 import { setPageUnread } from "/js/waiting.js";
 import { LogPin } from "/js/logpin.js";
+import { rulesLink } from "/js/ruleslink.js";
 import { Guide } from "/js/guide.js"; // the guided first game's hints
 
 const enc = encodeURIComponent;
@@ -326,6 +327,7 @@ export class TableScreen {
     if (last) game.append(last);
     if (v.outcome) game.append(renderFinal(this));
     game.append(renderScoreBar(this));
+    game.append(h("p.rules-at-table", rulesLink("turn", null, { target: "_blank", "data-testid": "table-rules-link" })));
     for (const el of renderPanels(this, phone).flat()) if (el) game.append(el);
     this.slot.append(game);
     // the chat: in its tab on a phone (built above), else the column beside the game

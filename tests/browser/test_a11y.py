@@ -52,6 +52,7 @@ PAGES = {
     "records": ("/records", "main h1, main h2"),
     "my games": ("/games", "[data-testid=my-game]"),
     "profile": ("/profile", "main h1"),
+    "rules": ("/rules", "[data-testid=rules-page]"),
 }
 
 
@@ -313,6 +314,22 @@ def test_solo_table_on_a_phone(server: Any, browser: Any, artifacts: Path) -> No
         assert assert_on_first_screen(page, "[data-testid=scorebar] td", PHONE) == 6
         assert axe_violations(page) == []
         page.screenshot(path=str(artifacts / "phone-solo-en.png"))
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_rules_page(server: Any, browser: Any, scheme: str) -> None:
+    ctx = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
+    try:
+        page = ctx.new_page()
+        found: dict[str, list[str]] = {}
+        for size_name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page.set_viewport_size(size)
+            page.goto(server.url("/rules#advisors"))
+            page.get_by_test_id("rules-page").wait_for(timeout=WAIT)
+            found[size_name] = axe_violations(page)
+        assert found == {"desktop": [], "phone": []}
     finally:
         ctx.close()
 
