@@ -50,7 +50,8 @@ VISIT_ORDER = (
     "cash_favor",
 )
 BONUS_ORDER = ("hire_craftsman", "raise_title", "hire_advisor")
-# Rules page anchors (the /rules page) per step.
+# Rules page anchors (the /rules page) per step; a visit names its location's own section, a
+# delivery the deliveries, a bonus action its kind's.
 RULES_ANCHOR: dict[Step, str] = {
     Step.PLAY_CARD: "turn",
     Step.CARD_ACTION: "turn",
@@ -85,6 +86,7 @@ def _hint(
     targets: Sequence[str] = (),
     move: Move | None = None,
     turn: int | None = None,
+    rules: str | None = None,
 ) -> Hint:
     return Hint(
         step=step,
@@ -92,7 +94,7 @@ def _hint(
         params=params or {},
         targets=tuple(targets),
         move=dict(move) if move is not None else None,
-        rules=RULES_ANCHOR.get(step),
+        rules=rules or RULES_ANCHOR.get(step),
         turn=turn,
     )
 
@@ -189,7 +191,8 @@ def hint_for(view: Mapping[str, Any], legal: Sequence[Move]) -> Hint:
             if title:
                 params = {"title": title}
                 targets.append(f"nobility:{title}")
-        return _hint(Step.BONUS, "bonus." + kind, params, targets, pick, number)
+        anchor = {"hire_craftsman": "craftsmen", "raise_title": "titles"}.get(kind, "advisors")
+        return _hint(Step.BONUS, "bonus." + kind, params, targets, pick, number, anchor)
     ends = _of(legal, "end_turn")
     if ends:
         key = "end_turn_last" if number == 3 else "end_turn"
@@ -245,8 +248,9 @@ def _visit(
         if kind == "harvest":  # more of the resource beats bread for a newcomer
             pick = min(options, key=lambda m: list(m.get("extra") or []).count("bread"))
         params: dict[str, str | int] = {"location": location, "action": kind}
-        return _hint(Step.VISIT, "visit." + location, params, ["move", f"loc:{location}"], pick,
-                     number)  # fmt: skip
+        targets = ["move", f"loc:{location}"]
+        anchor = "deliveries" if kind.startswith("deliver_") else location
+        return _hint(Step.VISIT, "visit." + location, params, targets, pick, number, anchor)
     return None
 
 

@@ -9,6 +9,7 @@ import { get, post, api, ApiError } from "/js/api.js";
 import { showError } from "/js/notices.js";
 import { profile } from "/js/profile.js";
 import { choiceKey, stableKey } from "/js/moves.js";
+import { rulesLink } from "/js/ruleslink.js";
 
 const enc = encodeURIComponent;
 const OFF = (id) => "emara.guide.off." + id; // this table's hints were skipped or closed here
@@ -257,7 +258,8 @@ export class Guide {
       h("p.guide-text", { "data-testid": "guide-text", role: "status" }, this.text(hint)),
       h("div.guide-actions",
         actionable ? h("button.small", { type: "button", "data-testid": "guide-show", onclick: () => this.showTarget() }, "☛ ", t("guide.show")) : null,
-        hint.rules ? h("a.guide-rules", { href: "/rules#" + hint.rules, target: "_blank", rel: "noopener", "data-testid": "guide-rules" }, t("guide.rules")) : null,
+        // beside the table (a new tab), so the game stays where it is
+        hint.rules ? rulesLink(hint.rules, t("guide.rules"), { target: "_blank", class: "guide-rules", "data-testid": "guide-rules" }) : null,
         h("span.spacer"),
         done
           ? h("button.small.primary", { type: "button", "data-testid": "guide-close", onclick: () => this.close("finished") }, t("guide.close"))

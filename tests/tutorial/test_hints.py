@@ -139,3 +139,19 @@ def test_a_spectator_view_has_no_hint() -> None:
     state = rules.new_game(1, OPTIONS)
     with pytest.raises(ValueError):
         hint_for(dict(rules.view_for(state, None)), [])
+
+
+# The /rules page's section ids (static/js/rulespage.js, its table of contents and locations).
+RULES_ANCHORS = {
+    "turn", "locations", "market", "deliveries", "favor-tokens", "titles", "craftsmen",
+    "advisors", "events", "round-end", "scoring", "forest", "grain_field", "quarry",
+    "weaving_mill", "castle", "cathedral", "construction_site",
+}  # fmt: skip
+
+
+def test_every_hint_links_an_existing_section_of_the_rules() -> None:
+    for seed in range(1, 12):
+        for h in follow(seed):
+            assert h.rules is None or h.rules in RULES_ANCHORS, h
+            if h.step is Step.VISIT and h.move and h.move["kind"] == "harvest":
+                assert h.rules == h.params["location"]
