@@ -137,7 +137,10 @@ export class Guide {
       if (this.hint.step === "done" && profile()) profile().guide = "finished";
     } catch (e) {
       if (e instanceof ApiError && (e.code === "not_guided" || e.status === 403 || e.status === 404)) this.hint = null;
-      else this.asked = null; // try again with the next change
+      else {
+        this.asked = null; // try again in a moment (or with the next change)
+        setTimeout(() => this.schedule(), 2000);
+      }
     } finally {
       this.busy = false;
     }

@@ -346,8 +346,7 @@ def test_axe_guided_game_with_a_hint_shown(server: Any, browser: Any) -> None:
             page = ctx.new_page()
             sign_up(page, server, "Axe")
             page.goto(server.url("/learn"))
-            page.wait_for_function(READY_JS, timeout=WAIT)
-            assert page.locator("[data-guide-primary]").count() == 1
+            page.wait_for_function(READY_JS, timeout=WAIT)  # the hint, its target marked
             found[f"guided, {size_name}"] = axe_violations(page)
             page.goto(server.url("/"))  # the landing with the offer
             page.get_by_test_id("learn-offer").wait_for(timeout=WAIT)

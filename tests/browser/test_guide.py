@@ -14,26 +14,28 @@ from typing import Any
 import pytest
 
 from tests.browser.test_phone import DESKTOP, PHONE, WAIT
-from tests.browser.test_play import version
 from tests.browser.test_reach import sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 GUIDE = "[data-testid=guide]"
 PRIMARY = "[data-guide-primary]"
-# The hint on screen belongs to the game version on screen, and what it points at is marked.
+# The hint on screen belongs to the game version on screen, and what it points at is marked: then
+# the hint's step, version and whether it has something to click (read at that one moment).
 READY_JS = """() => {
   const g = document.querySelector('[data-testid=guide]');
   if (!g || g.dataset.ready !== '1' || document.body.classList.contains('sending')) return false;
   if (g.dataset.version !== document.body.dataset.version) return false;
-  if (g.dataset.actionable !== '1') return true;
+  const seen = {step: g.dataset.step, version: Number(g.dataset.version),
+                actionable: g.dataset.actionable === '1'};
+  if (!seen.actionable) return seen;
   // the marked thing is in the window, above the tab bar, and the panel does not cover it
   const el = document.querySelector('[data-guide-primary]');
   if (!el) return false;
   const r = el.getBoundingClientRect(), p = g.getBoundingClientRect();
   const bar = document.querySelector('.tabbar');
   const floor = bar ? bar.getBoundingClientRect().top : innerHeight;
-  return r.top >= 0 && r.bottom <= floor && (r.bottom <= p.top || r.top >= p.bottom);
+  return r.top >= 0 && r.bottom <= floor && (r.bottom <= p.top || r.top >= p.bottom) && seen;
 }"""
 # After a click: the game moved on, or a payment to choose is now the marked thing.
 MOVED_JS = """v => Number(document.body.dataset.version) !== v
@@ -50,19 +52,16 @@ def follow_the_hints(page: Any, artifacts: Path, name: str) -> list[str]:
     steps: list[str] = []
     shot: set[str] = set()
     for _ in range(400):
-        page.wait_for_function(READY_JS, timeout=WAIT)
-        guide = page.locator(GUIDE)
-        step = guide.get_attribute("data-step") or ""
+        seen = page.wait_for_function(READY_JS, timeout=WAIT).json_value()
+        step, v = str(seen["step"]), int(seen["version"])
         steps.append(step)
         if step not in shot:
             shot.add(step)
             page.screenshot(path=str(artifacts / f"guide-{name}-{len(shot):02d}-{step}.png"))
         if step == "done":
             return steps
-        v = version(page)
-        target = page.locator(PRIMARY)
-        if guide.get_attribute("data-actionable") == "1":
-            target.click()
+        if seen["actionable"]:
+            page.locator(PRIMARY).click()
             page.wait_for_function(MOVED_JS, arg=v, timeout=WAIT)
         else:  # nothing to click: the bots are moving, or the round is ending
             page.wait_for_function(
@@ -118,11 +117,12 @@ def test_skip_is_remembered_and_a_new_guided_game_can_start_from_the_profile_pag
         sign_up(page, server, "Skipper")
         page.goto(server.url("/learn"))
         page.locator(GUIDE).wait_for(timeout=WAIT)
-        page.wait_for_function(READY_JS, timeout=WAIT)
-        assert page.locator(PRIMARY).count() == 1
+        page.wait_for_function(READY_JS, timeout=WAIT)  # with the thing to click marked
         page.screenshot(path=str(artifacts / "guide-en-desktop-first.png"))
         table_url = page.url
-        page.get_by_test_id("guide-skip").click()
+        with page.expect_response(lambda r: r.url.endswith("/api/profiles/me/guide")) as put:
+            page.get_by_test_id("guide-skip").click()
+        assert put.value.ok
         assert page.locator(GUIDE).count() == 0 and page.locator(".guide-target").count() == 0
         assert me(page)["guide"] == "dismissed"
         page.reload()
