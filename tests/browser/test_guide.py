@@ -85,6 +85,7 @@ def test_the_first_round_is_played_by_following_the_hints_on_a_phone(
         offer = page.get_by_test_id("learn-offer")
         offer.wait_for(timeout=WAIT)
         assert offer.get_attribute("data-prominent") == "1"
+        page.screenshot(path=str(artifacts / f"guide-{lang}-phone-00-landing.png"))
         offer.get_by_test_id("learn-by-playing").click()
         page.wait_for_url("**/t/*", timeout=WAIT)
         page.locator(GUIDE).wait_for(timeout=WAIT)
