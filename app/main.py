@@ -59,6 +59,8 @@ from app.solo.service import SoloService
 from app.tables import endpoints as table_endpoints
 from app.tables.schemas import HealthOut
 from app.tables.service import TableService
+from app.tutorial import endpoints as tutorial_endpoints
+from app.tutorial.service import Tutorial
 from app.web.body_limit import BodyLimit
 from app.web.client import client_router
 from app.web.docs import docs_router
@@ -227,6 +229,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.solo = solo
     app.state.bot_seats = bot_seats
     app.state.bots = runner
+    app.state.tutorial = Tutorial(db, service, bot_seats, runner)  # the guided first game
     app.state.clock = clock
     app.state.profiles = profiles_service
     app.state.limiter = limiter
@@ -255,6 +258,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(device_endpoints.router)
     app.include_router(table_endpoints.router)
     app.include_router(bot_endpoints.router)
+    app.include_router(tutorial_endpoints.router)
     app.include_router(solo_endpoints.router)
     app.include_router(socket_endpoints.router)
     app.include_router(chat_endpoints.router)  # presence and chat

@@ -41,6 +41,9 @@ class Profile(Base):
     # Sessions: a token is good only while it names the current generation. Sign out everywhere
     # and every recovery add one, cutting off every token issued before (migration 0310).
     generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # The guided first game: "finished" or "dismissed" once the person got past it; null before
+    # (migration 0875; app/tutorial).
+    guide: Mapped[str | None] = mapped_column(String(16), nullable=True, default=None)
 
 
 class GameTable(Base):

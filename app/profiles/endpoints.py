@@ -26,6 +26,7 @@ from app.profiles.schemas import (
 )
 from app.profiles.service import IssuedWithCode
 from app.ratelimit import LimitName, limit
+from app.tutorial.status import GuideStatus
 
 router = APIRouter(prefix="/api/profiles", tags=["profiles"])
 
@@ -57,7 +58,8 @@ async def me(
     response.headers["Cache-Control"] = NO_STORE
     other = await svc.recovered_elsewhere(session_id)
     recovered = None if other is None else RecoveredOut(device=other.device, at=other.created_at)
-    return ProfileOut(id=row.id, name=row.name, recovered_elsewhere=recovered)
+    guide = GuideStatus(row.guide) if row.guide else None
+    return ProfileOut(id=row.id, name=row.name, recovered_elsewhere=recovered, guide=guide)
 
 
 @router.post("/recover", dependencies=[Depends(limit(LimitName.RECOVER))])

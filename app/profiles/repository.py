@@ -17,10 +17,11 @@ class ProfileRow:
     id: str
     name: str
     generation: int
+    guide: str | None = None  # the guided first game: "finished" | "dismissed" | None
 
 
 def _row(p: Profile) -> ProfileRow:
-    return ProfileRow(p.id, p.name, p.generation)
+    return ProfileRow(p.id, p.name, p.generation, p.guide)
 
 
 def insert(s: Session, name: str, recovery_hash: str) -> ProfileRow:
@@ -32,9 +33,13 @@ def insert(s: Session, name: str, recovery_hash: str) -> ProfileRow:
 
 def get(s: Session, profile_id: str) -> ProfileRow | None:
     found = s.execute(
-        select(Profile.id, Profile.name, Profile.generation).where(Profile.id == profile_id)
+        select(Profile.id, Profile.name, Profile.generation, Profile.guide).where(
+            Profile.id == profile_id
+        )
     ).first()
-    return None if found is None else ProfileRow(found.id, found.name, found.generation)
+    return (
+        None if found is None else ProfileRow(found.id, found.name, found.generation, found.guide)
+    )
 
 
 def by_recovery_hash(s: Session, recovery_hash: str) -> ProfileRow | None:

@@ -8,6 +8,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field, field_validator
 
 from app.strict import Strict
+from app.tutorial.status import GuideStatus
 
 
 class ProfileIn(Strict):
@@ -42,6 +43,8 @@ class ProfileOut(ProfileBase):
     # Set when another device used the recovery code since this device began (and this device
     # did not say "that was me"): "not you? sign out everywhere".
     recovered_elsewhere: RecoveredOut | None = None
+    # The guided first game: finished or dismissed (null: not yet) — app/tutorial.
+    guide: GuideStatus | None = None
 
 
 class SessionOut(ProfileBase):

@@ -8,6 +8,7 @@ import { seatName } from "/js/pieces.js";
 import { rememberInvite } from "/js/invites.js";
 import { profile, ensureProfile, nameField, currentName } from "/js/profile.js";
 import { paceSelect, paceFromChoice } from "/js/pace.js";
+import { learnOffer } from "/js/guide.js";
 
 const main = () => document.getElementById("main");
 
@@ -70,6 +71,7 @@ export async function landing({ link, navigate }) {
   const tablesBox = h("div.tables", h("p.muted", t("app.loading")));
   root.append(
     h("section.hero", h("h1", h("span.crown", { "aria-hidden": "true" }, "♛ "), t("app.title")), h("p.tagline", t("app.tagline"))),
+    learnOffer(link), // the guided first game: prominent until finished or skipped
     h(
       "div.landing-grid",
       h("section.panel", h("h2", t("landing.welcome")), nameField(() => saveName({ link, navigate })), profile() ? h("p.muted", t("landing.playing_as", { name: profile().name })) : null),

@@ -52,7 +52,7 @@ export async function loadProfile({ force = false } = {}) {
   }
   try {
     const p = await get("/api/profiles/me");
-    me = { id: p.id, name: p.name, recovered_elsewhere: p.recovered_elsewhere || null };
+    me = { id: p.id, name: p.name, recovered_elsewhere: p.recovered_elsewhere || null, guide: p.guide || null };
   } catch (e) {
     if (!(e instanceof ApiError) || e.code === "network") throw e;
     me = null;
@@ -67,7 +67,7 @@ export async function ensureProfile(name) {
   if (me && (!name || name === me.name)) return me;
   if (!name) throw new ApiError(0, "need_name", t("landing.need_name"));
   const created = await post("/api/profiles", { name });
-  me = { id: created.id, name: created.name };
+  me = { id: created.id, name: created.name, guide: null };
   setHint(true);
   showRecoveryCode(me.name, created.recovery_code);
   return me;

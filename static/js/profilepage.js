@@ -7,6 +7,7 @@ import { emailSection } from "/js/email.js";
 import { passkeysSection } from "/js/passkeys.js";
 import { peopleList } from "/js/people.js";
 import { devicesSection } from "/js/devices.js";
+import { guideSection } from "/js/guide.js";
 
 export function renderProfilePage(root, { link }) {
   const me = profile();
@@ -19,6 +20,7 @@ export function renderProfilePage(root, { link }) {
     h("section.panel.profile-page", { "data-testid": "profile-page" },
       h("h1", t("profile.page_title")),
       h("p", t("profile.signed_in_as", { name: me.name }))),
+    guideSection(link),
     devicesSection(),
     emailSection(),
     passkeysSection(),

@@ -20,6 +20,7 @@
 //   theme.js    light / dark / as the system
 //   icons.js    inline SVG icons               logpin.js   the phone's log tab at its newest
 //   rulespage.js the rules reference (/rules)  ruleslink.js rulesLink(anchor) for any screen
+//   guide.js    the guided first game: /learn, hints at a guided table
 import { t, setLang, initialLang, languages } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, ApiError } from "/js/api.js";
@@ -32,6 +33,7 @@ import { TableScreen } from "/js/table.js";
 import { startWaiting, waitingBadge } from "/js/waiting.js";
 import { registerWorker } from "/js/push.js";
 import { askWhoYouAre } from "/js/signin.js";
+import { learnNav, learnPage } from "/js/guide.js"; // the guided first game
 import "/js/theme.js"; // the remembered light or dark choice, set before the first page
 
 const main = () => document.getElementById("main");
@@ -62,6 +64,7 @@ export async function route() {
     else if (path === "/rules") await (await import("/js/rulespage.js")).renderRules(clear(main()));
     else if (path === "/games") await myGamesPage();
     else if (path === "/profile") await profilePage();
+    else if (path === "/learn") await needProfile(() => learnPage(main(), { go: (to) => { history.replaceState({}, "", to); route(); } }));
     else if (path === "/add-device") await addDeviceRoute();
     else if (EMAIL_LINKS[path]) await emailLinkPage(EMAIL_LINKS[path]);
     else clear(main()).append(h("section.panel", h("p", t("err.page_not_found")), link("/", t("app.home"))));
@@ -79,7 +82,7 @@ function renderHeader() {
   );
   hdr.append(
     link("/", h("span.brand", h("span.crown", { "aria-hidden": "true" }, "♛"), " ", t("app.title")), { class: "brand-link" }),
-    h("nav", profile() ? link("/games", [t("mygames.link"), " ", waitingBadge()], { "data-testid": "my-games-link" }) : null, " ", link("/records", t("app.records")), " ", link("/solo", t("landing.solo")), " ", link("/rules", t("rules.link"), { "data-testid": "rules-link" }), " ", sel, " ", profileMenu(route))
+    h("nav", profile() ? link("/games", [t("mygames.link"), " ", waitingBadge()], { "data-testid": "my-games-link" }) : null, " ", link("/records", t("app.records")), " ", link("/solo", t("landing.solo")), " ", link("/rules", t("rules.link"), { "data-testid": "rules-link" }), " ", learnNav(link), " ", sel, " ", profileMenu(route))
   );
 }
 

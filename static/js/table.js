@@ -26,6 +26,7 @@ import { RematchOffer } from "/js/rematch.js";
 import { setPageUnread } from "/js/waiting.js";
 import { LogPin } from "/js/logpin.js";
 import { rulesLink } from "/js/ruleslink.js";
+import { Guide } from "/js/guide.js"; // the guided first game's hints
 
 const enc = encodeURIComponent;
 
@@ -98,6 +99,7 @@ export class TableScreen {
     this.onOnline = () => this.socket.reconnectNow();
     this.since = new SinceMarks(this); // since you looked (since.js)
     this.undo = new UndoControl(this); // the Undo button and Ctrl+Z (undo.js)
+    this.guide = new Guide(this); // a guided table: what to do next (guide.js)
   }
 
   // ---------- what the renderers read ----------
@@ -144,6 +146,7 @@ export class TableScreen {
     this.undo.start();
     if (this.mq) this.mq.addEventListener("change", this.onLayout);
     this.logPin.start(this.root);
+    this.guide.start();
     await this.fetchGame();
     if (!this.chat.el.isConnected) this.root.after(this.chat.el); // no game to show: the chat below
     this.socket.start();
@@ -157,6 +160,7 @@ export class TableScreen {
     this.undo.stop();
     if (this.mq) this.mq.removeEventListener("change", this.onLayout);
     this.logPin.stop();
+    this.guide.stop();
     this.socket.stop();
     this.chat.stop();
     setPageUnread(0);

@@ -18,7 +18,12 @@ def test_create_profile_returns_token_and_sets_httponly_cookie(client: TestClien
     # the cookie alone authenticates
     me = client.get("/api/profiles/me")
     assert me.status_code == 200
-    assert me.json() == {"id": body["id"], "name": "Ann Smith", "recovered_elsewhere": None}
+    assert me.json() == {
+        "id": body["id"],
+        "name": "Ann Smith",
+        "recovered_elsewhere": None,
+        "guide": None,
+    }
 
 
 def test_bearer_token_authenticates(client: TestClient) -> None:

@@ -332,3 +332,25 @@ def test_axe_rules_page(server: Any, browser: Any, scheme: str) -> None:
         assert found == {"desktop": [], "phone": []}
     finally:
         ctx.close()
+
+
+def test_axe_guided_game_with_a_hint_shown(server: Any, browser: Any) -> None:
+    """A guided table with its hint panel and the marked target, on a desktop and a phone."""
+    from tests.browser.test_guide import READY_JS
+    from tests.browser.test_reach import sign_up
+
+    found: dict[str, list[str]] = {}
+    for size_name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        ctx = browser.new_context(viewport=size)
+        try:
+            page = ctx.new_page()
+            sign_up(page, server, "Axe")
+            page.goto(server.url("/learn"))
+            page.wait_for_function(READY_JS, timeout=WAIT)  # the hint, its target marked
+            found[f"guided, {size_name}"] = axe_violations(page)
+            page.goto(server.url("/"))  # the landing with the offer
+            page.get_by_test_id("learn-offer").wait_for(timeout=WAIT)
+            found[f"landing offer, {size_name}"] = axe_violations(page)
+        finally:
+            ctx.close()
+    assert found == {k: [] for k in found}

@@ -103,7 +103,12 @@ def test_a_passkey_added_on_the_profile_page_signs_the_device_back_in(
         shoot(page, artifacts, "passkeys-whoami-desktop")
         button.click()
         panel.wait_for(state="detached", timeout=WAIT)
-        assert me(page) == {"id": ada["id"], "name": "Ada", "recovered_elsewhere": None}
+        assert me(page) == {
+            "id": ada["id"],
+            "name": "Ada",
+            "recovered_elsewhere": None,
+            "guide": None,
+        }
         assert page.get_by_test_id("error").count() == 0
         shoot(page, artifacts, "passkeys-signed-in-desktop")
         # The passkey's last use shows on the profile page.

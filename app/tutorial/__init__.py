@@ -1,0 +1,1 @@
+"""The guided first game: a real table against two easy bots, with hints for the first round."""
