@@ -125,6 +125,7 @@ SUITE_RATE_LIMITS = {
     "rate_email_send": "100000/minute",
     "rate_email_link_misses": "100000/minute",
     "rate_passkey_signin": "100000/minute",
+    "rate_record_import": "100000/minute",
 }
 
 
