@@ -35,7 +35,11 @@ def start(app: Any, client: TestClient, table_id: str, host: Player, seed: int) 
 
 
 def play(
-    client: TestClient, table_id: str, players: list[Player], seed: int, stop_after: int | None = None
+    client: TestClient,
+    table_id: str,
+    players: list[Player],
+    seed: int,
+    stop_after: int | None = None,
 ) -> dict[str, Any]:
     """Play random legal moves (each seat through its own requests) until the game ends, or
     ``stop_after`` moves; the last game read of the seat that moved."""
@@ -58,9 +62,7 @@ def play(
     raise AssertionError("the game did not end")
 
 
-def finish(
-    app: Any, client: TestClient, players: list[Player], seed: int, **options: Any
-) -> str:
+def finish(app: Any, client: TestClient, players: list[Player], seed: int, **options: Any) -> str:
     """A seeded game of ``players`` opened, started and played to its end: its table id."""
     app.state.service.lobbies.new_seed = lambda: seed  # a solo table starts as it opens
     table_id = open_table(client, players, options)

@@ -32,9 +32,10 @@ def test_finished_game_round_trips(app: Any, client: TestClient, ann: Player, se
     record = r.json()
     assert record["seed"] == seed and record["options"]["players"] == seats
     assert [p["name"] for p in record["players"]] == [p.name for p in players]
-    assert len(record["moves"]) == client.get(f"/api/tables/{tid}", headers=ann.headers).json()[
-        "version"
-    ]
+    assert (
+        len(record["moves"])
+        == client.get(f"/api/tables/{tid}", headers=ann.headers).json()["version"]
+    )
 
     # Another person imports it: a replay of their own.
     dan = new_player(client, "Dan")
