@@ -62,8 +62,8 @@ def test_finished_game_round_trips(app: Any, client: TestClient, ann: Player, se
             assert _without_ids(a.json()) == _without_ids(b.json())
     # Every position, every pair of eyes: equal, in process (the same service both read).
     service = app.state.records
-    src_a, done_a = service._load(ann.id, tid)
-    src_b, done_b = service._load(dan.id, rid)
+    _, done_a = service._load(ann.id, tid)
+    _, done_b = service._load(dan.id, rid)
     for n in range(done_a.positions):
         assert rules.encode_state(done_a.state_at(n)) == rules.encode_state(done_b.state_at(n))
         for seat in [None, *range(seats)]:
