@@ -23,7 +23,15 @@ def test_committed_record_schema_is_current() -> None:
 
 def test_schema_names_every_part_of_a_record(example: dict[str, Any]) -> None:
     schema = record_schema()
-    assert set(schema["required"]) >= {"format", "format_version", "rules_version", "options", "players", "seed", "moves"}
+    assert set(schema["required"]) >= {
+        "format",
+        "format_version",
+        "rules_version",
+        "options",
+        "players",
+        "seed",
+        "moves",
+    }
     assert schema["properties"]["moves"]["maxItems"] == 5000
     assert schema["additionalProperties"] is False
     assert set(example) <= set(schema["properties"])
