@@ -146,6 +146,10 @@ class Settings(BaseSettings):
     passkey_rp_name: str = "Crown of Emara"
     passkey_challenge_seconds: float = Field(default=300.0, gt=0, le=600)
     rate_passkey_signin: str = "30/minute;300/hour"
+    # ---- Game records (docs/records.md): imports per client address and profile, and the
+    # largest record body (a record of the most moves a record may hold fits well within it).
+    rate_record_import: str = "10/minute;60/hour"
+    max_record_bytes: int = Field(default=1_048_576, ge=1024)
     # ---- Games bots play alone (every seat a bot; docs/bots.md, docs/operations.md "Limits")
     # Per profile: running games of theirs left to bots alone (a hand-over past it: 409).
     bot_unattended_per_profile: int = Field(default=2, ge=0)

@@ -54,6 +54,8 @@ from app.realtime import endpoints as socket_endpoints
 from app.realtime.hub import Hub
 from app.realtime.notify import INSTANCE_ID, relay_for
 from app.rulesref import endpoints as rules_endpoints
+from app.records import endpoints as record_endpoints
+from app.records.service import RecordService
 from app.solo import endpoints as solo_endpoints
 from app.solo.service import SoloService
 from app.tables import endpoints as table_endpoints
@@ -112,6 +114,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             parse_rule(LimitName.EMAIL_SEND, settings.rate_email_send),
             parse_rule(LimitName.EMAIL_LINK, settings.rate_email_link_misses),
             parse_rule(LimitName.PASSKEY_SIGNIN, settings.rate_passkey_signin),
+            parse_rule(LimitName.RECORD_IMPORT, settings.rate_record_import),
         ],
     )
 
@@ -248,8 +251,14 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.mail = mail.service
     app.state.mailer = mail.notifier
     app.state.passkeys = passkeys
+    app.state.records = RecordService(db, clock)
     install_handlers(app)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit,
+        max_bytes=settings.max_body_bytes,
+        # A game record is larger than any other body (docs/records.md).
+        larger={"/api/records": settings.max_record_bytes},
+    )
     # A state-changing request another site or origin sent is refused before any route runs.
     app.add_middleware(
         CrossSiteGuard, allowed_origins=settings.allowed_origins, cookie_name=settings.cookie_name
@@ -269,6 +278,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(mail_endpoints.router)
     app.include_router(passkey_endpoints.router)
     app.include_router(rules_endpoints.router)
+    app.include_router(record_endpoints.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:

@@ -39,6 +39,7 @@ class LimitName(StrEnum):
     EMAIL_SEND = "email_send"  # mails a person asks for (confirmation, sign-in link)
     EMAIL_LINK = "email_link"  # wrong or spent confirmation, sign-in and unsubscribe links
     PASSKEY_SIGNIN = "passkey_signin"  # passkey sign-in options and answers, per client address
+    RECORD_IMPORT = "record_import"  # game records imported (each one replayed to be checked)
 
 
 COUNTS: Mapping[LimitName, Counts] = {
@@ -50,6 +51,7 @@ COUNTS: Mapping[LimitName, Counts] = {
     LimitName.EMAIL_SEND: Counts.ATTEMPTS,
     LimitName.EMAIL_LINK: Counts.MISSES,
     LimitName.PASSKEY_SIGNIN: Counts.ATTEMPTS,
+    LimitName.RECORD_IMPORT: Counts.ATTEMPTS,
 }
 
 

@@ -7,6 +7,7 @@ Every seat change advances the table's ``seats_version`` in the same transaction
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any, cast
 
@@ -48,6 +49,10 @@ ENGINE_OPTION_KEYS = (
 
 def new_id() -> str:
     return secrets.token_urlsafe(9)
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
 
 
 def engine_options(seat_count: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -187,6 +192,8 @@ class Lobby:
         self.pace = pace or PaceBook()
         # (count, seconds): at most count tables opened per profile in that window; None = off.
         self.table_create_limit: tuple[int, float] | None = None
+        # Where a game's seed comes from: 62 secret random bits (tests inject a fixed one).
+        self.new_seed: Callable[[], int] = new_seed
 
     def _changed(self, table_id: str) -> None:
         self.hub.publish(Notice(table_id, NoticeKind.LOBBY))
@@ -340,7 +347,7 @@ class Lobby:
                 raise WrongStatus("the game has already started")
             if len(seats) != t.seat_count:
                 raise SeatsNotFilled("every seat must be taken")
-            seed = secrets.randbits(62)
+            seed = self.new_seed()
             options = engine_options(t.seat_count, t.options)
             state = rules.new_game(seed, options)
             clock, deadline = self.pace.on_start(

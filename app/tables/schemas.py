@@ -46,6 +46,9 @@ class TableOptions(Strict):
     # a seat whose time runs out is handed to a bot of this level.
     pace: PaceOption = Field(default_factory=LivePace)
     timeout_bot_level: Literal["random", "greedy", "strong"] = "greedy"
+    # Anyone may see the finished game's record and replay, not only its players (docs/records.md);
+    # the host may change it later (PUT /api/tables/{id}/public_replay).
+    public_replay: bool = False
 
 
 class TableIn(Strict):

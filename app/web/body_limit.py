@@ -21,17 +21,20 @@ class _Over(Exception):
 
 
 class BodyLimit:
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, larger: dict[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        # Paths allowed a larger body than ``max_bytes`` (exact path -> limit): game records.
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or self.max_bytes <= 0:
             await self.app(scope, receive, send)
             return
+        max_bytes = self.larger.get(scope.get("path", ""), self.max_bytes)
         declared = _content_length(scope)
-        if declared is not None and declared > self.max_bytes:
-            await self._refuse(send)
+        if declared is not None and declared > max_bytes:
+            await self._refuse(send, max_bytes)
             return
         total = 0
         over = False
@@ -42,7 +45,7 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 total += len(message.get("body", b""))
-                if total > self.max_bytes:
+                if total > max_bytes:
                     over = True
                     raise _Over
             return message
@@ -53,7 +56,7 @@ class BodyLimit:
                 # Whatever the application makes of the interrupted body, the answer is the 413.
                 if message["type"] == "http.response.start" and not started:
                     started = True
-                    await self._refuse(send)
+                    await self._refuse(send, max_bytes)
                 return
             if message["type"] == "http.response.start":
                 started = True
@@ -65,10 +68,10 @@ class BodyLimit:
             if started:
                 raise
             started = True
-            await self._refuse(send)
+            await self._refuse(send, max_bytes)
 
-    async def _refuse(self, send: Send) -> None:
-        exc = BodyTooLarge(f"the request body exceeds {self.max_bytes} bytes", limit=self.max_bytes)
+    async def _refuse(self, send: Send, max_bytes: int) -> None:
+        exc = BodyTooLarge(f"the request body exceeds {max_bytes} bytes", limit=max_bytes)
         body = json.dumps({"error": exc.to_dict()}).encode()
         headers: list[tuple[bytes, bytes]] = [
             (b"content-type", b"application/json"),

@@ -1,0 +1,62 @@
+"""The example record of docs/records.example.json: a real three-player game the engine's greedy
+players play from a fixed seed (taking a move back now and then, so the record shows ``undo``).
+
+``python -m app.records.example > docs/records.example.json`` writes it; a test imports the
+committed copy and replays it exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from app import rules
+from app.records.schemas import FORMAT, FORMAT_VERSION, GameRecord
+from app.records.version import rules_version
+from app.rules.simulate import play_greedy
+
+SEED = 20261206
+OPTIONS: dict[str, Any] = {
+    "players": 3,
+    "start_player": 1,
+    "random_locations": False,
+    "full_selection": False,
+    "undo": True,
+}
+NAMES = ("Ann", "Bob", "Cid")
+START = datetime(2026, 12, 6, 18, 0, tzinfo=UTC)
+
+
+def example_record() -> dict[str, Any]:
+    state, moves, _ = play_greedy(SEED, OPTIONS, undo_rate=0.05)
+    outcome = rules.outcome(state)
+    record = GameRecord.model_validate(
+        {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "rules_version": rules_version(),
+            "options": OPTIONS,
+            "players": [
+                {"seat": n, "name": name, "bot_level": "greedy"} for n, name in enumerate(NAMES)
+            ],
+            "seed": SEED,
+            "moves": [
+                {**m, "at": (START + timedelta(seconds=9 * (i + 1))).isoformat()}
+                for i, m in enumerate(moves)
+            ],
+            "outcome": outcome,
+            "name": "An example game",
+            "finished_at": (START + timedelta(seconds=9 * len(moves))).isoformat(),
+        },
+        strict=False,
+    )
+    return record.model_dump(mode="json")
+
+
+def render() -> str:
+    return json.dumps(example_record(), indent=1, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":
+    print(render(), end="")

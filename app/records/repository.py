@@ -1,0 +1,79 @@
+"""All the SQL of records and replays: a finished table's parts, and the imported replays."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db.models import GameTable, ImportedReplay, MoveRecord, Profile, Seat
+
+
+def table(s: Session, table_id: str) -> GameTable | None:
+    return s.get(GameTable, table_id)
+
+
+def seat_holders(s: Session, table_id: str) -> list[str]:
+    """The profiles that hold a seat at the table (a seat handed to a bot keeps its person)."""
+    rows = s.scalars(
+        select(Seat.profile_id).where(Seat.table_id == table_id, Seat.profile_id.is_not(None))
+    )
+    return [p for p in rows if p is not None]
+
+
+def players(s: Session, table_id: str) -> list[dict[str, Any]]:
+    """Seat, the person's name (null for a bot of its own) and the bot level of every seat."""
+    rows = s.execute(
+        select(Seat.seat, Profile.name, Seat.bot_level)
+        .outerjoin(Profile, Profile.id == Seat.profile_id)
+        .where(Seat.table_id == table_id)
+        .order_by(Seat.seat)
+    ).all()
+    return [{"seat": seat, "name": name, "bot_level": level} for seat, name, level in rows]
+
+
+def moves(s: Session, table_id: str, upto: int) -> list[tuple[int, int, dict[str, Any], datetime]]:
+    """(version, seat, move, made at) of the table's moves up to ``upto``, in order."""
+    rows = s.execute(
+        select(MoveRecord.version, MoveRecord.seat, MoveRecord.move, MoveRecord.created_at)
+        .where(MoveRecord.table_id == table_id, MoveRecord.version <= upto)
+        .order_by(MoveRecord.version)
+    ).all()
+    return [(v, seat, move, at) for v, seat, move, at in rows]
+
+
+def set_public_replay(s: Session, t: GameTable, public: bool) -> None:
+    """The table's options with ``public_replay`` set (a new dict: the JSON column sees it)."""
+    t.options = {**t.options, "public_replay": public}
+
+
+def add_imported(
+    s: Session, replay_id: str, owner: str, record: dict[str, Any], positions: int, at: datetime
+) -> None:
+    s.add(
+        ImportedReplay(
+            id=replay_id,
+            owner_profile_id=owner,
+            record=record,
+            positions=positions,
+            created_at=at,
+        )
+    )
+    s.flush()
+
+
+def imported(s: Session, replay_id: str) -> ImportedReplay | None:
+    return s.get(ImportedReplay, replay_id)
+
+
+def count_imported(s: Session, owner: str) -> int:
+    from sqlalchemy import func
+
+    n = s.scalar(
+        select(func.count())
+        .select_from(ImportedReplay)
+        .where(ImportedReplay.owner_profile_id == owner)
+    )
+    return int(n or 0)

@@ -1,0 +1,243 @@
+"""Records and replays: export a finished table's record, import a record (checked by replaying
+it), and the replay a viewer steps through — one replay id for both (docs/records.md).
+
+Replay ids: a finished table's replay is addressed by the table's own id (12 characters); an
+imported replay by the unguessable id made at its import (24 characters). Who may look:
+the seated players of the table (or anyone once its host made the replay public), and the
+importer of an imported replay. Anyone else is told there is no such replay.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from anyio import to_thread
+from pydantic import ValidationError
+
+from app.clock import Clock
+from app.db.models import GameTable
+from app.db.session import Database
+from app.errors import AppError, Malformed, NotFound, NotHost, WrongStatus
+from app.records import repository as repo
+from app.records import views
+from app.records.cache import ReplayCache
+from app.records.errors import NotFinished, RulesMismatch, UnsupportedFormat
+from app.records.replay import Replayed, Source, replay_record, verify
+from app.records.schemas import FORMAT, FORMAT_VERSION, GameRecord
+from app.records.version import rules_version
+from app.tables.render import iso
+from app.tables.status import TableStatus
+
+TABLE_REPLAY_ID_LENGTH = 12
+IMPORTED_REPLAY_ID_LENGTH = 24
+# Imported replays one profile may keep.
+IMPORTS_PER_PROFILE = 500
+
+
+class TooManyReplays(AppError):
+    status = 409
+    code = "too_many_replays"
+
+
+def new_replay_id() -> str:
+    return secrets.token_urlsafe(18)  # 24 URL-safe characters
+
+
+def _iso(moment: datetime | None) -> str | None:
+    if moment is not None and moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return iso(moment)
+
+
+def table_record(s: Any, t: GameTable) -> dict[str, Any]:
+    """The record of a finished table, in JSON form (the caller checked it is finished)."""
+    assert t.seed is not None and t.state is not None
+    from app import rules
+
+    outcome = rules.outcome(rules.decode_state(t.state))
+    moves = [
+        {"seat": seat, "move": move, "at": _iso(at)}
+        for _, seat, move, at in repo.moves(s, t.id, t.version)
+    ]
+    record = GameRecord.model_validate(
+        {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "rules_version": rules_version(),
+            "options": t.engine_options or {},
+            "players": repo.players(s, t.id),
+            "seed": t.seed,
+            "moves": moves,
+            "outcome": outcome,
+            "name": t.name,
+            "finished_at": _iso(t.updated_at),
+        },
+        strict=False,
+    )
+    return record.model_dump(mode="json")
+
+
+def _check_table(s: Any, table_id: str, profile_id: str | None) -> GameTable:
+    """The table whose record or replay the caller may have; a running game has none."""
+    t = repo.table(s, table_id)
+    if t is None:
+        raise NotFound("no such replay")
+    seated = profile_id is not None and profile_id in repo.seat_holders(s, t.id)
+    if not seated and not (t.options or {}).get("public_replay", False):
+        raise NotFound("no such replay")
+    if t.status != TableStatus.FINISHED or t.seed is None or t.state is None:
+        raise NotFinished("the game is not finished: it has no record yet")
+    return t
+
+
+def parse_record(body: dict[str, Any]) -> GameRecord:
+    """A record from a request body: the format first (a record of another format or version
+    is ``unsupported_format``, whatever its fields), then every field strictly."""
+    fmt, version = body.get("format"), body.get("format_version")
+    if fmt != FORMAT or type(version) is not int or version != FORMAT_VERSION:
+        raise UnsupportedFormat(
+            f"this server reads records of format {FORMAT!r} version {FORMAT_VERSION}"
+        )
+    try:
+        record = GameRecord.model_validate(body)
+    except ValidationError as exc:
+        details = [
+            {"loc": ["body", *e.get("loc", ())], "msg": str(e.get("msg", ""))}
+            for e in exc.errors()[:20]
+        ]
+        raise Malformed("malformed record", details=details) from exc
+    if record.rules_version != rules_version():
+        raise RulesMismatch(
+            f"the record was played with rules data {record.rules_version}; "
+            f"this server has {rules_version()}",
+            expected=rules_version(),
+        )
+    return record
+
+
+class RecordService:
+    def __init__(self, db: Database, clock: Clock, cache: ReplayCache | None = None) -> None:
+        self.db = db
+        self.clock = clock
+        self.cache = cache or ReplayCache()
+
+    # ------------------------------------------------------------------ export
+    async def export(self, profile_id: str | None, table_id: str) -> dict[str, Any]:
+        return await to_thread.run_sync(self._export, profile_id, table_id)
+
+    def _export(self, profile_id: str | None, table_id: str) -> dict[str, Any]:
+        with self.db.session() as s:
+            return table_record(s, _check_table(s, table_id, profile_id))
+
+    async def set_public(self, profile_id: str, table_id: str, public: bool) -> bool:
+        return await to_thread.run_sync(self._set_public, profile_id, table_id, public)
+
+    def _set_public(self, profile_id: str, table_id: str, public: bool) -> bool:
+        with self.db.session() as s:
+            t = repo.table(s, table_id)
+            if t is None:
+                raise NotFound("no such table")
+            if t.host_profile_id != profile_id:
+                if profile_id in repo.seat_holders(s, table_id):
+                    raise NotHost("only the host can make the replay public")
+                raise NotFound("no such table")
+            if t.status == TableStatus.CLOSED:
+                raise WrongStatus("the table is closed")
+            repo.set_public_replay(s, t, public)
+            return public
+
+    # ------------------------------------------------------------------ import
+    async def import_record(self, profile_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        return await to_thread.run_sync(self._import, profile_id, body)
+
+    def _import(self, profile_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        record = parse_record(body)
+        done = verify(record)  # nothing is stored unless it replays exactly
+        replay_id = new_replay_id()
+        with self.db.session() as s:
+            if repo.count_imported(s, profile_id) >= IMPORTS_PER_PROFILE:
+                raise TooManyReplays(f"at most {IMPORTS_PER_PROFILE} imported replays each")
+            repo.add_imported(
+                s,
+                replay_id,
+                profile_id,
+                record.model_dump(mode="json"),
+                done.positions,
+                self.clock.utcnow(),
+            )
+        self.cache.put(replay_id, (Source("import", None, record.model_dump(mode="json")), done))
+        return {"replay_id": replay_id, "positions": done.positions}
+
+    # ------------------------------------------------------------------ replay
+    async def may_see(self, profile_id: str, replay_id: str) -> bool:
+        """The profile sits at the replay's table or imported the replay."""
+
+        def work() -> bool:
+            with self.db.session() as s:
+                if len(replay_id) == TABLE_REPLAY_ID_LENGTH:
+                    return profile_id in repo.seat_holders(s, replay_id)
+                row = repo.imported(s, replay_id)
+                return row is not None and row.owner_profile_id == profile_id
+
+        return await to_thread.run_sync(work)
+
+    def _load(self, profile_id: str | None, replay_id: str) -> tuple[Source, Replayed]:
+        """Access is checked on every call; the replaying is done once per cached replay."""
+        with self.db.session() as s:
+            if len(replay_id) == TABLE_REPLAY_ID_LENGTH:
+                t = _check_table(s, replay_id, profile_id)
+                cached = self.cache.get(replay_id)
+                if cached is not None:
+                    return cached
+                source = Source("table", t.id, table_record(s, t))
+            else:
+                row = repo.imported(s, replay_id)
+                if row is None or row.owner_profile_id != profile_id:
+                    raise NotFound("no such replay")
+                cached = self.cache.get(replay_id)
+                if cached is not None:
+                    return cached
+                source = Source("import", None, dict(row.record))
+        rec = source.record
+        moves = [(m["seat"], m["move"], m.get("at")) for m in rec["moves"]]
+        options = {k: v for k, v in rec["options"].items() if v is not None}
+        done = replay_record(int(rec["seed"]), options, moves)
+        self.cache.put(replay_id, (source, done))
+        return source, done
+
+    async def replay(self, profile_id: str | None, replay_id: str, eyes: str) -> dict[str, Any]:
+        return await to_thread.run_sync(self._replay, profile_id, replay_id, eyes)
+
+    def _replay(self, profile_id: str | None, replay_id: str, eyes: str) -> dict[str, Any]:
+        source, done = self._load(profile_id, replay_id)
+        rec = source.record
+        seat = views.parse_eyes(eyes, int(rec["options"]["players"]))
+        return {
+            "replay_id": replay_id,
+            "source": source.kind,
+            "table_id": source.table_id,
+            "name": rec.get("name"),
+            "options": rec["options"],
+            "players": rec["players"],
+            "outcome": rec["outcome"],
+            "positions": done.positions,
+            "eyes": eyes,
+            "log": views.full_log(done, seat),
+            "tracks": done.tracks,
+            "rules_version": rec["rules_version"],
+            "finished_at": rec.get("finished_at"),
+        }
+
+    async def position(
+        self, profile_id: str | None, replay_id: str, n: int, eyes: str
+    ) -> dict[str, Any]:
+        return await to_thread.run_sync(self._position, profile_id, replay_id, n, eyes)
+
+    def _position(
+        self, profile_id: str | None, replay_id: str, n: int, eyes: str
+    ) -> dict[str, Any]:
+        source, done = self._load(profile_id, replay_id)
+        seat = views.parse_eyes(eyes, int(source.record["options"]["players"]))
+        return {"replay_id": replay_id, "eyes": eyes, **views.position(done, n, seat)}

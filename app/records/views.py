@@ -1,0 +1,81 @@
+"""What a replay shows: the log, a position through one seat's eyes or everyone's. Pure.
+
+Only finished games are replayed, so everything the game hid may be shown. Even so, a view is
+built from the engine's allow-lists: ``eyes`` = a seat is exactly the view that seat had
+(``rules.view_for``); ``eyes`` = ``all`` is the spectators' view plus each seat's own ``me``
+(its hand and its decision) taken from that seat's view. No deck order, pile order, seed or RNG
+state is ever in a view: a viewer needs none of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app import rules
+from app.records.errors import BadEyes, NoSuchPosition
+from app.records.replay import Replayed
+
+ALL = "all"
+
+
+def parse_eyes(eyes: str, players: int) -> int | None:
+    """``all`` → None (everyone's eyes); a seat number of the game → that seat."""
+    if eyes == ALL:
+        return None
+    if eyes.isdigit() and len(eyes) == 1 and int(eyes) < players:
+        return int(eyes)
+    raise BadEyes(f"eyes must be 'all' or a seat from 0 to {players - 1}")
+
+
+def _events(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    if seat is None:  # everyone's eyes: every event whole (``private`` names whose it was)
+        return [dict(ev) for ev in events]
+    return [dict(ev) for ev in rules.events_for(events, seat)]
+
+
+def log_entry(done: Replayed, index: int, seat: int | None) -> dict[str, Any]:
+    """Move ``index`` (0-based), leading to position ``index + 1``, as the table's log shows it,
+    with the engine's words-ready summary of it."""
+    mover, move, at = done.moves[index]
+    events = _events(done.events[index], seat)
+    entry: rules.LogEntry = {
+        "version": index + 1,
+        "seat": mover,
+        "move": move,
+        "events": events,  # type: ignore[typeddict-item]
+    }
+    return {
+        "position": index + 1,
+        "seat": mover,
+        "move": dict(move),
+        "events": events,
+        "at": at,
+        "summary": [dict(s) for s in rules.summarize([entry], None)],
+    }
+
+
+def full_log(done: Replayed, seat: int | None) -> list[dict[str, Any]]:
+    return [log_entry(done, i, seat) for i in range(len(done.moves))]
+
+
+def position(done: Replayed, n: int, seat: int | None) -> dict[str, Any]:
+    """The game at position ``n`` through ``seat``'s eyes (None: everyone's)."""
+    if not 0 <= n < done.positions:
+        raise NoSuchPosition(f"positions run from 0 to {done.positions - 1}")
+    state = done.state_at(n)
+    view = rules.view_for(state, seat)
+    hands = None
+    if seat is None:
+        hands = []
+        for s in range(len(view["players_state"])):
+            me = rules.view_for(state, s)["me"]
+            assert me is not None
+            hands.append({"seat": s, "hand": list(me["hand"]), "decision": me["decision"]})
+    return {
+        "position": n,
+        "positions": done.positions,
+        "view": view,
+        "hands": hands,
+        "scores": done.tracks[n],
+        "move": log_entry(done, n - 1, seat) if n > 0 else None,
+    }
