@@ -53,9 +53,9 @@ from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
 from app.realtime import endpoints as socket_endpoints
 from app.realtime.hub import Hub
 from app.realtime.notify import INSTANCE_ID, relay_for
-from app.rulesref import endpoints as rules_endpoints
 from app.records import endpoints as record_endpoints
 from app.records.service import RecordService
+from app.rulesref import endpoints as rules_endpoints
 from app.solo import endpoints as solo_endpoints
 from app.solo.service import SoloService
 from app.tables import endpoints as table_endpoints
