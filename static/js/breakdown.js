@@ -23,7 +23,8 @@ function trackParts(per) {
   return { gross, net, parts };
 }
 
-function bar(track, per, scale, lower) {
+// cut: on the higher track, where the lower one ends (the points past it did not count), else null.
+function bar(track, per, scale, lower, cut) {
   const { gross, net, parts } = trackParts(per);
   const segs = [];
   let x = 0;
@@ -36,6 +37,7 @@ function bar(track, per, scale, lower) {
     segs.push(s("rect", { class: "bd-seg bd-s-paid", x: net, y: 0, width: gross - net, height: 1 },
       s("title", `${sourceName("paid")}: ${net - gross}`)));
   }
+  if (cut !== null && cut < net) segs.push(s("line", { class: "bd-cut", x1: cut, x2: cut, y1: 0, y2: 1 }));
   const svg = s("svg", {
     class: "bd-bar", viewBox: `0 0 ${Math.max(scale, 1)} 1`, preserveAspectRatio: "none",
     "aria-hidden": "true", focusable: "false", "data-testid": "breakdown-bar", "data-track": track,
@@ -58,7 +60,7 @@ export function breakdownChart(players) {
     const lowerTrack = cp <= bp ? "cp" : "bp";
     return h("li.bd-player", { "data-testid": "breakdown-player", "data-seat": String(p.seat) },
       h("p.bd-name", p.name),
-      TRACKS.map((tr) => bar(tr, p.points[tr], scale, tr === lowerTrack)),
+      TRACKS.map((tr) => bar(tr, p.points[tr], scale, tr === lowerTrack, tr === lowerTrack ? null : Math.min(cp, bp))),
       h("p.bd-lower.final-note", t("breakdown.lower", { track: trackName(lowerTrack), n: Math.min(cp, bp) })));
   });
   const legend = h("ul.bd-legend", { "aria-hidden": "true", "data-testid": "breakdown-legend" },
