@@ -68,7 +68,7 @@ def check_chart(page: Any, outcome: dict[str, Any]) -> None:
         words = box.locator(".sr").all_inner_texts()
         assert len(words) == 2
         for text, track, name in zip(words, ("cp", "bp"), ("CP", "BP"), strict=True):
-            assert text.startswith(f"{name} {op[track]}: ")
+            assert text.startswith(f"{name} {op[track]} in total: ")
             for source, n in op["points"][track].items():
                 assert (f"{SOURCE_WORDS[source]} {n}" in text) == (n != 0), (text, source)
         lower = "CP" if op["cp"] <= op["bp"] else "BP"
