@@ -25,6 +25,7 @@ from sqlalchemy import create_engine, inspect, text
 
 from app.config import Settings
 from app.db.migrate import upgrade
+from tests.finish_check import CHECK, engine_modules_holding
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
@@ -35,6 +36,39 @@ PG_PORT = int(os.environ.get("EMARA_TEST_PG_PORT", "5432"))
 PG_USER = os.environ.get("EMARA_TEST_PG_USER", "postgres")
 IN_CI = os.environ.get("CI", "").lower() == "true"
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def finished_games_add_up(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every outcome the engine computes during a test (the finish of a game, the views and
+    ``rules.outcome`` of finished games, live servers in threads included) is checked: each
+    player's points by source sum to the tracks and to the final tracks (tests/finish_check.py).
+    A test in which one does not add up fails."""
+    import app.rules
+    import app.rules.simulate
+    import app.rules.turn
+    import app.rules.view
+    from app.rules import scoring
+
+    original = scoring.compute_outcome
+    finishing = CHECK.wrap(original, finishing=True)
+    other = CHECK.wrap(original, finishing=False)
+    for mod in engine_modules_holding(original):
+        monkeypatch.setattr(mod, "compute_outcome", finishing if mod is app.rules.turn else other)
+    seen = len(CHECK.failures)
+    yield
+    failures = CHECK.failures[seen:]
+    if failures:
+        pytest.fail("points by source do not add up: " + "; ".join(failures[:5]), pytrace=False)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if CHECK.outcomes or CHECK.stored:
+        terminalreporter.write_line(
+            f"points by source checked: {CHECK.finishes} games finished in the test process, "
+            f"{CHECK.outcomes - CHECK.finishes} more outcomes, {CHECK.stored} stored finished "
+            f"games of server subprocesses; {len(CHECK.failures)} did not add up"
+        )
 
 
 def _pg_admin_dsn() -> str:

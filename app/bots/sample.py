@@ -77,6 +77,11 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Any:
                 "deck": deck,
                 "played": played,
                 "turns_taken": pv["turns_taken"],
+                # points by source are public: the view's, without the sources at 0
+                "points": {
+                    track: {src: n for src, n in pv["points"][track].items() if n}
+                    for track in ("cp", "bp")
+                },
             }
         )
 

@@ -252,6 +252,16 @@ def _player_changes(b: PlayerView, a: PlayerView) -> list[Change]:
                     "after": dict(atok[tid]) if tid in atok else None,
                 }
             )
+    if b["points"] != a["points"]:
+        out.append(
+            {
+                "kind": "points",
+                "key": f"player:{seat}:points",
+                "seat": seat,
+                "before": deepcopy(b["points"]),
+                "after": deepcopy(a["points"]),
+            }
+        )
     for slot, card in a["slots"].items():
         if b["slots"].get(slot) != card:
             out.append(

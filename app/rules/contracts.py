@@ -14,6 +14,30 @@ from .undo import UndoPoint
 # Outcome.
 
 
+class SourcePoints(TypedDict):
+    """Points of one track by source (app/rules/breakdown.py ``SOURCES``); they sum to the track.
+    ``paid`` is never above 0 (CP paid away), every other source never below."""
+
+    start: int
+    titles: int
+    craftsmen: int
+    advisors: int
+    deliveries: int
+    books: int
+    favor: int
+    events: int
+    paid: int
+    leftovers: int
+    unrecorded: int
+
+
+class PointsBreakdown(TypedDict):
+    """Where a player's CP and BP came from."""
+
+    cp: SourcePoints
+    bp: SourcePoints
+
+
 class Leftover(TypedDict):
     points: int
     to_cp: int
@@ -28,6 +52,7 @@ class OutcomePlayer(TypedDict):
     rank: int
     leftover: Leftover
     tiebreak: str | None  # "higher_track" | "title" | "title_cp" | "shared" | None
+    points: PointsBreakdown  # the final tracks by source, leftovers included
 
 
 class OutcomeVictoria(TypedDict):
@@ -154,6 +179,7 @@ class PlayerView(TypedDict):
     hand_size: int
     deck_size: int
     turns_taken: int
+    points: PointsBreakdown  # the tracks by source (no leftovers until the outcome)
 
 
 class DecisionView(TypedDict, total=False):

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from . import data
-from .contracts import Outcome, OutcomePlayer
+from .breakdown import by_source
+from .contracts import Outcome, OutcomePlayer, PointsBreakdown, SourcePoints
 from .state import St
 
 TIEBREAKS: tuple[str, ...] = ("higher_track", "title", "title_cp")
@@ -50,6 +51,14 @@ def final_tracks(p: St) -> dict[str, int]:
     }
 
 
+def points_breakdown(p: St, to_cp: int = 0, to_bp: int = 0) -> PointsBreakdown:
+    """The player's tracks by source; ``to_cp``/``to_bp`` are leftover points added to them."""
+    return {
+        "cp": cast(SourcePoints, by_source(p, "cp", {"leftovers": to_cp})),
+        "bp": cast(SourcePoints, by_source(p, "bp", {"leftovers": to_bp})),
+    }
+
+
 def _key(entry: dict[str, Any]) -> tuple[int, int, int, int]:
     titles: list[list[Any]] = entry["titles"]
     title_rank = len(titles)
@@ -91,6 +100,7 @@ def compute_outcome(st: St) -> Outcome:
                 "score": min(t["cp"], t["bp"]),
                 "leftover": {"points": t["points"], "to_cp": t["to_cp"], "to_bp": t["to_bp"]},
                 "titles": p["titles"],
+                "points": points_breakdown(p, t["to_cp"], t["to_bp"]),
             }
         )
     rank_players(entries)
@@ -103,6 +113,7 @@ def compute_outcome(st: St) -> Outcome:
             "rank": e["rank"],
             "leftover": e["leftover"],
             "tiebreak": e["tiebreak"],
+            "points": e["points"],
         }
         for e in entries
     ]

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from . import data
+from .breakdown import start_points
 from .state import Ev, GameState, St, gain_items, pick_index, shuffle
 from .turn import draw_hand, start_round
 
@@ -190,6 +191,7 @@ def new_game(seed: int, options: Mapping[str, Any] | GameOptions | None = None) 
                 "deck": [] if opts.full_selection else shuffle(st, list(data.ACTION_CARDS)),
                 "played": [],
                 "turns_taken": 0,
+                "points": start_points(building),
             }
         )
     st["victoria"] = {"cp": 0, "titles": []} if n == 1 else None

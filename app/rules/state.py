@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from . import data
+from .breakdown import book, copy_points, source_of
 from .moves import IllegalMoveError
 
 St = dict[str, Any]
@@ -75,6 +76,8 @@ def _copy_player(p: St) -> St:
     out["hand"] = list(p["hand"])
     out["deck"] = list(p["deck"])
     out["played"] = list(p["played"])
+    if "points" in p:
+        out["points"] = copy_points(p["points"])
     return out
 
 
@@ -200,13 +203,16 @@ def event_effect(st: St, key: str) -> Any:
 def gain_cp(st: St, seat: int, amount: int, why: str, events: Ev) -> None:
     if amount <= 0:
         return
-    player(st, seat)["cp"] += amount
+    p = player(st, seat)
+    book(p, "cp", source_of(why), amount)
+    p["cp"] += amount
     events.append({"type": "cp_gained", "seat": seat, "amount": amount, "why": why})
 
 
 def lose_cp(st: St, seat: int, amount: int, why: str, events: Ev) -> None:
     p = player(st, seat)
     amount = min(amount, p["cp"])
+    book(p, "cp", "paid", -amount)
     p["cp"] -= amount
     events.append({"type": "cp_paid", "seat": seat, "amount": amount, "why": why})
 
@@ -224,7 +230,9 @@ def bp_modifier(st: St, seat: int) -> int:
 def gain_bp(st: St, seat: int, base: int, why: str, events: Ev) -> None:
     """Gain BP during play: Toolmaker and the round event modify every gain (never below 0)."""
     amount = max(0, base + bp_modifier(st, seat))
-    player(st, seat)["bp"] += amount
+    p = player(st, seat)
+    book(p, "bp", source_of(why), amount)
+    p["bp"] += amount
     events.append({"type": "bp_gained", "seat": seat, "amount": amount, "base": base, "why": why})
 
 

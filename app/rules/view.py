@@ -16,7 +16,7 @@ from .contracts import (
     View,
 )
 from .locations import marker_value, token_view
-from .scoring import compute_outcome
+from .scoring import compute_outcome, points_breakdown
 from .state import GameState, St
 from .undo import points
 
@@ -91,6 +91,7 @@ def _player_view(st: St, seat: int) -> PlayerView:
         "hand_size": len(p["hand"]),
         "deck_size": len(p["deck"]),
         "turns_taken": p["turns_taken"],
+        "points": points_breakdown(p),
     }
 
 

@@ -6,6 +6,7 @@ import { BOT_GLYPH, GOODS, RESOURCES, SEAT_SYMBOLS, botLevelLabel, botLevelSelec
 import { scoreRows } from "/js/scorebar.js";
 import { leftoverText, tracksOf, victoriaTracks } from "/js/tracks.js";
 import { SoloNext } from "/js/soloend.js";
+import { breakdownChart } from "/js/breakdown.js";
 
 
 export function renderScoreTrack(ts) {
@@ -192,5 +193,7 @@ export function renderFinal(ts) {
   return h("section.panel.final-scores", { "data-testid": "final-scores", "data-key": "outcome" },
     h("h2", "♛ ", t("end.title")), headline ? h("p.headline", { "data-testid": "final-headline" }, headline) : null,
     h("div.final-wrap", table),
-    h("p.hint", t("end.lower_note"), o.victoria ? " " + t("end.solo_rule") : ""), next);
+    h("p.hint", t("end.lower_note"), o.victoria ? " " + t("end.solo_rule") : ""),
+    breakdownChart(rows.filter((p) => !p.victoria).map((p) => ({ ...p, name: ts.nameOf(p.seat) }))),
+    next);
 }

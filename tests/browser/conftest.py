@@ -4,6 +4,7 @@ fails instead."""
 
 from __future__ import annotations
 
+import json
 import os
 import warnings
 from collections.abc import Iterator
@@ -84,3 +85,49 @@ def browser() -> Iterator[Any]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+_CHECKED_TABLES: set[str] = set()
+
+
+@pytest.fixture(autouse=True)
+def stored_finished_games_add_up(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The server runs in a subprocess, out of reach of tests/conftest.py's check: after each test
+    that used it, every game it has finished since is read back from its database and checked
+    the same way (each player's points by source sum to the tracks and the final tracks)."""
+    yield
+    if "server" not in request.fixturenames:
+        return
+    srv: ServerProcess = request.getfixturevalue("server")
+    found = finished_stored_games_problems(srv.database_url)
+    if found:
+        pytest.fail("points by source do not add up: " + "; ".join(found[:5]), pytrace=False)
+
+
+def finished_stored_games_problems(database_url: str) -> list[str]:
+    from sqlalchemy import create_engine, text
+
+    from app import rules
+    from tests.finish_check import CHECK, problems
+
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text("SELECT id, state FROM game_table WHERE state IS NOT NULL")
+            ).all()
+    finally:
+        engine.dispose()
+    found: list[str] = []
+    for table_id, blob in rows:
+        if str(table_id) in _CHECKED_TABLES:
+            continue
+        tree = json.loads(blob) if isinstance(blob, str) else blob
+        state = rules.decode_state(tree)
+        out = rules.outcome(state)
+        if out is None:
+            continue
+        _CHECKED_TABLES.add(str(table_id))
+        CHECK.stored += 1
+        found += [f"table {table_id}: {x}" for x in problems(state.tree, out)]
+    return found

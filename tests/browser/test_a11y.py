@@ -47,7 +47,7 @@ PAGES = {
     "home": ("/", "[data-testid=create-table]"),
     "lobby": ("/t/{lobby}", "[data-testid=invite-link]"),
     "playing": ("/t/{playing}", "[data-testid=turn-indicator]"),
-    "finished": ("/t/{finished}", "[data-testid=final-scores]"),
+    "finished": ("/t/{finished}", "[data-testid=final-scores] [data-testid=breakdown]"),
     "solo": ("/solo", "main h1, main h2"),
     "records": ("/records", "main h1, main h2"),
     "my games": ("/games", "[data-testid=my-game]"),

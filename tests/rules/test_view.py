@@ -50,6 +50,7 @@ PLAYER_KEYS = {
     "hand_size",
     "deck_size",
     "turns_taken",
+    "points",
 }
 TURN_KEYS = {
     "seat",
