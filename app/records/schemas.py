@@ -72,6 +72,27 @@ class RecordLeftover(Strict):
     to_bp: SMALL_INT
 
 
+class RecordSourcePoints(Strict):
+    """One track's points by source (docs/view.md "points"); they sum to the track."""
+
+    start: SMALL_INT
+    titles: SMALL_INT
+    craftsmen: SMALL_INT
+    advisors: SMALL_INT
+    deliveries: SMALL_INT
+    books: SMALL_INT
+    favor: SMALL_INT
+    events: SMALL_INT
+    paid: SMALL_INT
+    leftovers: SMALL_INT
+    unrecorded: SMALL_INT
+
+
+class RecordPoints(Strict):
+    cp: RecordSourcePoints
+    bp: RecordSourcePoints
+
+
 class RecordOutcomePlayer(Strict):
     seat: int = Field(ge=0, le=3)
     cp: SMALL_INT
@@ -80,6 +101,7 @@ class RecordOutcomePlayer(Strict):
     rank: int = Field(ge=1, le=4)
     leftover: RecordLeftover
     tiebreak: Literal["higher_track", "title", "title_cp", "shared"] | None
+    points: RecordPoints
 
 
 class RecordOutcomeVictoria(Strict):
