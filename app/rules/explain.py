@@ -116,7 +116,7 @@ def _effect(state: GameState, view: View, seat: int, move: dict[str, Any]) -> Mo
         if known
         else {},
         "markers": marker_changes(view, after) if known else [],
-        "draws": draws,
+        "blind_draws": draws,
         "ends_turn": "turn_ended" in kinds,
         "ends_round": "round_ended" in kinds,
     }

@@ -34,7 +34,7 @@ class MoveEffect(TypedDict):
     known: bool  # False: the move reveals what no one may know yet (the next event)
     gains: dict[str, int]  # figure -> change for the seat (cp, bp, resources, goods, pieces)
     markers: list[MarkerChange]
-    draws: list[str]  # hidden draws whose content is not promised: "favor_tokens", "cards"
+    blind_draws: list[str]  # hidden draws whose content is not promised: "favor_tokens", "cards"
     ends_turn: bool
     ends_round: bool
 

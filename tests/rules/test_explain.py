@@ -186,7 +186,7 @@ def test_no_secret_shapes_what_a_seat_is_told(players: int) -> None:
             told = explain_for(state, seat)
             assert explain_for(hide_differently(state, seat), seat) == told
             for effect in told["moves"]:
-                draws.update(effect["draws"])
+                draws.update(effect["blind_draws"])
                 unknown += not effect["known"]
         assert explain_for(hide_differently(state, 0), None) == explain_for(state, None)
     assert "favor_tokens" in draws or players == 2  # a donation was seen on the way
@@ -199,7 +199,7 @@ def test_a_donation_promises_the_draw_but_not_the_tokens() -> None:
             for effect in explain_for(state, seat)["moves"]:
                 if effect["move"]["kind"] != "cathedral_donation":
                     continue
-                assert effect["draws"] == ["favor_tokens"]
+                assert effect["blind_draws"] == ["favor_tokens"]
                 assert "favor_tokens" not in effect["gains"]
                 assert not any("token" in k for k in json.dumps(effect["gains"]))
                 return
