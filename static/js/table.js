@@ -23,6 +23,7 @@ import { ChatPanel } from "/js/chat.js"; // table chat and presence
 import { focusKey, restoreFocus } from "/js/focus.js";
 import { renderClocks } from "/js/pace.js";
 import { RematchOffer } from "/js/rematch.js";
+import { Tooltips } from "/js/tooltips.js";
 import { setPageUnread } from "/js/waiting.js";
 import { LogPin } from "/js/logpin.js";
 
@@ -97,6 +98,7 @@ export class TableScreen {
     this.onOnline = () => this.socket.reconnectNow();
     this.since = new SinceMarks(this); // since you looked (since.js)
     this.undo = new UndoControl(this); // the Undo button and Ctrl+Z (undo.js)
+    this.tips = new Tooltips(this); // every piece explains itself (tooltips.js)
   }
 
   // ---------- what the renderers read ----------
@@ -143,6 +145,7 @@ export class TableScreen {
     this.undo.start();
     if (this.mq) this.mq.addEventListener("change", this.onLayout);
     this.logPin.start(this.root);
+    this.tips.start(this.root);
     await this.fetchGame();
     if (!this.chat.el.isConnected) this.root.after(this.chat.el); // no game to show: the chat below
     this.socket.start();
@@ -156,6 +159,7 @@ export class TableScreen {
     this.undo.stop();
     if (this.mq) this.mq.removeEventListener("change", this.onLayout);
     this.logPin.stop();
+    this.tips.stop();
     this.socket.stop();
     this.chat.stop();
     setPageUnread(0);
@@ -335,6 +339,7 @@ export class TableScreen {
     this.turnSignal();
     this.undo.afterRender(); // since you looked + Undo: drawn over the fresh page
     this.since.afterRender();
+    this.tips.afterRender();
   }
 
   // record a value for change highlighting
