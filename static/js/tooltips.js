@@ -78,6 +78,7 @@ export class Tooltips {
     this.how = null; // "mouse" | "touch" | "focus"
     this.press = null; // {timer, x, y, el}
     this.swallowClick = false;
+    this.keyNav = false; // the last thing the person did was Tab or an arrow key
     this.tip = h("div.explain-tip", { id: TIP_ID, role: "tooltip", hidden: true, "data-testid": "explain-tip" });
     this.handlers = {
       pointerover: (e) => { if (e.pointerType === "mouse") this.enter(e.target, "mouse"); },
@@ -90,9 +91,19 @@ export class Tooltips {
       touchcancel: () => this.cancelPress(),
       contextmenu: (e) => { if (this.swallowClick || this.press) e.preventDefault(); },
       click: (e) => this.click(e),
-      keydown: (e) => { if (e.key === "Escape" && !this.tip.hidden) { e.stopPropagation(); this.hide(); } },
+      keydown: (e) => {
+        if (e.key === "Escape") {
+          if (!this.tip.hidden) { e.stopPropagation(); this.hide(); }
+          return;
+        }
+        // focus that Tab or an arrow key moved explains; focus put back after a redraw does not
+        this.keyNav = e.key === "Tab" || e.key.startsWith("Arrow");
+      },
       // a touch or click anywhere else puts the tooltip away
-      pointerdown: (e) => { if (this.anchor && !this.within(e.target)) this.hide(); },
+      pointerdown: (e) => {
+        this.keyNav = false;
+        if (this.anchor && !this.within(e.target)) this.hide();
+      },
       scroll: () => { if (this.how !== "touch") this.hide(); else this.place(); },
     };
   }
@@ -150,8 +161,9 @@ export class Tooltips {
 
   focused(el) {
     const target = this.target(el);
-    // keyboard focus only (a click focuses too: the hover or the long press explains then)
-    if (!target || target !== el || !el.matches(":focus-visible")) return;
+    // keyboard focus only (a click focuses too: the hover or the long press explains then;
+    // a redraw puts focus back: that explains nothing new)
+    if (!target || target !== el || !this.keyNav || !el.matches(":focus-visible")) return;
     this.show(target, "focus");
   }
 

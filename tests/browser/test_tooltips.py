@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.browser.test_a11y import axe_violations
-from tests.browser.test_phone import DESKTOP, PHONE, WAIT, focused, tab_to
+from tests.browser.test_phone import DESKTOP, PHONE, WAIT, focused, set_lang, tab_to
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -100,8 +100,20 @@ def test_long_press_on_a_phone_explains_a_location(server: Any, browser: Any) ->
         page.touchscreen.tap(5, 5)
         assert tip.is_hidden()
         long_press(page, x, y, 200)
-        assert tip.is_hidden()
+        assert tip.is_hidden(), (tip.inner_text(), tip.get_attribute("data-how"))
         page.locator("#controls .filter").wait_for(timeout=WAIT)
+        # in Czech too (the screenshot is for people to look at)
+        set_lang(page, "cs")
+        page.clock.install()
+        page.get_by_test_id("tab-board").tap()
+        castle.scroll_into_view_if_needed()
+        box = castle.bounding_box()
+        long_press(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, 600)
+        in_czech = (
+            "() => document.querySelector('[data-testid=explain-tip]').innerText.includes('prsten')"
+        )
+        page.wait_for_function(in_czech, timeout=WAIT)
+        page.screenshot(path=str(SHOTS / "tooltip-phone-castle-cs.png"))
 
 
 def test_keyboard_focus_explains_a_piece_and_escape_dismisses(server: Any, browser: Any) -> None:
@@ -133,6 +145,20 @@ def test_keyboard_focus_explains_a_piece_and_escape_dismisses(server: Any, brows
             timeout=WAIT,
         )
         page.screenshot(path=str(SHOTS / "tooltip-desktop-move.png"))
+        # with a card played, a location the councilor can reach lists the moves it offers
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "() => document.querySelector('#controls [data-kind=move]')", timeout=WAIT
+        )
+        page.mouse.move(1, 1)
+        target = page.locator(".location.legal-target [data-testid=location-filter]").first
+        target.hover()
+        tip.wait_for(state="visible", timeout=WAIT)
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=explain-tip] .tip-moves li')", timeout=WAIT
+        )
+        assert "What you can do now" in tip.inner_text()
+        page.screenshot(path=str(SHOTS / "tooltip-desktop-location-moves.png"))
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
