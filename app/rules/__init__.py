@@ -3,7 +3,8 @@
 Public API: ``new_game``, ``to_act``, ``legal_moves``, ``apply_move``, ``outcome``, ``view_for``,
 ``events_for``, ``replay``, ``encode_move``/``decode_move``, ``encode_state``/``decode_state``,
 ``undo_points`` (the points of the current turn a seat may take moves back to; the ``undo`` move),
-``changes_between``/``summarize`` (what changed since a seat last looked; docs/view.md).
+``changes_between``/``summarize`` (what changed since a seat last looked; docs/view.md),
+``explain_for`` (what each piece on the board is and what each legal move would give a seat).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 from .changes import Change, ViewMismatchError, changes_between
 from .codec import decode_state, encode_state, state_blob
 from .contracts import EngineEvent, Outcome, View
+from .explain import explain_for
+from .explain_contracts import ElementNote, Explanation, MarkerChange, MoveEffect
 from .moves import IllegalMoveError, Move, Transition, decode_move, encode_move
 from .scoring import compute_outcome
 from .setup import BadOptionsError, GameOptions, new_game
@@ -26,12 +29,16 @@ from .view import events_for, view_for
 __all__ = [
     "BadOptionsError",
     "Change",
+    "ElementNote",
     "EngineEvent",
+    "Explanation",
     "GameOptions",
     "GameState",
     "IllegalMoveError",
     "LogEntry",
+    "MarkerChange",
     "Move",
+    "MoveEffect",
     "Outcome",
     "PlayerSummary",
     "SummaryItem",
@@ -46,6 +53,7 @@ __all__ = [
     "encode_move",
     "encode_state",
     "events_for",
+    "explain_for",
     "legal_moves",
     "new_game",
     "outcome",

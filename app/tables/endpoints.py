@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Query
 from app.profiles.deps import MaybeProfileId, ProfileId
 from app.ratelimit import LimitName, limit
 from app.tables.deps import Service, seated_at_table
+from app.tables.explain_schemas import ExplainOut
 from app.tables.schemas import (
     GameOut,
     JoinIn,
@@ -131,6 +132,21 @@ async def log_page(
     given, oldest first, redacted for the caller's seat; `more`: older lines remain."""
     viewer = await svc.viewer(profile_id, table_id, invite)
     return await svc.log_page(viewer, before, limit)
+
+
+@router.get(
+    "/{table_id}/explain",
+    response_model=ExplainOut,
+    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
+)
+async def explain(
+    table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: str | None = None
+) -> dict[str, Any]:
+    """Every piece on the board explained for the caller's seat: per board element a catalogue
+    key and its values, and per legal move of the caller what it would change for them now.
+    Spectators get the public notes and no moves. Computed once per table version."""
+    viewer = await svc.viewer(profile_id, table_id, invite)
+    return await svc.explain(viewer)
 
 
 @router.post("/{table_id}/moves", response_model=MoveOut)

@@ -18,6 +18,7 @@ from app.realtime.hub import Hub
 from app.tables import repository as repo
 from app.tables.audit import Audit
 from app.tables.cache import TableCache
+from app.tables.explain import Explainer
 from app.tables.lobby import Lobby
 from app.tables.locks import KeyedLocks
 from app.tables.play import Play
@@ -40,6 +41,7 @@ class TableService:
         self.lobbies = Lobby(db, hub, self.locks, self.pace)
         self.play = Play(db, hub, self.locks, self.cache, self.pace)
         self.audit = Audit(db)
+        self.explainer = Explainer(db)
 
     @property
     def table_create_limit(self) -> tuple[int, float] | None:
@@ -99,6 +101,10 @@ class TableService:
 
     async def log_page(self, viewer: Viewer, before: int | None, limit: int) -> dict[str, Any]:
         return await self.play.log_page(viewer, before, limit)
+
+    async def explain(self, viewer: Viewer) -> dict[str, Any]:
+        """Every piece on the board explained for the viewer's seat (app/tables/explain.py)."""
+        return await self.explainer.explain(viewer)
 
     async def submit_move(
         self,

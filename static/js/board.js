@@ -38,7 +38,7 @@ export function renderStatus(ts) {
     h("div.round", ts.mark(h("strong", { "data-key": "round" }, v.round ? t("table.round", { round: v.round }) : t("table.setup")), "round", v.round)),
     ev
       ? h("details.event-card", { "data-testid": "event", open: evOpen, "data-key": "event", ontoggle: (e) => { if (ts.phone) ts.eventOpen = e.target.open; } },
-          h("summary", h("span.label", t("table.event"), " · ", t("timing." + ev.timing)), " ",
+          h("summary", { "data-explain": "event:" + ev.id }, h("span.label", t("table.event"), " · ", t("timing." + ev.timing)), " ",
             ts.mark(h("strong", t("event." + ev.id)), "event", ev.id)),
           h("span.event-text", t("eventtext." + ev.id)))
       : h("div.event-card", { "data-key": "event_top" }, h("span.muted", v.event_top ? `${t("table.event_next")}: ${t("event." + v.event_top.id)}` : "")),
@@ -74,6 +74,7 @@ export function renderRondels(ts) {
         tabindex: "0",
         role: "button",
         "data-location": locId,
+        "data-explain": "location:" + locId,
         "aria-pressed": ts.filter === "loc:" + locId ? "true" : "false",
         "aria-label": locationLabel(ts, locId, here, legal),
         onclick: () => ts.setFilter("loc:" + locId),
@@ -114,6 +115,7 @@ export function renderLocations(ts) {
         type: "button",
         "data-testid": "location-filter",
         "data-location": locId,
+        "data-explain": "location:" + locId,
         "aria-pressed": ts.filter === "loc:" + locId ? "true" : "false",
         onclick: () => ts.setFilter("loc:" + locId),
       }, h("span.sym", { "aria-hidden": "true" }, LOCATION_SYMBOL[locId], " "), t("loc." + locId)), " ",
@@ -125,7 +127,7 @@ export function renderLocations(ts) {
       huts.forEach((hut, i) => {
         const occ = hut.occupant;
         const legal = ts.legal.some((m) => (m.kind === "hire_craftsman" || (m.kind === "card_action" && m.hire === "craftsman")) && m.location === locId && m.hut === i);
-        const li = h("li", { class: (occ !== null && occ !== undefined ? "occupied" : "free") + (legal ? " legal-target" : "") },
+        const li = h("li", { class: (occ !== null && occ !== undefined ? "occupied" : "free") + (legal ? " legal-target" : ""), tabindex: "0", "data-explain": `hut:${locId}:${i}` },
           h("span.hut-n", t("table.hut_n", { n: i + 1 })), " ", costChips(hut.cost), " ",
           occ !== null && occ !== undefined
             ? h("span.occupant", seatToken(occ), " ", ts.nameOf(occ))
@@ -137,7 +139,7 @@ export function renderLocations(ts) {
     } else {
       const mk = v.markers || {};
       const markerRow = (m, key, kind) => {
-        const el = h("span.marker", { class: m.removed ? "removed" : "", "data-key": "marker:" + key.replace(".", ":") },
+        const el = h("span.marker", { class: m.removed ? "removed" : "", "data-key": "marker:" + key.replace(".", ":"), "data-explain": "marker:" + key.replace(".", ":"), tabindex: "0" },
           kind ? chip(kind) : null, " ", h("strong", String(m.value)),
           m.removed ? h("span.muted", " (" + t("table.board_value") + ")") : h("span.muted", " · " + t("table.marker_steps", { n: m.steps_left })));
         return ts.mark(el, key, m);
@@ -180,7 +182,7 @@ export function advisorCard(ts, id, targets, dataKey) {
   return h("button.advisor", {
     type: "button",
     class: (legal ? "legal-target" : "") + (ts.filter === "adv:" + id ? " selected" : ""),
-    title: t("advtext." + id),
+    "data-explain": "advisor:" + id,
     "aria-pressed": ts.filter === "adv:" + id ? "true" : "false",
     "data-key": dataKey || null,
     onclick: () => ts.setFilter("adv:" + id),
@@ -196,7 +198,7 @@ export function renderSupply(ts) {
   const targets = ts.legalInvolving();
   const adv = v.advisors || {};
   const nob = h("div.nobility", (v.nobility || []).map((n) =>
-    ts.mark(h("button.title-stack", { type: "button", "data-key": "nobility:" + n.id, "aria-pressed": ts.filter === "title:" + n.id ? "true" : "false", class: (targets.has("title:" + n.id) ? "legal-target" : "") + (ts.filter === "title:" + n.id ? " selected" : ""), onclick: () => ts.setFilter("title:" + n.id) },
+    ts.mark(h("button.title-stack", { type: "button", "data-key": "nobility:" + n.id, "data-explain": "title:" + n.id, "aria-pressed": ts.filter === "title:" + n.id ? "true" : "false", class: (targets.has("title:" + n.id) ? "legal-target" : "") + (ts.filter === "title:" + n.id ? " selected" : ""), onclick: () => ts.setFilter("title:" + n.id) },
       h("strong", "♔ ", t("title." + n.id)),
       h("span", costChips(n.cost)),
       h("span", n.top !== null && n.top !== undefined ? chip("cp", n.top) : h("span.muted", t("table.nothing"))),
@@ -207,7 +209,7 @@ export function renderSupply(ts) {
       adv.b_top ? advisorCard(ts, adv.b_top, targets) : h("p.muted", t("table.nothing"))),
     h("div.supply-box", h("h3", t("table.nobility")), nob),
     h("div.supply-box.small",
-      ts.mark(h("p", { "data-key": "favor:pile" }, h("span", { "aria-hidden": "true" }, "✉ "), t("table.favor_pile", { pile: (v.favor || {}).pile ?? 0, discard: (v.favor || {}).discard ?? 0 })), "favor", v.favor),
+      ts.mark(h("p", { "data-key": "favor:pile", "data-explain": "favor:pile", tabindex: "0" }, h("span", { "aria-hidden": "true" }, "✉ "), t("table.favor_pile", { pile: (v.favor || {}).pile ?? 0, discard: (v.favor || {}).discard ?? 0 })), "favor", v.favor),
       v.event_top ? h("p", { "data-key": "event_top" }, h("span.muted", t("table.event_next") + ": "), t("event." + v.event_top.id), " ", h("span.muted", { "data-key": "events_left" }, t("table.events_left", { n: v.events_left }))) : null)
   );
 }

@@ -22,7 +22,7 @@ export function renderControls(ts) {
       const slots = playable.filter((m) => m.card === c);
       hand.append(
         h("li.card", { class: slots.length ? "playable" : "", "data-testid": "card", "data-card": c },
-          h("h3.card-name", t("card." + c)),
+          h("h3.card-name", { "data-explain": "card:" + c, tabindex: "0" }, t("card." + c)),
           h("div.card-text", t("cardtext." + c)),
           slots.length
             ? h("div.card-slots", h("span.muted", t("table.play_on")), " ",

@@ -85,7 +85,7 @@ export function renderPlayers(ts) {
       ? h("div.owned", p.titles.map((ti) => h("span.pill.title", { "data-key": `player:${seat}:title:${ti.id}` }, "♔ ", t("title." + ti.id), " ", chip("cp", ti.cp))))
       : null;
     const favors = (p.favor_tokens || []).length
-      ? h("div.owned", p.favor_tokens.map((f) => h("span.pill.favor", { "data-key": `player:${seat}:favor:${f.id}` }, h("span", { "aria-hidden": "true" }, "✉ "), t("loc." + f.location), ": ", costText(f.reward))))
+      ? h("div.owned", p.favor_tokens.map((f) => h("span.pill.favor", { "data-key": `player:${seat}:favor:${f.id}`, "data-explain": `token:${f.id}`, tabindex: "0" }, h("span", { "aria-hidden": "true" }, "✉ "), t("loc." + f.location), ": ", costText(f.reward))))
       : null;
     const tr = tracksOf(v, seat); // the final tracks once the game is over
     const cpLower = tr.cp <= tr.bp, bpLower = tr.bp <= tr.cp;

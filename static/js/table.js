@@ -23,6 +23,7 @@ import { ChatPanel } from "/js/chat.js"; // table chat and presence
 import { focusKey, restoreFocus } from "/js/focus.js";
 import { renderClocks } from "/js/pace.js";
 import { RematchOffer } from "/js/rematch.js";
+import { Tooltips } from "/js/tooltips.js";
 import { setPageUnread } from "/js/waiting.js";
 import { LogPin } from "/js/logpin.js";
 import { rulesLink } from "/js/ruleslink.js";
@@ -100,6 +101,7 @@ export class TableScreen {
     this.since = new SinceMarks(this); // since you looked (since.js)
     this.undo = new UndoControl(this); // the Undo button and Ctrl+Z (undo.js)
     this.guide = new Guide(this); // a guided table: what to do next (guide.js)
+    this.tips = new Tooltips(this); // every piece explains itself (tooltips.js)
   }
 
   // ---------- what the renderers read ----------
@@ -147,6 +149,7 @@ export class TableScreen {
     if (this.mq) this.mq.addEventListener("change", this.onLayout);
     this.logPin.start(this.root);
     this.guide.start();
+    this.tips.start(this.root);
     await this.fetchGame();
     if (!this.chat.el.isConnected) this.root.after(this.chat.el); // no game to show: the chat below
     this.socket.start();
@@ -161,6 +164,7 @@ export class TableScreen {
     if (this.mq) this.mq.removeEventListener("change", this.onLayout);
     this.logPin.stop();
     this.guide.stop();
+    this.tips.stop();
     this.socket.stop();
     this.chat.stop();
     setPageUnread(0);
@@ -341,6 +345,7 @@ export class TableScreen {
     this.turnSignal();
     this.undo.afterRender(); // since you looked + Undo: drawn over the fresh page
     this.since.afterRender();
+    this.tips.afterRender();
   }
 
   // record a value for change highlighting

@@ -1,0 +1,179 @@
+"""Every piece explains itself: a long press on a phone (without the piece's tap action) and
+keyboard focus on a desktop show the engine's explanation in a role=tooltip that the piece is
+described by; Escape puts it away. Time in the page is Playwright's clock (no waiting on the
+wall clock): the long press lasts exactly as long as the test says."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.test_a11y import axe_violations
+from tests.browser.test_phone import DESKTOP, PHONE, WAIT, focused, set_lang, tab_to
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SHOTS = Path(os.environ.get("EMARA_SHOTS", "test-artifacts"))
+TIP = "[data-testid=explain-tip]"
+
+
+@contextmanager
+def solo_table(browser: Any, server: Any, viewport: dict[str, int], touch: bool) -> Iterator[Any]:
+    ctx = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url("/"))
+        page.get_by_test_id("name-input").fill("Sola")
+        page.get_by_test_id("create-table").click()
+        page.get_by_test_id("invite-link").wait_for(timeout=WAIT)
+        page.goto(server.url("/solo"))
+        page.get_by_test_id("solo-start-high-score").click()
+        page.get_by_test_id("game").wait_for(timeout=WAIT)
+        done = page.get_by_test_id("recovery-done")
+        if done.count():
+            done.click()
+        page.wait_for_function(
+            "() => document.querySelectorAll('#controls [data-testid=legal-move]').length > 0",
+            timeout=WAIT,
+        )
+        yield page
+    finally:
+        ctx.close()
+
+
+def long_press(page: Any, x: float, y: float, ms: int) -> None:
+    cdp = page.context.new_cdp_session(page)
+    point = [{"x": x, "y": y}]
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
+    page.clock.run_for(ms)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def inside(box: dict[str, float], size: dict[str, int]) -> bool:
+    return (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+        and box["y"] + box["height"] <= size["height"]
+    )
+
+
+def test_long_press_on_a_phone_explains_a_location(server: Any, browser: Any) -> None:
+    with solo_table(browser, server, PHONE, touch=True) as page:
+        page.clock.install()
+        page.get_by_test_id("tab-board").tap()
+        castle = page.locator(
+            "#panel-board [data-testid=location-filter][data-explain='location:castle']"
+        )
+        castle.scroll_into_view_if_needed()
+        box = castle.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        # held for half a second: the explanation, and not the tap's action (the filter)
+        long_press(page, x, y, 600)
+        tip = page.locator(TIP)
+        tip.wait_for(state="visible", timeout=WAIT)
+        has_gift = (
+            "() => document.querySelector('[data-testid=explain-tip]').innerText.includes('Gift')"
+        )
+        page.wait_for_function(has_gift, timeout=WAIT)
+        text = tip.inner_text()
+        assert "1 ring" in text and "BP" in text
+        assert tip.get_attribute("role") == "tooltip"
+        assert castle.get_attribute("aria-pressed") == "false"
+        assert page.get_by_test_id("panel-board").is_visible()
+        assert page.locator("#controls .filter").count() == 0
+        assert "explain-tip" in (castle.get_attribute("aria-describedby") or "")
+        tb = tip.bounding_box()
+        assert inside(tb, PHONE), tb
+        # the finger does not cover the words
+        assert not (
+            tb["x"] <= x <= tb["x"] + tb["width"] and tb["y"] <= y <= tb["y"] + tb["height"]
+        )
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "tooltip-phone-castle.png"))
+        # a touch elsewhere puts it away; a short touch is the piece's tap again (the filter)
+        page.touchscreen.tap(5, 5)
+        assert tip.is_hidden()
+        long_press(page, x, y, 200)
+        assert tip.is_hidden(), (tip.inner_text(), tip.get_attribute("data-how"))
+        page.locator("#controls .filter").wait_for(timeout=WAIT)
+        # in Czech too (the screenshot is for people to look at)
+        set_lang(page, "cs")
+        page.clock.install()
+        page.get_by_test_id("tab-board").tap()
+        castle.scroll_into_view_if_needed()
+        box = castle.bounding_box()
+        long_press(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, 600)
+        in_czech = (
+            "() => document.querySelector('[data-testid=explain-tip]').innerText.includes('prsten')"
+        )
+        page.wait_for_function(in_czech, timeout=WAIT)
+        page.screenshot(path=str(SHOTS / "tooltip-phone-castle-cs.png"))
+
+
+def test_keyboard_focus_explains_a_piece_and_escape_dismisses(server: Any, browser: Any) -> None:
+    with solo_table(browser, server, DESKTOP, touch=False) as page:
+        tab_to(page, "[data-explain^='marker:']", limit=400)
+        tip = page.locator(TIP)
+        tip.wait_for(state="visible", timeout=WAIT)
+        page.wait_for_function(
+            "() => /\\d/.test(document.querySelector('[data-testid=explain-tip]').textContent)",
+            timeout=WAIT,
+        )
+        described = page.evaluate("() => document.activeElement.getAttribute('aria-describedby')")
+        assert "explain-tip" in described
+        assert inside(tip.bounding_box(), DESKTOP)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "tooltip-desktop-marker.png"))
+        page.keyboard.press("Escape")
+        assert tip.is_hidden()
+        assert focused(page, "[data-explain^='marker:']")  # Escape keeps the place
+        assert page.evaluate("() => document.activeElement.getAttribute('aria-describedby')") in (
+            None,
+            "",
+        )
+        # a legal move's button tells what it would give the player
+        tab_to(page, "#controls [data-move]", limit=400)
+        tip.wait_for(state="visible", timeout=WAIT)
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=explain-tip]').textContent.includes(':')",
+            timeout=WAIT,
+        )
+        page.screenshot(path=str(SHOTS / "tooltip-desktop-move.png"))
+        # with a card played, a location the councilor can reach lists the moves it offers
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "() => document.querySelector('#controls [data-kind=move]')", timeout=WAIT
+        )
+        page.mouse.move(1, 1)
+        target = page.locator(".location.legal-target [data-testid=location-filter]").first
+        target.hover()
+        tip.wait_for(state="visible", timeout=WAIT)
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=explain-tip] .tip-moves li')", timeout=WAIT
+        )
+        assert "What you can do now" in tip.inner_text()
+        page.screenshot(path=str(SHOTS / "tooltip-desktop-location-moves.png"))
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_axe_with_a_tooltip_open(server: Any, browser: Any, size: str) -> None:
+    viewport = DESKTOP if size == "desktop" else PHONE
+    with solo_table(browser, server, viewport, touch=False) as page:
+        if size == "phone":
+            page.get_by_test_id("tab-board").click()
+        piece = page.locator(".board [data-explain^='hut:']").first
+        piece.scroll_into_view_if_needed()
+        piece.hover()
+        page.locator(TIP).wait_for(state="visible", timeout=WAIT)
+        page.wait_for_function(
+            "() => !document.querySelector('[data-testid=explain-tip] .muted.tip-main')",
+            timeout=WAIT,
+        )
+        assert axe_violations(page) == []
+        page.screenshot(path=str(SHOTS / f"tooltip-{size}-hut.png"))
