@@ -1,12 +1,17 @@
 """Bot strength: solo games against Victoria and bot-against-bot tables.
 
-    .venv/bin/python bench/bots.py [--games N] [--budget SECONDS_PER_MOVE]
+    .venv/bin/python bench/bots.py [--games N] [--budget SECONDS_PER_MOVE] [--playouts N]
+                                     [--starts 40,30,20] [--pairs strong-greedy,...]
                                      [--skip-solo] [--skip-tables]
+
+With --playouts the strong bot thinks a fixed number of playouts a move and never looks at the
+clock: the figures are the same on every run and every machine (the time is still measured).
 
 Solo: the strong bot plays N games at each building start value 40, 30 and 20; prints the win rate
 against Victoria and the mean score. Tables: for each pair of levels, N four-player games with two
 seats of each level (seats alternate, the start seat rotates); prints how often each level takes
-first place (a shared first place counts half) and its mean score, plus the slowest bot turn seen.
+first place (a shared first place counts half), how often one of its seats is first alone
+("strictly first"), and its mean score, plus the slowest bot turn seen.
 """
 
 from __future__ import annotations
@@ -51,10 +56,15 @@ class Clock:
 
 
 def play(
-    seed: int, options: dict[str, Any], levels: list[str], budget: float, clock: Clock
+    seed: int,
+    options: dict[str, Any],
+    levels: list[str],
+    budget: float | None,
+    clock: Clock,
+    playouts: int | None = None,
 ) -> dict[str, Any]:
     state = rules.new_game(seed, options)
-    timers = [TurnTimer(TURN_BUDGET, budget) for _ in levels]
+    timers = [TurnTimer(TURN_BUDGET, budget or 0.0) for _ in levels]
     n = 0
     while rules.outcome(state) is None:
         seats = list(rules.to_act(state))
@@ -67,7 +77,8 @@ def play(
             for m in rules.legal_moves(state, seat)
         ]
         t0 = time.monotonic()
-        move = choose_move(view, legal, levels[seat], seed * 100_003 + n, timers[seat].budget(view))
+        think = None if playouts is not None else timers[seat].budget(view)
+        move = choose_move(view, legal, levels[seat], seed * 100_003 + n, think, playouts)
         clock.add(seat, time.monotonic() - t0, move.get("kind") == "end_turn")
         state = rules.apply_move(state, seat, move).state
         n += 1
@@ -75,12 +86,19 @@ def play(
     return result
 
 
-def solo(games: int, budget: float) -> None:
+def _limit(budget: float, playouts: int | None) -> str:
+    return (
+        f"{playouts} playouts/move, no clock" if playouts is not None else f"budget {budget}s/move"
+    )
+
+
+def solo(games: int, budget: float, playouts: int | None, starts: list[int]) -> None:
     print(
-        f"Solo, strong bot against Victoria ({games} games per start value, budget {budget}s/move)"
+        f"Solo, strong bot against Victoria ({games} games per start value, "
+        f"{_limit(budget, playouts)})"
     )
     clock = Clock()
-    for start in (40, 30, 20):
+    for start in starts:
         wins = 0
         scores: list[int] = []
         hers: list[int] = []
@@ -91,6 +109,7 @@ def solo(games: int, budget: float) -> None:
                 ["strong"],
                 budget,
                 clock,
+                playouts,
             )
             wins += bool(out.get("won"))
             scores.append(int(out["players"][0]["score"]))
@@ -106,26 +125,34 @@ def solo(games: int, budget: float) -> None:
     )
 
 
-def tables(games: int, budget: float) -> None:
-    print(f"Four-player tables, two seats per level ({games} games per pair)")
-    pairs = [("strong", "greedy"), ("greedy", "random"), ("strong", "random")]
+def tables(games: int, budget: float, playouts: int | None, pairs: list[tuple[str, str]]) -> None:
+    print(
+        f"Four-player tables, two seats per level ({games} games per pair, "
+        f"{_limit(budget, playouts)})"
+    )
     for a, b in pairs:
         clock = Clock()
         points = {a: 0.0, b: 0.0}
+        alone = {a: 0, b: 0}
         scores: dict[str, list[int]] = {a: [], b: []}
         for g in range(games):
             levels = [a, b, a, b] if g % 2 == 0 else [b, a, b, a]
-            out = play(20_000 + g, {"players": 4, "start_player": g % 4}, levels, budget, clock)
+            out = play(
+                20_000 + g, {"players": 4, "start_player": g % 4}, levels, budget, clock, playouts
+            )
             ranked = out["players"]
             best = min(p["rank"] for p in ranked)
             first = [p for p in ranked if p["rank"] == best]
             for p in first:
                 points[levels[p["seat"]]] += 1.0 / len(first)
+            if len(first) == 1:
+                alone[levels[first[0]["seat"]]] += 1
             for p in ranked:
                 scores[levels[p["seat"]]].append(int(p["score"]))
         print(
             f"  {a} vs {b}: {a} wins {100 * points[a] / games:.0f}%, "
             f"{b} wins {100 * points[b] / games:.0f}%; "
+            f"strictly first: {a} {alone[a]}/{games}, {b} {alone[b]}/{games}; "
             f"mean score {a} {mean(scores[a]):.1f}, {b} {mean(scores[b]):.1f}; "
             f"bot turns: 95% under {clock.p95():.2f} s, slowest {clock.longest_turn:.2f} s",
             flush=True,
@@ -136,13 +163,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--budget", type=float, default=DEFAULT_BUDGET)
+    ap.add_argument("--playouts", type=int, default=None)
+    ap.add_argument("--starts", default="40,30,20")
+    ap.add_argument("--pairs", default="strong-greedy,greedy-random,strong-random")
     ap.add_argument("--skip-solo", action="store_true")
     ap.add_argument("--skip-tables", action="store_true")
     args = ap.parse_args()
     if not args.skip_solo:
-        solo(args.games, args.budget)
+        solo(args.games, args.budget, args.playouts, [int(s) for s in args.starts.split(",")])
     if not args.skip_tables:
-        tables(args.games, args.budget)
+        pairs = [(p.split("-")[0], p.split("-")[1]) for p in args.pairs.split(",")]
+        tables(args.games, args.budget, args.playouts, pairs)
 
 
 if __name__ == "__main__":
