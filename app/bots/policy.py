@@ -219,6 +219,27 @@ def _greedy(
     return legal[_best(_scored(state, seat, legal), rng)]
 
 
+def _is_exchange(move: dict[str, Any]) -> bool:
+    return move.get("kind") == "use_advisor" and move.get("advisor") == "chamberlain"
+
+
+def _raises(state: Any, seat: int, move: dict[str, Any], now: float) -> bool:
+    nxt = _after(state, seat, move)
+    return nxt is not None and _value(nxt, seat) > now + 1e-6
+
+
+def greedy_move(
+    state: Any, seat: int, legal: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
+    """The greedy choice on a state the caller sampled itself (playouts): the best one-step
+    move, never a ring <-> gold exchange that does not strictly raise the value."""
+    if len(legal) > 1:
+        now = _value(state, seat)
+        plain = [m for m in legal if not _is_exchange(m) or _raises(state, seat, m, now)]
+        legal = plain or legal
+    return _greedy(state, seat, legal, rng)
+
+
 # -- lookahead ----------------------------------------------------------------------------
 
 
