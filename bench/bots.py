@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bots.py [--games N] [--budget SECONDS_PER_MOVE] [--playouts N]
                                      [--starts 40,30,20] [--pairs strong-greedy,...]
-                                     [--skip-solo] [--skip-tables]
+                                     [--verbose] [--skip-solo] [--skip-tables]
 
 With --playouts the strong bot thinks a fixed number of playouts a move and never looks at the
 clock: the figures are the same on every run and every machine (the time is still measured).
@@ -92,7 +92,9 @@ def _limit(budget: float, playouts: int | None) -> str:
     )
 
 
-def solo(games: int, budget: float, playouts: int | None, starts: list[int]) -> None:
+def solo(
+    games: int, budget: float, playouts: int | None, starts: list[int], verbose: bool = False
+) -> None:
     print(
         f"Solo, strong bot against Victoria ({games} games per start value, "
         f"{_limit(budget, playouts)})"
@@ -114,6 +116,8 @@ def solo(games: int, budget: float, playouts: int | None, starts: list[int]) -> 
             wins += bool(out.get("won"))
             scores.append(int(out["players"][0]["score"]))
             hers.append(int((out.get("victoria") or {}).get("score", 0)))
+            if verbose:
+                print(f"    game {g + 1}: {scores[-1]} against {hers[-1]}", flush=True)
         print(
             f"  start {start}: won {wins}/{games} ({100 * wins / games:.0f}%), "
             f"mean score {mean(scores):.1f} (Victoria {mean(hers):.1f})",
@@ -125,7 +129,13 @@ def solo(games: int, budget: float, playouts: int | None, starts: list[int]) -> 
     )
 
 
-def tables(games: int, budget: float, playouts: int | None, pairs: list[tuple[str, str]]) -> None:
+def tables(
+    games: int,
+    budget: float,
+    playouts: int | None,
+    pairs: list[tuple[str, str]],
+    verbose: bool = False,
+) -> None:
     print(
         f"Four-player tables, two seats per level ({games} games per pair, "
         f"{_limit(budget, playouts)})"
@@ -149,6 +159,11 @@ def tables(games: int, budget: float, playouts: int | None, pairs: list[tuple[st
                 alone[levels[first[0]["seat"]]] += 1
             for p in ranked:
                 scores[levels[p["seat"]]].append(int(p["score"]))
+            if verbose:
+                won = levels[first[0]["seat"]] if len(first) == 1 else "shared"
+                print(
+                    f"    game {g + 1}: first {won}, {points[a]:.1f} to {points[b]:.1f}", flush=True
+                )
         print(
             f"  {a} vs {b}: {a} wins {100 * points[a] / games:.0f}%, "
             f"{b} wins {100 * points[b] / games:.0f}%; "
@@ -166,14 +181,21 @@ def main() -> None:
     ap.add_argument("--playouts", type=int, default=None)
     ap.add_argument("--starts", default="40,30,20")
     ap.add_argument("--pairs", default="strong-greedy,greedy-random,strong-random")
+    ap.add_argument("--verbose", action="store_true", help="a line per game")
     ap.add_argument("--skip-solo", action="store_true")
     ap.add_argument("--skip-tables", action="store_true")
     args = ap.parse_args()
     if not args.skip_solo:
-        solo(args.games, args.budget, args.playouts, [int(s) for s in args.starts.split(",")])
+        solo(
+            args.games,
+            args.budget,
+            args.playouts,
+            [int(s) for s in args.starts.split(",")],
+            args.verbose,
+        )
     if not args.skip_tables:
         pairs = [(p.split("-")[0], p.split("-")[1]) for p in args.pairs.split(",")]
-        tables(args.games, args.budget, args.playouts, pairs)
+        tables(args.games, args.budget, args.playouts, pairs, args.verbose)
 
 
 if __name__ == "__main__":
