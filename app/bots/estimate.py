@@ -7,7 +7,7 @@ seat, through the engine's public calls only, and averages each player's final s
 inputs always give the same answer: the only randomness is `random.Random(rng_seed)`.
 
 Made for analysis after a game (what could each player still expect from here, seen from one
-seat); it costs about a tenth of a second a playout solo and half a second with four players.
+seat); a playout costs some 0.03 s of CPU solo and 0.2 s with four players.
 """
 
 from __future__ import annotations
