@@ -31,6 +31,8 @@ from app.bots.policy import DEFAULT_BUDGET, TURN_BUDGET, TurnTimer
 
 
 class Clock:
+    """Thinking time of the strong seats (of every seat when none is strong): wall and CPU."""
+
     def __init__(self) -> None:
         self.turn_started: dict[int, float] = {}
         self.turn_time: dict[int, float] = {}
@@ -38,10 +40,12 @@ class Clock:
         self.turns: list[float] = []
         self.moves = 0
         self.move_time = 0.0
+        self.cpu_time = 0.0
 
-    def add(self, seat: int, elapsed: float, ended_turn: bool) -> None:
+    def add(self, seat: int, elapsed: float, cpu: float, ended_turn: bool) -> None:
         self.moves += 1
         self.move_time += elapsed
+        self.cpu_time += cpu
         self.turn_time[seat] = self.turn_time.get(seat, 0.0) + elapsed
         if ended_turn:
             spent = self.turn_time.pop(seat, 0.0)
@@ -53,6 +57,14 @@ class Clock:
             return 0.0
         ordered = sorted(self.turns)
         return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+    def summary(self) -> str:
+        n = max(self.moves, 1)
+        return (
+            f"{self.moves} moves, mean {1000 * self.move_time / n:.0f} ms/move "
+            f"(CPU {1000 * self.cpu_time / n:.0f} ms), turns: 95% under {self.p95():.2f} s, "
+            f"slowest {self.longest_turn:.2f} s"
+        )
 
 
 def play(
@@ -76,10 +88,12 @@ def play(
             m if isinstance(m, dict) else rules.encode_move(m)
             for m in rules.legal_moves(state, seat)
         ]
-        t0 = time.monotonic()
+        t0, c0 = time.monotonic(), time.process_time()
         think = None if playouts is not None else timers[seat].budget(view)
         move = choose_move(view, legal, levels[seat], seed * 100_003 + n, think, playouts)
-        clock.add(seat, time.monotonic() - t0, move.get("kind") == "end_turn")
+        if levels[seat] == "strong" or "strong" not in levels:
+            ended = move.get("kind") == "end_turn"
+            clock.add(seat, time.monotonic() - t0, time.process_time() - c0, ended)
         state = rules.apply_move(state, seat, move).state
         n += 1
     result: dict[str, Any] = rules.outcome(state)
@@ -123,10 +137,7 @@ def solo(
             f"mean score {mean(scores):.1f} (Victoria {mean(hers):.1f})",
             flush=True,
         )
-    print(
-        f"  strong: {clock.moves} moves, mean {1000 * clock.move_time / max(clock.moves, 1):.0f} ms"
-        f"/move, turns: 95% under {clock.p95():.2f} s, slowest {clock.longest_turn:.2f} s"
-    )
+    print(f"  strong: {clock.summary()}")
 
 
 def tables(
@@ -169,7 +180,7 @@ def tables(
             f"{b} wins {100 * points[b] / games:.0f}%; "
             f"strictly first: {a} {alone[a]}/{games}, {b} {alone[b]}/{games}; "
             f"mean score {a} {mean(scores[a]):.1f}, {b} {mean(scores[b]):.1f}; "
-            f"bot turns: 95% under {clock.p95():.2f} s, slowest {clock.longest_turn:.2f} s",
+            f"{a if 'strong' in (a, b) else 'bot'} thinking: {clock.summary()}",
             flush=True,
         )
 
