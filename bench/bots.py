@@ -180,7 +180,7 @@ def tables(
             f"{b} wins {100 * points[b] / games:.0f}%; "
             f"strictly first: {a} {alone[a]}/{games}, {b} {alone[b]}/{games}; "
             f"mean score {a} {mean(scores[a]):.1f}, {b} {mean(scores[b]):.1f}; "
-            f"{a if 'strong' in (a, b) else 'bot'} thinking: {clock.summary()}",
+            f"{'strong' if 'strong' in (a, b) else 'bot'} thinking: {clock.summary()}",
             flush=True,
         )
 
