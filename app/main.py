@@ -17,7 +17,7 @@ from fastapi import FastAPI
 
 from app import keycheck, redact
 from app.analysis import endpoints as analysis_endpoints
-from app.analysis.bot import PlayoutBot
+from app.analysis.bot import StrongBot
 from app.analysis.service import AnalysisService
 from app.analysis.worker import AnalysisWorker
 from app.auth import TokenSigner
@@ -186,7 +186,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     # --- Analysis after the game: a queue in the database, one worker per instance ---
     records = RecordService(db, clock)
-    analysis_bot = PlayoutBot(settings.analysis_playouts)
+    analysis_bot = StrongBot(settings.analysis_playouts)
     analysis = AnalysisService(
         db, clock, records, analysis_bot.version, settings.analysis_max_positions
     )
