@@ -53,6 +53,8 @@ from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
 from app.realtime import endpoints as socket_endpoints
 from app.realtime.hub import Hub
 from app.realtime.notify import INSTANCE_ID, relay_for
+from app.history import endpoints as history_endpoints
+from app.history.service import HistoryService
 from app.records import endpoints as record_endpoints
 from app.records.service import RecordService
 from app.solo import endpoints as solo_endpoints
@@ -248,6 +250,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.mailer = mail.notifier
     app.state.passkeys = passkeys
     app.state.records = RecordService(db, clock)
+    app.state.history = HistoryService(db)
     install_handlers(app)
     app.add_middleware(
         BodyLimit,
@@ -273,6 +276,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(mail_endpoints.router)
     app.include_router(passkey_endpoints.router)
     app.include_router(record_endpoints.router)
+    app.include_router(history_endpoints.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:
