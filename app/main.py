@@ -31,6 +31,8 @@ from app.clock import Clock, SystemClock
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import Unavailable, install_handlers
+from app.history import endpoints as history_endpoints
+from app.history.service import HistoryService
 from app.invitations import endpoints as invitation_endpoints
 from app.invitations.push import InvitationPush
 from app.invitations.service import Invitations
@@ -273,6 +275,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.records = records
     app.state.analysis = analysis
     app.state.analysis_worker = analysis_worker
+    app.state.history = HistoryService(db)
     install_handlers(app)
     app.add_middleware(
         BodyLimit,
@@ -299,6 +302,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(passkey_endpoints.router)
     app.include_router(record_endpoints.router)
     app.include_router(analysis_endpoints.router)
+    app.include_router(history_endpoints.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:

@@ -192,5 +192,7 @@ export function renderFinal(ts) {
   return h("section.panel.final-scores", { "data-testid": "final-scores", "data-key": "outcome" },
     h("h2", "♛ ", t("end.title")), headline ? h("p.headline", { "data-testid": "final-headline" }, headline) : null,
     h("div.final-wrap", table),
-    h("p.hint", t("end.lower_note"), o.victoria ? " " + t("end.solo_rule") : ""), next);
+    h("p.hint", t("end.lower_note"), o.victoria ? " " + t("end.solo_rule") : ""),
+    ts.id ? h("p.final-replay", h("a.button.small", { href: `/r/${encodeURIComponent(ts.id)}`, "data-link": "", "data-testid": "replay-link" }, t("replay.open"))) : null,
+    next);
 }

@@ -19,6 +19,7 @@
 //   rematch.js  the end screen's rematch offer signin.js   "who are you?" for a signed-out visitor
 //   theme.js    light / dark / as the system
 //   icons.js    inline SVG icons               logpin.js   the phone's log tab at its newest
+//   replay.js   the replay viewer (/r/{id})    history.js  my finished games (/history)
 import { t, setLang, initialLang, languages } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, ApiError } from "/js/api.js";
@@ -52,6 +53,7 @@ export async function route() {
   document.title = t("table.title");
   const path = location.pathname;
   const m = path.match(/^\/t\/([^/]+)\/?$/);
+  const r = path.match(/^\/r\/([^/]+)\/?$/);
   renderHeader();
   try {
     if (path === "/" || path === "/index.html") await landing({ link, navigate });
@@ -59,6 +61,8 @@ export async function route() {
     else if (path === "/solo") await soloPage();
     else if (path === "/records") await recordsPage();
     else if (path === "/games") await myGamesPage();
+    else if (r) await replayPage(decodeURIComponent(r[1]));
+    else if (path === "/history") await historyPage();
     else if (path === "/profile") await profilePage();
     else if (path === "/add-device") await addDeviceRoute();
     else if (EMAIL_LINKS[path]) await emailLinkPage(EMAIL_LINKS[path]);
@@ -158,6 +162,24 @@ async function myGamesPage() {
   }
   const { renderMyGames } = await import("/js/mygames.js");
   screen = renderMyGames(clear(main()), { link, navigate });
+}
+
+// ---------- replays and my history ----------
+
+async function replayPage(id) {
+  document.title = t("replay.title") + " — " + t("app.title");
+  const { ReplayViewer } = await import("/js/replay.js");
+  // a public replay needs no profile; a private one answers 404 to a stranger
+  screen = new ReplayViewer(clear(main()), id, { link });
+  await screen.start();
+}
+
+async function historyPage() {
+  document.title = t("history.title") + " — " + t("app.title");
+  await needProfile(async () => {
+    const { renderHistory } = await import("/js/history.js");
+    await renderHistory(clear(main()), { link });
+  });
 }
 
 // ---------- my profile and the pages e-mailed links land on ----------
