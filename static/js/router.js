@@ -172,6 +172,11 @@ async function replayPage(id) {
   // a public replay needs no profile; a private one answers 404 to a stranger
   screen = new ReplayViewer(clear(main()), id, { link });
   await screen.start();
+  if (!screen.replay) return;
+  // the bot's analysis of the game, under the board (analysis.js)
+  const viewer = screen;
+  const { mountAnalysis } = await import("/js/analysis.js");
+  if (screen === viewer && !viewer.stopped) viewer.analysisPanel = mountAnalysis(viewer.analysis, viewer);
 }
 
 async function historyPage() {
