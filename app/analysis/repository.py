@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -67,9 +67,18 @@ def _claimable(now: float) -> Any:
     )
 
 
-def claim(s: Session, owner: str, now: float, lease_seconds: float, postgres: bool) -> int | None:
-    """Take the oldest job nobody runs (or whose runner's lease ran out): its id, or None."""
-    query = select(AnalysisJob.id).where(_claimable(now)).order_by(AnalysisJob.id).limit(5)
+def claim(
+    s: Session, owner: str, bot_version: str, now: float, lease_seconds: float, postgres: bool
+) -> int | None:
+    """Take the oldest job of ``bot_version`` nobody runs (or whose runner's lease ran out): its
+    id, or None. An instance runs only the jobs of its own bot version (another instance may be
+    configured with other playouts)."""
+    query = (
+        select(AnalysisJob.id)
+        .where(AnalysisJob.bot_version == bot_version, _claimable(now))
+        .order_by(AnalysisJob.id)
+        .limit(5)
+    )
     if postgres:
         query = query.with_for_update(skip_locked=True)
     for job_id in s.scalars(query).all():
@@ -132,13 +141,6 @@ def positions(s: Session, job_id: int) -> list[AnalysisPosition]:
     )
 
 
-def count_positions(s: Session, job_id: int) -> int:
-    n = s.scalar(
-        select(func.count()).select_from(AnalysisPosition).where(AnalysisPosition.job_id == job_id)
-    )
-    return int(n or 0)
-
-
 def finish(
     s: Session, job_id: int, owner: str, status: JobStatus, at: datetime, error: str | None = None
 ) -> bool:
@@ -160,7 +162,3 @@ def release(s: Session, job_id: int, owner: str) -> bool:
         .execution_options(synchronize_session=False)
     )
     return int(result.rowcount) == 1  # type: ignore[attr-defined]
-
-
-def forget_positions(s: Session, job_id: int) -> None:
-    s.execute(delete(AnalysisPosition).where(AnalysisPosition.job_id == job_id))

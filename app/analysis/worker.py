@@ -63,7 +63,9 @@ class AnalysisWorker:
     # ------------------------------------------------------------------ one job
     def claim(self) -> int | None:
         with self.db.session() as s:
-            return repo.claim(s, self.owner, self.clock.now(), self.lease_seconds, self.postgres)
+            return repo.claim(
+                s, self.owner, self.bot.version, self.clock.now(), self.lease_seconds, self.postgres
+            )
 
     def run_once(self, should_stop: Callable[[], bool] | None = None) -> int | None:
         """Claim one job and work on it until it is done, fails, or ``should_stop`` (or
@@ -84,8 +86,9 @@ class AnalysisWorker:
             job = repo.job_by_id(s, job_id)
             assert job is not None
             replay_id, total = job.replay_id, job.total
-            expected = {p.position: p.expected for p in repo.positions(s, job_id)}
-            chosen = {p.position for p in repo.positions(s, job_id) if p.preferred is not None}
+            rows = repo.positions(s, job_id)
+            expected = {p.position: p.expected for p in rows}
+            chosen = {p.position for p in rows if p.preferred is not None}
         record = load_record(self.db, replay_id)
         if record is None:
             self._fail(job_id, "the record is gone")

@@ -134,6 +134,17 @@ def test_a_dead_workers_job_is_taken_over_when_its_lease_runs_out(
     assert out["status"] == "done" and out["done"] == out["total"]
 
 
+def test_a_worker_runs_only_the_jobs_of_its_own_bot_version(
+    app: Any, client: TestClient, clock: ManualClock, ann: Player, example: dict[str, Any]
+) -> None:
+    rid = import_example(client, ann, example)
+    analysis(client, rid, ann, post=True)
+    other = CountingBot(version="counting-2")  # an instance configured with other playouts
+    assert worker(app, clock, other).run_once() is None
+    assert other.expected_calls == 0
+    assert worker(app, clock).run_once() is not None
+
+
 def test_a_worker_that_lost_its_lease_stores_nothing(
     app: Any, client: TestClient, clock: ManualClock, ann: Player, example: dict[str, Any]
 ) -> None:
