@@ -157,6 +157,17 @@ class Settings(BaseSettings):
     # per this many seconds; the games queue for the slots in turn.
     bot_unattended_slots: int = Field(default=1, ge=1)
     bot_unattended_move_seconds: float = Field(default=0.5, ge=0)
+    # ---- Analysis after the game (docs/analysis.md): analyses one instance runs at a time
+    # (0: this instance runs none), the playouts of one position's estimate (its CPU bound; the
+    # bot version names it), the longest game analysed, the lease of a running analysis (a dead
+    # instance's analysis is taken over once it runs out), how often an idle worker looks for
+    # work queued elsewhere, and requests per client address and profile.
+    analysis_jobs_per_process: int = Field(default=1, ge=0, le=8)
+    analysis_playouts: int = Field(default=2, ge=1, le=64)
+    analysis_max_positions: int = Field(default=1200, ge=1)
+    analysis_lease_seconds: float = Field(default=120.0, gt=0)
+    analysis_poll_seconds: float = Field(default=10.0, gt=0)
+    rate_analysis_request: str = "30/hour"
     # Where the browser client lives.
     static_dir: Path = Path(__file__).resolve().parent.parent / "static"
 

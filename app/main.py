@@ -16,6 +16,10 @@ from anyio import to_thread
 from fastapi import FastAPI
 
 from app import keycheck, redact
+from app.analysis import endpoints as analysis_endpoints
+from app.analysis.bot import StrongBot
+from app.analysis.service import AnalysisService
+from app.analysis.worker import AnalysisWorker
 from app.auth import TokenSigner
 from app.bots import endpoints as bot_endpoints
 from app.bots.runner import BotRunner
@@ -27,6 +31,8 @@ from app.clock import Clock, SystemClock
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import Unavailable, install_handlers
+from app.history import endpoints as history_endpoints
+from app.history.service import HistoryService
 from app.invitations import endpoints as invitation_endpoints
 from app.invitations.push import InvitationPush
 from app.invitations.service import Invitations
@@ -115,6 +121,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             parse_rule(LimitName.EMAIL_LINK, settings.rate_email_link_misses),
             parse_rule(LimitName.PASSKEY_SIGNIN, settings.rate_passkey_signin),
             parse_rule(LimitName.RECORD_IMPORT, settings.rate_record_import),
+            parse_rule(LimitName.ANALYSIS_REQUEST, settings.rate_analysis_request),
         ],
     )
 
@@ -182,6 +189,22 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         db, clock, profiles_service, settings.passkey_rp_name, settings.passkey_challenge_seconds
     )
 
+    # --- Analysis after the game: a queue in the database, one worker per instance ---
+    records = RecordService(db, clock)
+    analysis_bot = StrongBot(settings.analysis_playouts)
+    analysis = AnalysisService(
+        db, clock, records, analysis_bot.version, settings.analysis_max_positions
+    )
+    analysis_worker = AnalysisWorker(
+        db,
+        clock,
+        analysis_bot,
+        jobs=settings.analysis_jobs_per_process,
+        lease_seconds=settings.analysis_lease_seconds,
+        poll_seconds=settings.analysis_poll_seconds,
+    )
+    analysis.queued_hooks.append(analysis_worker.wake)
+
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
     relay = relay_for(hub, settings.effective_database_url, settings.notify_channel)
 
@@ -201,9 +224,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         me_feed.start()
         push.start()
         mail.start()
+        await analysis_worker.start()
         try:
             yield
         finally:
+            await analysis_worker.stop()
             await invitation_push.stop()
             await mail.stop()
             await push.stop()
@@ -251,7 +276,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.mail = mail.service
     app.state.mailer = mail.notifier
     app.state.passkeys = passkeys
-    app.state.records = RecordService(db, clock)
+    app.state.records = records
+    app.state.analysis = analysis
+    app.state.analysis_worker = analysis_worker
+    app.state.history = HistoryService(db)
     install_handlers(app)
     app.add_middleware(
         BodyLimit,
@@ -279,6 +307,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(passkey_endpoints.router)
     app.include_router(rules_endpoints.router)
     app.include_router(record_endpoints.router)
+    app.include_router(analysis_endpoints.router)
+    app.include_router(history_endpoints.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:

@@ -1,12 +1,17 @@
 """Bot strength: solo games against Victoria and bot-against-bot tables.
 
-    .venv/bin/python bench/bots.py [--games N] [--budget SECONDS_PER_MOVE]
-                                     [--skip-solo] [--skip-tables]
+    .venv/bin/python bench/bots.py [--games N] [--budget SECONDS_PER_MOVE] [--playouts N]
+                                     [--starts 40,30,20] [--pairs strong-greedy,...]
+                                     [--verbose] [--skip-solo] [--skip-tables]
+
+With --playouts the strong bot thinks a fixed number of playouts a move and never looks at the
+clock: the figures are the same on every run and every machine (the time is still measured).
 
 Solo: the strong bot plays N games at each building start value 40, 30 and 20; prints the win rate
 against Victoria and the mean score. Tables: for each pair of levels, N four-player games with two
 seats of each level (seats alternate, the start seat rotates); prints how often each level takes
-first place (a shared first place counts half) and its mean score, plus the slowest bot turn seen.
+first place (a shared first place counts half), how often one of its seats is first alone
+("strictly first"), and its mean score, plus the slowest bot turn seen.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from app.bots.policy import DEFAULT_BUDGET, TURN_BUDGET, TurnTimer
 
 
 class Clock:
+    """Thinking time of the strong seats (of every seat when none is strong): wall and CPU."""
+
     def __init__(self) -> None:
         self.turn_started: dict[int, float] = {}
         self.turn_time: dict[int, float] = {}
@@ -33,10 +40,12 @@ class Clock:
         self.turns: list[float] = []
         self.moves = 0
         self.move_time = 0.0
+        self.cpu_time = 0.0
 
-    def add(self, seat: int, elapsed: float, ended_turn: bool) -> None:
+    def add(self, seat: int, elapsed: float, cpu: float, ended_turn: bool) -> None:
         self.moves += 1
         self.move_time += elapsed
+        self.cpu_time += cpu
         self.turn_time[seat] = self.turn_time.get(seat, 0.0) + elapsed
         if ended_turn:
             spent = self.turn_time.pop(seat, 0.0)
@@ -49,12 +58,25 @@ class Clock:
         ordered = sorted(self.turns)
         return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
+    def summary(self) -> str:
+        n = max(self.moves, 1)
+        return (
+            f"{self.moves} moves, mean {1000 * self.move_time / n:.0f} ms/move "
+            f"(CPU {1000 * self.cpu_time / n:.0f} ms), turns: 95% under {self.p95():.2f} s, "
+            f"slowest {self.longest_turn:.2f} s"
+        )
+
 
 def play(
-    seed: int, options: dict[str, Any], levels: list[str], budget: float, clock: Clock
+    seed: int,
+    options: dict[str, Any],
+    levels: list[str],
+    budget: float | None,
+    clock: Clock,
+    playouts: int | None = None,
 ) -> dict[str, Any]:
     state = rules.new_game(seed, options)
-    timers = [TurnTimer(TURN_BUDGET, budget) for _ in levels]
+    timers = [TurnTimer(TURN_BUDGET, budget or 0.0) for _ in levels]
     n = 0
     while rules.outcome(state) is None:
         seats = list(rules.to_act(state))
@@ -66,21 +88,33 @@ def play(
             m if isinstance(m, dict) else rules.encode_move(m)
             for m in rules.legal_moves(state, seat)
         ]
-        t0 = time.monotonic()
-        move = choose_move(view, legal, levels[seat], seed * 100_003 + n, timers[seat].budget(view))
-        clock.add(seat, time.monotonic() - t0, move.get("kind") == "end_turn")
+        t0, c0 = time.monotonic(), time.process_time()
+        think = None if playouts is not None else timers[seat].budget(view)
+        move = choose_move(view, legal, levels[seat], seed * 100_003 + n, think, playouts)
+        if levels[seat] == "strong" or "strong" not in levels:
+            ended = move.get("kind") == "end_turn"
+            clock.add(seat, time.monotonic() - t0, time.process_time() - c0, ended)
         state = rules.apply_move(state, seat, move).state
         n += 1
     result: dict[str, Any] = rules.outcome(state)
     return result
 
 
-def solo(games: int, budget: float) -> None:
+def _limit(budget: float, playouts: int | None) -> str:
+    return (
+        f"{playouts} playouts/move, no clock" if playouts is not None else f"budget {budget}s/move"
+    )
+
+
+def solo(
+    games: int, budget: float, playouts: int | None, starts: list[int], verbose: bool = False
+) -> None:
     print(
-        f"Solo, strong bot against Victoria ({games} games per start value, budget {budget}s/move)"
+        f"Solo, strong bot against Victoria ({games} games per start value, "
+        f"{_limit(budget, playouts)})"
     )
     clock = Clock()
-    for start in (40, 30, 20):
+    for start in starts:
         wins = 0
         scores: list[int] = []
         hers: list[int] = []
@@ -91,43 +125,62 @@ def solo(games: int, budget: float) -> None:
                 ["strong"],
                 budget,
                 clock,
+                playouts,
             )
             wins += bool(out.get("won"))
             scores.append(int(out["players"][0]["score"]))
             hers.append(int((out.get("victoria") or {}).get("score", 0)))
+            if verbose:
+                print(f"    game {g + 1}: {scores[-1]} against {hers[-1]}", flush=True)
         print(
             f"  start {start}: won {wins}/{games} ({100 * wins / games:.0f}%), "
             f"mean score {mean(scores):.1f} (Victoria {mean(hers):.1f})",
             flush=True,
         )
+    print(f"  strong: {clock.summary()}")
+
+
+def tables(
+    games: int,
+    budget: float,
+    playouts: int | None,
+    pairs: list[tuple[str, str]],
+    verbose: bool = False,
+) -> None:
     print(
-        f"  strong: {clock.moves} moves, mean {1000 * clock.move_time / max(clock.moves, 1):.0f} ms"
-        f"/move, turns: 95% under {clock.p95():.2f} s, slowest {clock.longest_turn:.2f} s"
+        f"Four-player tables, two seats per level ({games} games per pair, "
+        f"{_limit(budget, playouts)})"
     )
-
-
-def tables(games: int, budget: float) -> None:
-    print(f"Four-player tables, two seats per level ({games} games per pair)")
-    pairs = [("strong", "greedy"), ("greedy", "random"), ("strong", "random")]
     for a, b in pairs:
         clock = Clock()
         points = {a: 0.0, b: 0.0}
+        alone = {a: 0, b: 0}
         scores: dict[str, list[int]] = {a: [], b: []}
         for g in range(games):
             levels = [a, b, a, b] if g % 2 == 0 else [b, a, b, a]
-            out = play(20_000 + g, {"players": 4, "start_player": g % 4}, levels, budget, clock)
+            out = play(
+                20_000 + g, {"players": 4, "start_player": g % 4}, levels, budget, clock, playouts
+            )
             ranked = out["players"]
             best = min(p["rank"] for p in ranked)
             first = [p for p in ranked if p["rank"] == best]
             for p in first:
                 points[levels[p["seat"]]] += 1.0 / len(first)
+            if len(first) == 1:
+                alone[levels[first[0]["seat"]]] += 1
             for p in ranked:
                 scores[levels[p["seat"]]].append(int(p["score"]))
+            if verbose:
+                won = levels[first[0]["seat"]] if len(first) == 1 else "shared"
+                print(
+                    f"    game {g + 1}: first {won}, {points[a]:.1f} to {points[b]:.1f}", flush=True
+                )
         print(
             f"  {a} vs {b}: {a} wins {100 * points[a] / games:.0f}%, "
             f"{b} wins {100 * points[b] / games:.0f}%; "
+            f"strictly first: {a} {alone[a]}/{games}, {b} {alone[b]}/{games}; "
             f"mean score {a} {mean(scores[a]):.1f}, {b} {mean(scores[b]):.1f}; "
-            f"bot turns: 95% under {clock.p95():.2f} s, slowest {clock.longest_turn:.2f} s",
+            f"{'strong' if 'strong' in (a, b) else 'bot'} thinking: {clock.summary()}",
             flush=True,
         )
 
@@ -136,13 +189,24 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--budget", type=float, default=DEFAULT_BUDGET)
+    ap.add_argument("--playouts", type=int, default=None)
+    ap.add_argument("--starts", default="40,30,20")
+    ap.add_argument("--pairs", default="strong-greedy,greedy-random,strong-random")
+    ap.add_argument("--verbose", action="store_true", help="a line per game")
     ap.add_argument("--skip-solo", action="store_true")
     ap.add_argument("--skip-tables", action="store_true")
     args = ap.parse_args()
     if not args.skip_solo:
-        solo(args.games, args.budget)
+        solo(
+            args.games,
+            args.budget,
+            args.playouts,
+            [int(s) for s in args.starts.split(",")],
+            args.verbose,
+        )
     if not args.skip_tables:
-        tables(args.games, args.budget)
+        pairs = [(p.split("-")[0], p.split("-")[1]) for p in args.pairs.split(",")]
+        tables(args.games, args.budget, args.playouts, pairs, args.verbose)
 
 
 if __name__ == "__main__":

@@ -160,6 +160,7 @@ SUITE_RATE_LIMITS = {
     "rate_email_link_misses": "100000/minute",
     "rate_passkey_signin": "100000/minute",
     "rate_record_import": "100000/minute",
+    "rate_analysis_request": "100000/minute",
 }
 
 

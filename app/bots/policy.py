@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from app import rules
@@ -19,7 +21,8 @@ LEVELS = ("random", "greedy", "strong")
 DEFAULT_BUDGET = 0.12  # seconds of thinking per move for `strong`, at most
 TURN_BUDGET = 0.35  # seconds of thinking for a whole turn (see TurnTimer)
 MAX_CANDIDATES = 10  # `strong` plays out at most this many of the best one-step candidates
-MAX_ROLLOUT_STEPS = 14
+MAX_ROLLOUT_STEPS = 14  # moves of the seat's own turn a playout plays at most
+MAX_ROUND_STEPS = 40  # solo: moves a playout to the end of the round plays at most
 MAX_SAMPLES = 24
 
 
@@ -37,13 +40,53 @@ def choose_move(
     legal: list[dict[str, Any]],
     level: str,
     rng_seed: int,
-    budget: float = DEFAULT_BUDGET,
+    budget: float | None = DEFAULT_BUDGET,
+    playouts: int | None = None,
 ) -> dict[str, Any]:
     """Pick one of `legal` for the seat whose own view is `view`.
 
     `view` must be a seat's view (`view["me"]` set); `legal` that seat's legal moves in wire form.
     The returned dict is one of `legal`, unchanged.
+
+    `strong` thinks until either limit runs out: `budget` seconds (None: no clock at all) or
+    `playouts` playouts (None: no count). With `budget=None` and a playout count the choice
+    depends on nothing but the inputs (benches, tests, analysis).
     """
+    return rank_moves(view, legal, level, rng_seed, Limit.of(budget, playouts))[0].move
+
+
+@dataclass(frozen=True)
+class Rated:
+    """One candidate move with its mean playout value and the playouts behind it (0: one step)."""
+
+    move: dict[str, Any]
+    value: float
+    playouts: int
+
+
+@dataclass
+class Limit:
+    """How long `strong` may think: a monotonic deadline and/or a number of playouts."""
+
+    deadline: float | None = None
+    playouts: int | None = None
+    used: int = field(default=0)
+
+    @classmethod
+    def of(cls, budget: float | None, playouts: int | None) -> Limit:
+        deadline = None if budget is None else time.monotonic() + max(budget, 0.0)
+        return cls(deadline, None if playouts is None else max(playouts, 0))
+
+    def spent(self) -> bool:
+        if self.playouts is not None and self.used >= self.playouts:
+            return True
+        return self.deadline is not None and time.monotonic() > self.deadline
+
+
+def rank_moves(
+    view: dict[str, Any], legal: list[dict[str, Any]], level: str, rng_seed: int, limit: Limit
+) -> list[Rated]:
+    """`legal` rated the way `level` rates them, best first (the first is the bot's choice)."""
     if level not in LEVELS:
         raise BotError("bad_level", f"unknown bot level {level!r}; choose one of {list(LEVELS)}")
     # Bots never take moves back: `legal_moves` never lists `undo`; should a caller pass one
@@ -56,14 +99,24 @@ def choose_move(
         raise BotError("not_a_seat_view", "a bot needs its own seat's view, not a public one")
     rng = random.Random(rng_seed)
     if len(legal) == 1 or level == "random":
-        return legal[0] if len(legal) == 1 else rng.choice(legal)
+        return [Rated(legal[0] if len(legal) == 1 else rng.choice(legal), 0.0, 0)]
     seat = int(me["seat"])
-    deadline = time.monotonic() + max(budget, 0.0)
     state = determinize(view, rng)
     legal = _no_cycles(view, seat, state, legal)
     if level == "greedy":
-        return _greedy(state, seat, legal, rng)
-    return _strong(view, state, seat, legal, rng, deadline)
+        scored = _scored(state, seat, legal)
+        best = _best(scored, rng)
+        rest = sorted((t for t in scored if t[1] != best), key=lambda t: -t[0])
+        top = next(s for s, i in scored if i == best)
+        return [Rated(legal[best], top, 0), *(Rated(legal[i], s, 0) for s, i in rest)]
+    return _strong(view, state, seat, legal, rng, limit)
+
+
+def position_seed(view: dict[str, Any]) -> int:
+    """A seed drawn from the position the seat sees (its own view): the same position always
+    gives the same seed, so a bot's choice depends on nothing but what it is shown."""
+    text = json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
 
 
 def _no_cycles(
@@ -166,6 +219,27 @@ def _greedy(
     return legal[_best(_scored(state, seat, legal), rng)]
 
 
+def _is_exchange(move: dict[str, Any]) -> bool:
+    return move.get("kind") == "use_advisor" and move.get("advisor") == "chamberlain"
+
+
+def _raises(state: Any, seat: int, move: dict[str, Any], now: float) -> bool:
+    nxt = _after(state, seat, move)
+    return nxt is not None and _value(nxt, seat) > now + 1e-6
+
+
+def greedy_move(
+    state: Any, seat: int, legal: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
+    """The greedy choice on a state the caller sampled itself (playouts): the best one-step
+    move, never a ring <-> gold exchange that does not strictly raise the value."""
+    if len(legal) > 1:
+        now = _value(state, seat)
+        plain = [m for m in legal if not _is_exchange(m) or _raises(state, seat, m, now)]
+        legal = plain or legal
+    return _greedy(state, seat, legal, rng)
+
+
 # -- lookahead ----------------------------------------------------------------------------
 
 
@@ -182,13 +256,25 @@ def _rollout(
     rng: random.Random,
     policy: Callable[[Any, int, list[dict[str, Any]], random.Random], dict[str, Any]],
 ) -> float | None:
-    """Play `move`, then finish this seat's turn (or decision) with `policy`; value the result."""
+    """Play `move`, then finish this seat's turn (or decision) with `policy`; value the result.
+
+    Solo, the playout goes on to the end of the round (the seat's later turns of the round
+    included): nobody else moves in between, and what a turn sets up often pays off in the next.
+    """
     key = _turn_key(state, seat)
+    solo = int(state.tree["players"]) == 1
+    rnd = state.tree["round"]
     sim = _after(state, seat, move)
     if sim is None:
         return None
-    for _ in range(MAX_ROLLOUT_STEPS):
-        if seat not in rules.to_act(sim) or _turn_key(sim, seat) != key:
+    for _ in range(MAX_ROUND_STEPS if solo else MAX_ROLLOUT_STEPS):
+        st = sim.tree
+        if seat not in rules.to_act(sim):
+            break
+        if solo:
+            if st["round"] != rnd or st["phase"] != "turns":
+                break
+        elif _turn_key(sim, seat) != key:
             break
         legal = [rules.encode_move(m) if not isinstance(m, dict) else m for m in _legal(sim, seat)]
         if not legal:
@@ -210,10 +296,11 @@ def _strong(
     seat: int,
     legal: list[dict[str, Any]],
     rng: random.Random,
-    deadline: float,
-) -> dict[str, Any]:
+    limit: Limit,
+) -> list[Rated]:
     first = _scored(state, seat, legal)
     first.sort(key=lambda t: -t[0])
+    one_step = [Rated(legal[i], s, 0) for s, i in first]
     # Keep the best one-step candidates, and at least one of each kind so a quiet move that pays
     # off later in the turn (playing a card, moving a councilor) is still played out.
     keep: list[int] = []
@@ -225,21 +312,20 @@ def _strong(
         if len(keep) < MAX_CANDIDATES or kind not in kinds:
             keep.append(i)
             kinds.add(kind)
-    if len(keep) <= 1 or time.monotonic() >= deadline:  # no time left: the one-step choice
-        if not keep:
-            return legal[first[0][1]]
-        return legal[keep[0]]
+    if len(keep) <= 1 or limit.spent():  # nothing to compare or no time: the one-step choice
+        return one_step
     totals = dict.fromkeys(keep, 0.0)
     counts = dict.fromkeys(keep, 0)
     sample_state = state
     for sample in range(MAX_SAMPLES):
         if sample:
-            if time.monotonic() > deadline:
+            if limit.spent():
                 break
             sample_state = determinize(view, rng)
         for i in keep:
-            if time.monotonic() > deadline and (sample or counts[keep[0]]):
-                break  # out of time: the candidates played out so far decide
+            if limit.spent() and (sample or counts[keep[0]]):
+                break  # out of budget: the candidates played out so far decide
+            limit.used += 1
             v = _rollout(sample_state, seat, legal[i], rng, _greedy)
             if v is None:
                 continue
@@ -247,9 +333,12 @@ def _strong(
             counts[i] += 1
     rated = [(totals[i] / counts[i], i) for i in keep if counts[i]]
     if not rated:
-        return legal[first[0][1]]
-    # A candidate the deadline left one sample short is compared on its mean all the same.
-    return legal[_best(rated, rng)]
+        return one_step
+    # A candidate the budget left one sample short is compared on its mean all the same.
+    best = _best(rated, rng)
+    rated.sort(key=lambda t: -t[0])
+    order = [best, *(i for _, i in rated if i != best)]
+    return [Rated(legal[i], totals[i] / counts[i], counts[i]) for i in order]
 
 
 class TurnTimer:

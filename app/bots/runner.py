@@ -29,7 +29,7 @@ from anyio import to_thread
 
 from app import rules
 from app.bots import choose_move
-from app.bots.policy import DEFAULT_BUDGET, TurnTimer
+from app.bots.policy import DEFAULT_BUDGET, TurnTimer, position_seed
 from app.errors import AppError, IllegalMove, NoBotSeat, StaleVersion, WrongStatus
 from app.realtime.hub import Notice, NoticeKind, NoticeQueue
 from app.tables import repository as repo
@@ -215,7 +215,7 @@ class BotRunner:
         timer = self.timers.setdefault((table_id, seat), TurnTimer(per_move=self.budget))
         try:
             return await asyncio.to_thread(
-                choose_move, view, legal, level, secrets.randbits(32), timer.budget(view)
+                choose_move, view, legal, level, position_seed(view), timer.budget(view)
             )
         except Exception:
             log.exception("bot at table %s seat %s failed; it plays any legal move", table_id, seat)

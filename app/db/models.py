@@ -382,3 +382,41 @@ class ImportedReplay(Base):
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
     positions: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# --- Analysis after the game (migration 0890) ----------------------------------------------------
+class AnalysisJob(Base):
+    """One analysis of one game record by one bot version, queued for any instance to run
+    (docs/analysis.md). ``lease_owner`` runs it until ``lease_until`` (epoch seconds of the
+    injected clock); a lease run out is anyone's to take over."""
+
+    __tablename__ = "analysis_job"
+    __table_args__ = (UniqueConstraint("record_key", "bot_version", name="uq_analysis_job_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    record_key: Mapped[str] = mapped_column(String(64))
+    bot_version: Mapped[str] = mapped_column(String(64))
+    replay_id: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    total: Mapped[int] = mapped_column(Integer)
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    error: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class AnalysisPosition(Base):
+    """The analysis of one position: each player's expected final score (from the view of
+    ``seat``, the seat to act), and, where a swing needs it, the bot's preferred move there."""
+
+    __tablename__ = "analysis_position"
+
+    job_id: Mapped[int] = mapped_column(
+        ForeignKey("analysis_job.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    expected: Mapped[list[float]] = mapped_column(JSON)
+    preferred: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

@@ -40,6 +40,7 @@ class LimitName(StrEnum):
     EMAIL_LINK = "email_link"  # wrong or spent confirmation, sign-in and unsubscribe links
     PASSKEY_SIGNIN = "passkey_signin"  # passkey sign-in options and answers, per client address
     RECORD_IMPORT = "record_import"  # game records imported (each one replayed to be checked)
+    ANALYSIS_REQUEST = "analysis_request"  # analyses of a replay asked for (docs/analysis.md)
 
 
 COUNTS: Mapping[LimitName, Counts] = {
@@ -52,6 +53,7 @@ COUNTS: Mapping[LimitName, Counts] = {
     LimitName.EMAIL_LINK: Counts.MISSES,
     LimitName.PASSKEY_SIGNIN: Counts.ATTEMPTS,
     LimitName.RECORD_IMPORT: Counts.ATTEMPTS,
+    LimitName.ANALYSIS_REQUEST: Counts.ATTEMPTS,
 }
 
 

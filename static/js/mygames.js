@@ -61,6 +61,7 @@ function show(box, answer, link, older, more) {
     const section = h("section.mygames-group", { "data-testid": "my-games-group", "data-group": group },
       h("h2", t("mygames.group." + group, { count: rows.length })),
       h("ul.table-list", rows.map((x) => row(x, link))));
+    if (group === "finished") section.append(h("p.mygames-history", link("/history", t("history.link"), { "data-testid": "history-link-games" })));
     if (group === "finished" && next) {
       section.append(h("p.mygames-more",
         h("button.small", { type: "button", "data-testid": "my-games-more", disabled: older.loading, onclick: more }, older.loading ? t("app.loading") : t("mygames.more_finished")),
@@ -84,7 +85,8 @@ function row(x, link) {
     x.my_seat_bot ? h("span.tag.bot", { "data-testid": "my-game-bot" }, BOT_GLYPH, " ", t("mygames.bot_plays")) : null,
     timeLeft(x),
     x.result ? result(x.result) : null,
-    link(path, go, { class: x.my_turn ? "button small primary" : "button small", "data-testid": "my-game-open" }));
+    link(path, go, { class: x.my_turn ? "button small primary" : "button small", "data-testid": "my-game-open" }),
+    x.group === "finished" ? link(`/r/${encodeURIComponent(x.id)}`, t("replay.open"), { class: "button small", "data-testid": "replay-link" }) : null);
 }
 
 // The time I have left: ticking while my clock runs, else the bank as the server left it.

@@ -181,6 +181,7 @@ export function profileMenu(after) {
       h("div.menu",
         h("p.muted", t("profile.signed_in_as", { name: me.name })),
         h("a.button", { href: "/profile", "data-link": "", "data-testid": "profile-page-link" }, t("profile.page_title")),
+        h("a.button", { href: "/history", "data-link": "", "data-testid": "history-link" }, t("history.title")),
         pushMenuItem(),
         themeSwitch(),
         h("button", { type: "button", "data-testid": "sign-out", onclick: out(false) }, t("profile.sign_out")),

@@ -21,6 +21,7 @@
 //   icons.js    inline SVG icons               logpin.js   the phone's log tab at its newest
 //   rulespage.js the rules reference (/rules)  ruleslink.js rulesLink(anchor) for any screen
 //   guide.js    the guided first game: /learn, hints at a guided table
+//   replay.js   the replay viewer (/r/{id})    history.js  my finished games (/history)
 import { t, setLang, initialLang, languages } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, ApiError } from "/js/api.js";
@@ -55,6 +56,7 @@ export async function route() {
   document.title = t("table.title");
   const path = location.pathname;
   const m = path.match(/^\/t\/([^/]+)\/?$/);
+  const r = path.match(/^\/r\/([^/]+)\/?$/);
   renderHeader();
   try {
     if (path === "/" || path === "/index.html") await landing({ link, navigate });
@@ -63,6 +65,8 @@ export async function route() {
     else if (path === "/records") await recordsPage();
     else if (path === "/rules") await (await import("/js/rulespage.js")).renderRules(clear(main()));
     else if (path === "/games") await myGamesPage();
+    else if (r) await replayPage(decodeURIComponent(r[1]));
+    else if (path === "/history") await historyPage();
     else if (path === "/profile") await profilePage();
     else if (path === "/learn") await needProfile(() => learnPage(main(), { go: (to) => { history.replaceState({}, "", to); route(); } }));
     else if (path === "/add-device") await addDeviceRoute();
@@ -163,6 +167,29 @@ async function myGamesPage() {
   }
   const { renderMyGames } = await import("/js/mygames.js");
   screen = renderMyGames(clear(main()), { link, navigate });
+}
+
+// ---------- replays and my history ----------
+
+async function replayPage(id) {
+  document.title = t("replay.title") + " — " + t("app.title");
+  const { ReplayViewer } = await import("/js/replay.js");
+  // a public replay needs no profile; a private one answers 404 to a stranger
+  screen = new ReplayViewer(clear(main()), id, { link });
+  await screen.start();
+  if (!screen.replay) return;
+  // the bot's analysis of the game, under the board (analysis.js)
+  const viewer = screen;
+  const { mountAnalysis } = await import("/js/analysis.js");
+  if (screen === viewer && !viewer.stopped) viewer.analysisPanel = mountAnalysis(viewer.analysis, viewer);
+}
+
+async function historyPage() {
+  document.title = t("history.title") + " — " + t("app.title");
+  await needProfile(async () => {
+    const { renderHistory } = await import("/js/history.js");
+    await renderHistory(clear(main()), { link });
+  });
 }
 
 // ---------- my profile and the pages e-mailed links land on ----------

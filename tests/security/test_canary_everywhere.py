@@ -149,6 +149,7 @@ def test_no_secret_in_errors_reconnection_spectators_or_logs(tmp_path):
                     f"/api/replays/{t['id']}?eyes=all",
                     f"/api/replays/{t['id']}/positions/0?eyes=all",
                     f"/api/replays/{t['id']}/positions/1?eyes=0",
+                    f"/api/replays/{t['id']}/analysis",
                 ]
                 for who, headers in [*enumerate(h), (None, wh), (None, {})]:
                     for path in record_paths:
@@ -156,6 +157,10 @@ def test_no_secret_in_errors_reconnection_spectators_or_logs(tmp_path):
                         assert r.status_code == 409, (path, r.text)
                         received[who].append(r.json())
                         received[who].append(dict(r.headers))
+                    # Nor can anyone have the bot analyse it (nothing is queued).
+                    r = c.post(f"/api/replays/{t['id']}/analysis", headers=headers)
+                    assert r.status_code == 409, r.text
+                    received[who].append(r.json())
                 received[None].append(c.get(f"/api/tables/{t['id']}/game{q}", headers=wh).json())
                 received[None].append(c.get(f"/api/tables/{t['id']}/game{q}").json())
                 received[None].append(c.get(f"/api/tables/{t['id']}{q}").json())

@@ -1,0 +1,102 @@
+"""The analysis of one position, and the swings of a whole game: pure functions over a replay.
+
+Everything goes through the engine's public calls (``rules.view_for``, ``legal_moves``,
+``apply_move``, ``summarize``) and the bot's Protocol. The seed of every estimate is drawn from
+the record's key and the position, so the same record and bot version give the same numbers on
+any instance, in any order, after any restart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, cast
+
+from app import rules
+from app.analysis.bot import AnalysisBot, final_scores
+from app.records.replay import Replayed
+
+SWINGS_PER_PLAYER = 3
+
+
+def record_key(record: dict[str, Any]) -> str:
+    """What makes a game the same game: rules data, options, seed and moves (not names, not
+    times). SHA-256 of their canonical JSON."""
+    options = {k: v for k, v in record["options"].items() if v is not None}
+    core = {
+        "rules_version": record["rules_version"],
+        "options": options,
+        "seed": record["seed"],
+        "moves": [[m["seat"], m["move"]] for m in record["moves"]],
+    }
+    text = json.dumps(core, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def seed_for(key: str, bot_version: str, position: int, purpose: str) -> int:
+    digest = hashlib.sha256(f"{key}|{bot_version}|{position}|{purpose}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+@dataclass(frozen=True)
+class Estimated:
+    position: int
+    seat: int | None  # whose view the estimate is made from (None: the game is over)
+    expected: list[float]
+
+
+def estimate_position(done: Replayed, n: int, bot: AnalysisBot, key: str) -> Estimated:
+    """Each player's expected final score at position ``n``, seen by the seat to act there."""
+    state = done.state_at(n)
+    players = int(done.options["players"])
+    outcome = rules.outcome(state)
+    if outcome is not None:
+        return Estimated(n, None, final_scores(outcome, players))
+    seat = rules.to_act(state)[0]
+    view = cast(dict[str, Any], rules.view_for(state, seat))
+    legal = [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
+    expected = bot.expected(view, legal, seat, seed_for(key, bot.version, n, "expected"))
+    return Estimated(n, seat, [round(float(x), 2) for x in expected])
+
+
+def preferred_at(done: Replayed, n: int, seat: int, bot: AnalysisBot, key: str) -> dict[str, Any]:
+    """The bot's preferred move for ``seat`` at position ``n`` (wire form), with the events it
+    makes and the engine's words-ready summary of it, as a log entry gives them: played on the
+    real position (the game is over, nothing is hidden any more)."""
+    state = done.state_at(n)
+    view = cast(dict[str, Any], rules.view_for(state, seat))
+    legal = [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
+    move = bot.preferred(view, legal, seed_for(key, bot.version, n, "preferred"))
+    events = rules.apply_move(state, seat, move).events
+    entry: rules.LogEntry = {"version": n + 1, "seat": seat, "move": move, "events": events}  # type: ignore[typeddict-item]
+    return {
+        "move": dict(move),
+        "events": [dict(ev) for ev in events],
+        "summary": [dict(s) for s in rules.summarize([entry], None)],
+    }
+
+
+@dataclass(frozen=True)
+class Swing:
+    seat: int
+    position: int  # the position the move led to; the move is number ``position`` (1-based)
+    change: float
+
+
+def swings(
+    expected: dict[int, list[float]], movers: list[int], players: int
+) -> dict[int, list[Swing]]:
+    """Each player's ``SWINGS_PER_PLAYER`` biggest changes of their own expected score across
+    one of their own moves (largest first by size; ties: the earlier move)."""
+    out: dict[int, list[Swing]] = {}
+    for seat in range(players):
+        found = []
+        for i, mover in enumerate(movers):
+            n = i + 1
+            if mover != seat or n not in expected or i not in expected:
+                continue
+            found.append(Swing(seat, n, round(expected[n][seat] - expected[i][seat], 2)))
+        found.sort(key=lambda s: (-abs(s.change), s.position))
+        out[seat] = [s for s in found[:SWINGS_PER_PLAYER] if s.change != 0]
+    return out

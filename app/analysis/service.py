@@ -1,0 +1,145 @@
+"""Analysis after the game: ask for the analysis of a replay, and read how far it is.
+
+Who may see a replay may ask for its analysis and read it: access (and that the game is over)
+is checked by the records service on every call, exactly as for the replay itself. An analysis
+is stored per (record, bot version): asking again, or for another replay of the same game,
+reuses it, and nothing is computed twice. The work itself is the worker's (app/analysis/worker.py).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from anyio import to_thread
+
+from app.analysis import repository as repo
+from app.analysis.compute import record_key, swings
+from app.analysis.errors import AnalysisTooLong
+from app.analysis.schemas import JobStatus
+from app.analysis.source import load_record
+from app.clock import Clock
+from app.db.models import AnalysisJob, AnalysisPosition
+from app.db.session import Database
+from app.errors import NotFound
+from app.records.service import RecordService
+
+
+class AnalysisService:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        records: RecordService,
+        bot_version: str,
+        max_positions: int,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.records = records
+        self.bot_version = bot_version
+        self.max_positions = max_positions
+        self.queued_hooks: list[Any] = []  # called after a job is (re)queued: the worker wakes
+        self._keys: dict[str, str] = {}  # replay id → record key (a finished game never changes)
+        self._keys_lock = threading.Lock()
+
+    def _key(self, replay_id: str) -> str:
+        with self._keys_lock:
+            key = self._keys.get(replay_id)
+        if key is None:
+            record = load_record(self.db, replay_id)
+            if record is None:  # the records service let it through a moment ago
+                raise NotFound("no such replay")
+            key = record_key(record)
+            with self._keys_lock:
+                if len(self._keys) > 10_000:
+                    self._keys.clear()
+                self._keys[replay_id] = key
+        return key
+
+    async def request(self, profile_id: str | None, replay_id: str) -> dict[str, Any]:
+        replay = await self.records.replay(profile_id, replay_id, "all")
+        out, queued = await to_thread.run_sync(self._request, replay_id, replay)
+        if queued:
+            for hook in self.queued_hooks:
+                hook()
+        return out
+
+    def _request(self, replay_id: str, replay: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        total = int(replay["positions"])
+        if total > self.max_positions:
+            raise AnalysisTooLong(
+                f"an analysis covers games of at most {self.max_positions} positions",
+                limit=self.max_positions,
+            )
+        key = self._key(replay_id)
+        with self.db.session() as s:
+            job, queued = repo.add_job(
+                s, key, self.bot_version, replay_id, total, self.clock.utcnow()
+            )
+            if job.status == JobStatus.FAILED:  # asked again: another try, from where it was
+                job.status = JobStatus.QUEUED
+                job.error = None
+                queued = True
+            s.flush()
+            return self._render(s, replay_id, replay, job), queued
+
+    async def read(self, profile_id: str | None, replay_id: str) -> dict[str, Any]:
+        replay = await self.records.replay(profile_id, replay_id, "all")
+        return await to_thread.run_sync(self._read, replay_id, replay)
+
+    def _read(self, replay_id: str, replay: dict[str, Any]) -> dict[str, Any]:
+        key = self._key(replay_id)
+        with self.db.session() as s:
+            return self._render(s, replay_id, replay, repo.job(s, key, self.bot_version))
+
+    def _render(
+        self, s: Any, replay_id: str, replay: dict[str, Any], job: AnalysisJob | None
+    ) -> dict[str, Any]:
+        if job is None:
+            return {
+                "replay_id": replay_id,
+                "status": JobStatus.NONE,
+                "bot_version": self.bot_version,
+                "done": 0,
+                "total": int(replay["positions"]),
+                "positions": [],
+                "swings": [],
+            }
+        rows = repo.positions(s, job.id)
+        status = JobStatus(job.status)
+        return {
+            "replay_id": replay_id,
+            "status": status,
+            "bot_version": job.bot_version,
+            "done": len(rows),
+            "total": job.total,
+            "error": job.error,
+            "positions": [
+                {"position": r.position, "seat": r.seat, "expected": list(r.expected)} for r in rows
+            ],
+            "swings": _swings(rows, replay) if status == JobStatus.DONE else [],
+        }
+
+
+def _swings(rows: list[AnalysisPosition], replay: dict[str, Any]) -> list[dict[str, Any]]:
+    log: list[dict[str, Any]] = replay["log"]
+    expected = {r.position: list(r.expected) for r in rows}
+    preferred = {r.position: r.preferred for r in rows}
+    players = len(replay["players"])
+    found = swings(expected, [int(e["seat"]) for e in log], players)
+    return [
+        {
+            "seat": seat,
+            "swings": [
+                {
+                    "position": sw.position,
+                    "change": sw.change,
+                    "played": log[sw.position - 1],
+                    "preferred": preferred.get(sw.position - 1),
+                }
+                for sw in found[seat]
+            ],
+        }
+        for seat in range(players)
+    ]

@@ -1,0 +1,32 @@
+"""The record behind a replay id, for the analysis: read with the records feature's own
+repository and export (no access check here: the service checks access with the records service
+before it queues anything, and the worker only reads replays a permitted person queued)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.db.session import Database
+from app.records import repository as records_repo
+from app.records.replay import Replayed, replay_record
+from app.records.service import TABLE_REPLAY_ID_LENGTH, table_record
+from app.tables.status import TableStatus
+
+
+def load_record(db: Database, replay_id: str) -> dict[str, Any] | None:
+    """The record (JSON form) of a finished table or an imported replay; None if there is none
+    (a table not finished has no record)."""
+    with db.session() as s:
+        if len(replay_id) == TABLE_REPLAY_ID_LENGTH:
+            t = records_repo.table(s, replay_id)
+            if t is None or t.status != TableStatus.FINISHED or t.seed is None:
+                return None
+            return table_record(s, t)
+        row = records_repo.imported(s, replay_id)
+        return None if row is None else dict(row.record)
+
+
+def replay_of(record: dict[str, Any]) -> Replayed:
+    moves = [(m["seat"], m["move"], m.get("at")) for m in record["moves"]]
+    options = {k: v for k, v in record["options"].items() if v is not None}
+    return replay_record(int(record["seed"]), options, moves)

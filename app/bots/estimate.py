@@ -1,0 +1,75 @@
+"""Expected final scores from one seat's view, by determinized playouts.
+
+`estimate(view, legal, seat, budget, rng_seed)` samples `budget` full game states the seat cannot
+tell from the real one (`app.bots.sample.determinize`: every hidden card, pile and seed drawn
+from what is still possible), plays each to the end of the game with the `greedy` bot at every
+seat, through the engine's public calls only, and averages each player's final score. The same
+inputs always give the same answer: the only randomness is `random.Random(rng_seed)`.
+
+Made for analysis after a game (what could each player still expect from here, seen from one
+seat); a playout costs some 0.03 s of CPU solo and 0.2 s with four players.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, cast
+
+from app import rules
+from app.bots.policy import BotError, greedy_move, own_part
+from app.bots.sample import determinize
+from app.bots.value import estimate as value_estimate
+
+# A playout that has not ended after this many moves is cut short and valued as it stands
+# (a safety net: greedy play always ends a game well within it).
+MAX_PLAYOUT_MOVES = 4000
+
+
+def estimate(
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    seat: int,
+    budget: int,
+    rng_seed: int,
+) -> list[float]:
+    """Each player's expected final score (index = seat), from `seat`'s own view.
+
+    `legal` is that seat's legal moves in wire form (checked to belong to the view's seat, not
+    otherwise needed: a playout asks the engine); `budget` the number of playouts (at least 1).
+    """
+    me = view.get("me")
+    if not isinstance(me, dict) or int(me.get("seat", -1)) != seat:
+        raise BotError("not_a_seat_view", "an estimate needs the seat's own view")
+    if budget < 1:
+        raise BotError("bad_budget", "an estimate needs at least one playout")
+    n = int(view["players"])
+    outcome = view.get("outcome")
+    if outcome:
+        return _scores(outcome, n)
+    del legal  # the sampled states' own legal moves drive the playouts
+    rng = random.Random(rng_seed)
+    totals = [0.0] * n
+    for _ in range(budget):
+        for s, score in enumerate(playout(determinize(view, rng), rng)):
+            totals[s] += score
+    return [t / budget for t in totals]
+
+
+def playout(state: Any, rng: random.Random) -> list[float]:
+    """Play `state` to the end with the greedy bot at every seat; each player's final score."""
+    for _ in range(MAX_PLAYOUT_MOVES):
+        out = rules.outcome(state)
+        if out is not None:
+            return _scores(cast(dict[str, Any], out), int(state.tree["players"]))
+        seat = rules.to_act(state)[0]
+        legal = [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
+        state = rules.apply_move(state, seat, greedy_move(state, seat, legal, rng)).state
+    n = int(state.tree["players"])
+    return [value_estimate(own_part(state, s), s) for s in range(n)]
+
+
+def _scores(outcome: dict[str, Any], n: int) -> list[float]:
+    scores = [0.0] * n
+    for p in outcome["players"]:
+        scores[int(p["seat"])] = float(p["score"])
+    return scores

@@ -1,0 +1,35 @@
+"""A profile's history over HTTP: ``GET /api/profiles/me/history``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+
+from app.history.schemas import HistoryOut
+from app.history.service import HISTORY_MAX_PAGE, HISTORY_PAGE, HistoryService
+from app.profiles.deps import ProfileId
+
+router = APIRouter(tags=["history"])
+
+
+def history_service(request: Request) -> HistoryService:
+    service: HistoryService = request.app.state.history
+    return service
+
+
+History = Annotated[HistoryService, Depends(history_service)]
+
+
+@router.get("/api/profiles/me/history", response_model=HistoryOut)
+async def my_history(
+    profile_id: ProfileId,
+    history: History,
+    offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
+    limit: Annotated[int, Query(ge=1, le=HISTORY_MAX_PAGE)] = HISTORY_PAGE,
+) -> dict[str, Any]:
+    """My finished games, newest first, `limit` (20 by default, at most 100) from `offset`
+    (`next_offset` continues; `null`: that was the last), each with its replay id, players and
+    my score and rank; and over all of them: the average score by player count, the solo scores
+    against Victoria by building start value, and every score in order for a chart."""
+    return await history.history(profile_id, offset, limit)

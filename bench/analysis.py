@@ -1,0 +1,82 @@
+"""How long the analysis of a four-player game takes here.
+
+    .venv/bin/python bench/analysis.py [--players 4] [--seed 7] [--playouts N] [--every K]
+
+Plays a game with the engine's greedy player (the same game for the same seed), then analyses it
+the way the analysis worker does (app/analysis/compute.py with the strong bot's estimate and
+advice, ``--playouts`` a position as the setting ``analysis_playouts``; default: the setting's
+default): every position's expected scores, then the bot's preferred move at each player's three
+biggest swings. Prints the wall and CPU time of both parts, per position and for the whole game.
+With ``--every K`` only every K-th position is estimated and the whole game is extrapolated from
+them (said so in the output); the swings are then those of the positions estimated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.analysis.bot import StrongBot
+from app.analysis.compute import estimate_position, preferred_at, swings
+from app.config import Settings
+from app.records.replay import replay_record
+from app.rules.simulate import play_greedy
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--playouts", type=int, default=Settings().analysis_playouts)
+    ap.add_argument("--every", type=int, default=1)
+    args = ap.parse_args()
+
+    _, moves, _ = play_greedy(args.seed, {"players": args.players, "start_player": 0})
+    done = replay_record(
+        args.seed,
+        {"players": args.players, "start_player": 0},
+        [(m["seat"], m["move"], None) for m in moves],
+    )
+    bot = StrongBot(args.playouts)
+    key = f"bench-{args.players}-{args.seed}"
+    picks = list(range(0, done.positions, max(1, args.every)))
+    if picks[-1] != done.positions - 1:
+        picks.append(done.positions - 1)
+    print(
+        f"{args.players} players, seed {args.seed}: {done.positions} positions; "
+        f"bot {bot.version}; estimating {len(picks)} of them"
+    )
+    wall, cpu = time.perf_counter(), time.process_time()
+    expected = {}
+    for n in picks:
+        expected[n] = estimate_position(done, n, bot, key).expected
+    est_wall, est_cpu = time.perf_counter() - wall, time.process_time() - cpu
+    per_wall, per_cpu = est_wall / len(picks), est_cpu / len(picks)
+
+    movers = [seat for seat, _, _ in done.moves]
+    wall, cpu = time.perf_counter(), time.process_time()
+    found = swings(expected, movers, args.players)
+    advised = 0
+    for player in found.values():
+        for sw in player:
+            preferred_at(done, sw.position - 1, movers[sw.position - 1], bot, key)
+            advised += 1
+    adv_wall, adv_cpu = time.perf_counter() - wall, time.process_time() - cpu
+
+    print(f"estimates: {per_wall:.3f} s wall, {per_cpu:.3f} s CPU a position")
+    total_wall = per_wall * done.positions + adv_wall
+    total_cpu = per_cpu * done.positions + adv_cpu
+    print(f"preferred moves at {advised} swings: {adv_wall:.1f} s wall, {adv_cpu:.1f} s CPU")
+    how = "measured" if len(picks) == done.positions else "extrapolated from the sample"
+    print(
+        f"whole game ({how}): {total_wall:.0f} s wall, {total_cpu:.0f} s CPU "
+        f"({total_wall / 60:.1f} min)"
+    )
+
+
+if __name__ == "__main__":
+    main()
