@@ -58,6 +58,7 @@ SAME_AS_ENGLISH = {
         "records.game_no",
     },
     "de": {
+        "history.solo",  # "Solo" is German too
         "email.lang.cs",
         "email.lang.de",
         "email.lang.en",
