@@ -5,10 +5,12 @@ Thin: parse, authorise (the caller's profile), call the record service, render t
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
+from app.errors import Malformed
 from app.profiles.deps import MaybeProfileId, ProfileId
 from app.ratelimit import LimitName, limit
 from app.records.schemas import (
@@ -100,12 +102,18 @@ async def set_public_replay(
     },
 )
 async def import_record(
-    body: Annotated[dict[str, Any], Body()], profile_id: ProfileId, records: Records
+    request: Request, profile_id: ProfileId, records: Records
 ) -> dict[str, Any]:
     """Import a game record: it is replayed through the rules engine and stored as a replay the
     caller owns only when every move replays exactly and its outcome is the replayed one.
     Refusals change nothing: `unsupported_format`, `malformed`, `rules_mismatch`, `bad_record`,
     `bad_move` (with `move_index` and `reason`), `record_unfinished`, `outcome_mismatch`."""
+    try:
+        body = json.loads(await request.body())
+    except ValueError as exc:  # not JSON, or not UTF-8
+        raise Malformed("the body is not JSON") from exc
+    if not isinstance(body, dict):
+        raise Malformed("a record is a JSON object")
     return await records.import_record(profile_id, body)
 
 

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app import rules
-from app.records.schemas import GameRecord
+from app.records.schemas import FORMAT, FORMAT_VERSION, GameRecord
 from app.records.version import rules_version
 from app.rules.simulate import play_greedy
 
@@ -33,6 +33,8 @@ def example_record() -> dict[str, Any]:
     outcome = rules.outcome(state)
     record = GameRecord.model_validate(
         {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
             "rules_version": rules_version(),
             "options": OPTIONS,
             "players": [

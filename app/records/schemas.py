@@ -99,8 +99,8 @@ class RecordOutcome(Strict):
 class GameRecord(Strict):
     """A finished game of Crown of Emara, replayable move by move (docs/records.md)."""
 
-    format: Literal["emara-record"] = FORMAT
-    format_version: Literal[1] = FORMAT_VERSION
+    format: Literal["emara-record"]
+    format_version: Literal[1]
     # The printed numbers the game was played with: "sha256:" and the first 16 hex digits of
     # the SHA-256 of components.json in canonical form (app/records/version.py).
     rules_version: str = Field(pattern=r"^sha256:[0-9a-f]{16}$")

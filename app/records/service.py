@@ -63,6 +63,8 @@ def table_record(s: Any, t: GameTable) -> dict[str, Any]:
     ]
     record = GameRecord.model_validate(
         {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
             "rules_version": rules_version(),
             "options": t.engine_options or {},
             "players": repo.players(s, t.id),

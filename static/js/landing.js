@@ -26,7 +26,7 @@ export async function landing({ link, navigate }) {
   const paceSel = paceSelect({ id: "pace", "data-testid": "pace" });
   const check = (id) => h("input", { id, type: "checkbox", "data-testid": id });
   const rl = check("random-locations"), fs = check("full-selection"), sp = check("spectators");
-  const sc = check("spectator-chat"), un = check("undo");
+  const sc = check("spectator-chat"), un = check("undo"), pr = check("public-replay");
   un.checked = true;
   sp.checked = true;
 
@@ -40,6 +40,7 @@ export async function landing({ link, navigate }) {
         spectators: sp.checked,
         spectator_chat: sc.checked,
         undo: un.checked,
+        public_replay: pr.checked,
         start_player: startSel.value === "random" ? "random" : Number(startSel.value),
       };
       if (bstart.value !== "") options.building_start = Number(bstart.value);
@@ -88,7 +89,8 @@ export async function landing({ link, navigate }) {
           h("label", fs, " ", t("landing.full_selection")),
           h("label", sp, " ", t("landing.spectators")),
           h("label", sc, " ", t("landing.spectator_chat")),
-          h("label", un, " ", t("landing.undo"))
+          h("label", un, " ", t("landing.undo")),
+          h("label", pr, " ", t("landing.public_replay"))
         ),
         createBtn
       ),

@@ -156,6 +156,7 @@ export class Lobby {
       h("dt", t("opt.spectators")), h("dd", yn(opts.spectators)),
       h("dt", t("opt.spectator_chat")), h("dd", yn(opts.spectator_chat)),
       h("dt", t("opt.undo")), h("dd", yn(opts.undo !== false)),
+      h("dt", t("opt.public_replay")), h("dd", { "data-testid": "lobby-public-replay" }, yn(opts.public_replay)),
       h("dt", t("pace.label")), h("dd", { "data-testid": "lobby-pace" }, describePace(opts.pace)),
       h("dt", t("opt.start_player")), h("dd", opts.start_player === "random" || opts.start_player == null ? t("landing.start_random") : t("landing.seat_n", { n: Number(opts.start_player) + 1 }))
     );

@@ -57,7 +57,13 @@ def test_no_secret_in_errors_reconnection_spectators_or_logs(tmp_path):
                     c.cookies.clear()
                     profiles.append(r.json())
                 h = [{"Authorization": f"Bearer {p['token']}"} for p in profiles]
-                t = c.post("/api/tables", json={"seats": 4}, headers=h[0]).json()
+                # A public replay: the record and replay routes answer strangers too (once the
+                # game is finished), so what they say before the end is checked for everyone.
+                t = c.post(
+                    "/api/tables",
+                    json={"seats": 4, "options": {"public_replay": True}},
+                    headers=h[0],
+                ).json()
                 for hh in h[1:]:
                     c.post(
                         f"/api/tables/{t['id']}/join",
@@ -136,6 +142,20 @@ def test_no_secret_in_errors_reconnection_spectators_or_logs(tmp_path):
                     )
                 wh = {"Authorization": f"Bearer {watcher['token']}"}
                 q = f"?invite={t['invite_code']}"
+                # Records and replays of the running game: to nobody, not even its players.
+                record_paths = [
+                    f"/api/tables/{t['id']}/record",
+                    f"/api/replays/{t['id']}",
+                    f"/api/replays/{t['id']}?eyes=all",
+                    f"/api/replays/{t['id']}/positions/0?eyes=all",
+                    f"/api/replays/{t['id']}/positions/1?eyes=0",
+                ]
+                for who, headers in [*enumerate(h), (None, wh), (None, {})]:
+                    for path in record_paths:
+                        r = c.get(path, headers=headers)
+                        assert r.status_code == 409, (path, r.text)
+                        received[who].append(r.json())
+                        received[who].append(dict(r.headers))
                 received[None].append(c.get(f"/api/tables/{t['id']}/game{q}", headers=wh).json())
                 received[None].append(c.get(f"/api/tables/{t['id']}/game{q}").json())
                 received[None].append(c.get(f"/api/tables/{t['id']}{q}").json())
