@@ -27,6 +27,8 @@ from app.clock import Clock, SystemClock
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import Unavailable, install_handlers
+from app.history import endpoints as history_endpoints
+from app.history.service import HistoryService
 from app.invitations import endpoints as invitation_endpoints
 from app.invitations.push import InvitationPush
 from app.invitations.service import Invitations
@@ -53,8 +55,6 @@ from app.ratelimit import LimitName, RateLimiter, parse_rule, storage_for
 from app.realtime import endpoints as socket_endpoints
 from app.realtime.hub import Hub
 from app.realtime.notify import INSTANCE_ID, relay_for
-from app.history import endpoints as history_endpoints
-from app.history.service import HistoryService
 from app.records import endpoints as record_endpoints
 from app.records.service import RecordService
 from app.solo import endpoints as solo_endpoints

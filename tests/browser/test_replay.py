@@ -125,14 +125,17 @@ def test_eyes_switch_shows_the_hands(server: Any, browser: Any, finished: dict[s
         wait_at(page, 3)
         hands = page.get_by_test_id("replay-hand")
         assert hands.count() == 2  # everyone's eyes: both hands open
-        want = api(server, finished["tokens"][1], "GET", f"/api/replays/{table_id}/positions/3?eyes=1")
+        path = f"/api/replays/{table_id}/positions/3?eyes=1"
+        want = api(server, finished["tokens"][1], "GET", path)
         page.get_by_test_id("replay-eyes").select_option("1")
         page.wait_for_function(
             "() => document.querySelector('[data-testid=replay-board]').dataset.eyes === '1'",
             timeout=WAIT,
         )
         assert hands.count() == 1 and hands.first.get_attribute("data-seat") == "1"
-        cards = hands.first.locator(".replay-card").evaluate_all("xs => xs.map(x => x.dataset.card)")
+        cards = hands.first.locator(".replay-card").evaluate_all(
+            "xs => xs.map(x => x.dataset.card)"
+        )
         assert cards == want["view"]["me"]["hand"]
     finally:
         ctx.close()
