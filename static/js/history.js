@@ -8,6 +8,7 @@ import { get } from "/js/api.js";
 import { showError } from "/js/notices.js";
 import { SEAT_SYMBOLS, seatName } from "/js/pieces.js";
 import { replayLink } from "/js/replay.js";
+import { PHONE_QUERY } from "/js/panels.js";
 
 const PAGE = 20;
 
@@ -34,7 +35,7 @@ export async function renderHistory(root, { link }) {
   const games = data.games.slice();
   let next = data.next_offset;
   const list = h("tbody");
-  const more = h("button.small", { type: "button", "data-testid": "history-more", hidden: next === null });
+  const more = h("button.small", { type: "button", "data-testid": "history-more" });
   const addRows = (rows) => list.append(...rows.map((g) => gameRow(g, link)));
   addRows(games);
   more.addEventListener("click", async () => {
@@ -44,7 +45,7 @@ export async function renderHistory(root, { link }) {
       const page = await get(`/api/profiles/me/history?limit=${PAGE}&offset=${next}`);
       addRows(page.games);
       next = page.next_offset;
-      more.hidden = next === null;
+      if (next === null) more.remove();
     } catch (e) {
       showError(e);
     }
@@ -67,11 +68,15 @@ export async function renderHistory(root, { link }) {
       h("h2", { id: "history-games-title" }, t("history.games")),
       h("div.history-table-wrap",
         h("table.history-table", { "data-testid": "history-games" },
-          h("thead", h("tr", ["history.date", "history.players", "history.score", "history.rank", "history.replay"].map((k) => h("th", { scope: "col" }, t(k))))),
+          h("thead", h("tr", ["history.date", "history.players", "history.score", "history.rank", "history.replay"].map((k) => th(k, k === "history.score")))),
           list)),
-      h("p", more)));
+      next !== null ? h("p", more) : null));
   more.textContent = t("history.more");
   clear(root).append(section);
+}
+
+function th(key, num) {
+  return h("th", { scope: "col", class: num ? "num" : null }, t(key));
 }
 
 function gameRow(g, link) {
@@ -91,7 +96,7 @@ function averages(rows) {
   return h("section.history-box", { "aria-labelledby": "history-avg-title" },
     h("h2", { id: "history-avg-title" }, t("history.by_players")),
     h("table.history-table", { "data-testid": "history-averages" },
-      h("thead", h("tr", ["history.players", "history.games_n", "history.average", "history.best", "history.wins"].map((k) => h("th", { scope: "col" }, t(k))))),
+      h("thead", h("tr", ["history.players", "history.games_n", "history.average", "history.best", "history.wins"].map((k, i) => th(k, i > 0)))),
       h("tbody", rows.map((r) => h("tr", { "data-players": String(r.players) },
         h("th", { scope: "row" }, playersWord(r.players)),
         h("td.num", String(r.games)),
@@ -105,7 +110,7 @@ function victoria(rows) {
     h("h2", { id: "history-vic-title" }, t("history.victoria")),
     h("p.hint", t("history.victoria_hint")),
     h("table.history-table", { "data-testid": "history-victoria" },
-      h("thead", h("tr", ["history.start_value", "history.games_n", "history.won", "history.best", "history.average"].map((k) => h("th", { scope: "col" }, t(k))))),
+      h("thead", h("tr", ["history.start_value", "history.games_n", "history.won", "history.best", "history.average"].map((k, i) => th(k, i > 0)))),
       h("tbody", rows.map((r) => h("tr", { "data-start": String(r.building_start) },
         h("th", { scope: "row" }, String(r.building_start)),
         h("td.num", String(r.games)),
@@ -117,7 +122,8 @@ function victoria(rows) {
 // Every score in order: one dot per game (its shape by player count), a line through them. The
 // picture is hidden from screen readers: the table in the <details> below says the same.
 function chart(points) {
-  const W = 640, H = 220, L = 36, R = 12, T = 12, B = 28;
+  const narrow = typeof window.matchMedia === "function" && window.matchMedia(PHONE_QUERY).matches;
+  const W = narrow ? 360 : 640, H = narrow ? 200 : 220, L = 36, R = 12, T = 12, B = 28;
   const max = Math.max(10, ...points.map((p) => p.score));
   const top = Math.ceil(max / 10) * 10;
   const x = (i) => L + (points.length > 1 ? (i * (W - L - R)) / (points.length - 1) : (W - L - R) / 2);
@@ -142,7 +148,7 @@ function chart(points) {
     h("summary", t("history.chart_table")),
     h("table.history-table", { "data-testid": "history-chart-table" },
       h("caption.sr", t("history.chart_title")),
-      h("thead", h("tr", ["history.date", "history.players", "history.score", "history.rank"].map((k) => h("th", { scope: "col" }, t(k))))),
+      h("thead", h("tr", ["history.date", "history.players", "history.score", "history.rank"].map((k, i) => th(k, i > 1)))),
       h("tbody", points.map((p) => h("tr", h("td", formatDate(p.finished_at)), h("td", playersWord(p.players)), h("td.num", String(p.score)), h("td.num", String(p.rank)))))));
   return h("section.history-box.history-chart-box", { "aria-labelledby": "history-chart-title" },
     h("h2", { id: "history-chart-title" }, t("history.chart_title")),

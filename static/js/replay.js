@@ -187,10 +187,10 @@ export class ReplayViewer {
     });
     const btn = (id, glyph, label, go) => h("button.replay-step", { type: "button", "data-testid": "replay-" + id, "aria-label": label, title: label, onclick: go }, h("span", { "aria-hidden": "true" }, glyph));
     this.buttons = {
-      first: btn("first", "⏮", t("replay.first"), () => this.goTo(0)),
+      first: btn("first", "⇤", t("replay.first"), () => this.goTo(0)),
       prev: btn("prev", "◀", t("replay.prev"), () => this.step(-1)),
       next: btn("next", "▶", t("replay.next"), () => this.step(1)),
-      last: btn("last", "⏭", t("replay.last"), () => this.goTo(this.positions - 1)),
+      last: btn("last", "⇥", t("replay.last"), () => this.goTo(this.positions - 1)),
     };
     this.counter = h("output.replay-counter", { "data-testid": "replay-position", "aria-live": "polite" });
     const eyes = h("select", { "data-testid": "replay-eyes", onchange: (e) => this.setEyes(e.target.value) },
@@ -286,7 +286,9 @@ export class ReplayViewer {
 function moveWords(entry, nameOf) {
   const said = (entry.summary || []).map((s) => summaryText(s, nameOf)).join(" ");
   if (said) return said;
-  const events = (entry.events || []).filter((e) => !QUIET.has(e.type)).map((e) => describeEvent(e, nameOf)).filter(Boolean);
+  const words = (list) => list.map((e) => describeEvent(e, nameOf)).filter(Boolean);
+  let events = words((entry.events || []).filter((e) => !QUIET.has(e.type)));
+  if (!events.length) events = words((entry.events || []).filter((e) => e.type !== "turn_started"));
   return events.length ? events.join(" · ") : t("replay.move_quiet", { name: nameOf(entry.seat) });
 }
 

@@ -37,7 +37,17 @@ def test_the_policy_is_the_strict_one() -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["/", "/t/abc", "/solo", "/records", "/js/dom.js", "/css/app.css", "/favicon.svg"],
+    [
+        "/",
+        "/t/abc",
+        "/r/AbC123dEf456",
+        "/history",
+        "/solo",
+        "/records",
+        "/js/dom.js",
+        "/css/app.css",
+        "/favicon.svg",
+    ],
 )
 def test_pages_and_files_carry_the_headers(client: TestClient, path: str) -> None:
     r = client.get(path)
@@ -59,9 +69,10 @@ def test_api_answers_and_errors_carry_the_headers(client: TestClient) -> None:
 
 
 def test_client_routes_serve_the_page_and_unknown_files_are_404(client: TestClient) -> None:
-    page = client.get("/t/AbC123")
-    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-    assert '<script type="module" src="/js/' in page.text
+    for path in ("/t/AbC123", "/r/AbC123dEf456", "/r/AbC123dEf456?at=57", "/history"):
+        page = client.get(path)
+        assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+        assert '<script type="module" src="/js/' in page.text
     assert client.get("/js/no-such-module.js").status_code == 404
     assert client.get("/ws/nothing").status_code == 404
 

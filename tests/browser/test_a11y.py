@@ -3,8 +3,9 @@
 axe-core (bundled by axe-playwright-python, so it runs offline) is injected through Playwright's
 evaluate, which the page's Content-Security-Policy does not block; the check fails on any
 serious or critical violation of every page a player meets (home, a lobby, a running table, a
-finished one, solo, records, My games, the profile) at 1366×900 and at 390×844, in the light
-colours and in the dark ones (the browser asking for prefers-color-scheme: dark).
+finished one, its replay, solo, records, My games, the history, the profile) at 1366×900 and
+at 390×844, in the light colours and in the dark ones (the browser asking for
+prefers-color-scheme: dark).
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ PAGES = {
     "my games": ("/games", "[data-testid=my-game]"),
     "profile": ("/profile", "main h1"),
     "rules": ("/rules", "[data-testid=rules-page]"),
+    "replay": ("/r/{finished}", "[data-testid=replay-board][data-position]"),
+    "history": ("/history", "[data-testid=history-game]"),
 }
 
 

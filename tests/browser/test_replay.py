@@ -1,0 +1,171 @@
+"""The replay viewer and my history in Chromium: a finished game stepped through with the keys on
+a 390x844 phone (→ ← End Home move the position, the log's highlight and the scores), the eyes
+switch that opens the hands, the replay links on the end screen and in My games, and the
+history page. Screenshots go to test-artifacts/ (and EMARA_SHOTS, when set)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.browser.test_endscreen import api, open_table, play_to_end, profile, shoot, sideways
+
+pytestmark = [pytest.mark.browser]
+
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+WAIT = 20000
+
+
+@pytest.fixture(scope="module")
+def finished(server: Any) -> dict[str, Any]:
+    """A finished two-player game of Gil and Hal, and its replay as the API gives it."""
+    tokens = [profile(server, "Gil"), profile(server, "Hal")]
+    table_id = open_table(server, tokens)
+    play_to_end(server, table_id, tokens, seed=4)
+    replay = api(server, tokens[0], "GET", f"/api/replays/{table_id}")
+    return {"tokens": tokens, "table_id": table_id, "replay": replay}
+
+
+def signed_in(browser: Any, server: Any, token: str, viewport: dict[str, int]) -> Any:
+    ctx = browser.new_context(viewport=viewport)
+    host = httpx.URL(server.url("/")).host
+    ctx.add_cookies([{"name": "emara_token", "value": token, "domain": host, "path": "/"}])
+    ctx.add_init_script("localStorage.setItem('emara.signed_in','1')")
+    return ctx
+
+
+def shown(page: Any) -> int:
+    return int(page.get_by_test_id("replay-board").get_attribute("data-position"))
+
+
+def wait_at(page: Any, n: int) -> None:
+    page.wait_for_function(
+        "n => { const b = document.querySelector('[data-testid=replay-board]');"
+        " return b && b.dataset.position === String(n); }",
+        arg=n,
+        timeout=WAIT,
+    )
+
+
+def highlighted(page: Any) -> int:
+    return int(page.locator("[data-testid=replay-log] li.current").get_attribute("data-position"))
+
+
+def scores(page: Any) -> dict[int, tuple[int, int]]:
+    rows = page.locator("[data-testid=score-row]").evaluate_all(
+        """rows => rows.filter(r => r.dataset.seat !== 'v').map(r => [Number(r.dataset.seat),
+             Number(r.querySelector('[data-testid=score-cp] .n').textContent),
+             Number(r.querySelector('[data-testid=score-bp] .n').textContent)])"""
+    )
+    return {seat: (cp, bp) for seat, cp, bp in rows}
+
+
+def tracks(replay: dict[str, Any], n: int) -> dict[int, tuple[int, int]]:
+    return {p["seat"]: (p["cp"], p["bp"]) for p in replay["tracks"][n] if not p["victoria"]}
+
+
+def test_phone_steps_through_a_replay_with_the_keys(
+    server: Any, browser: Any, finished: dict[str, Any], artifacts: Path
+) -> None:
+    replay, table_id = finished["replay"], finished["table_id"]
+    last = replay["positions"] - 1
+    # a position where the tracks moved, so the scores must change on the way there
+    moved = next(n for n in range(1, last + 1) if tracks(replay, n) != tracks(replay, n - 1))
+    ctx = signed_in(browser, server, finished["tokens"][0], PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url(f"/r/{table_id}?at={moved - 1}"))
+        wait_at(page, moved - 1)
+        assert highlighted(page) == moved - 1
+        assert scores(page) == tracks(replay, moved - 1)
+        assert page.get_by_test_id("replay-analysis").count() == 1
+        page.locator("body").click(position={"x": 5, "y": 5})
+        page.keyboard.press("ArrowRight")
+        wait_at(page, moved)
+        assert highlighted(page) == moved
+        assert scores(page) == tracks(replay, moved) != tracks(replay, moved - 1)
+        assert page.evaluate("location.search") == f"?at={moved}"
+        page.keyboard.press("ArrowLeft")
+        wait_at(page, moved - 1)
+        assert highlighted(page) == moved - 1 and scores(page) == tracks(replay, moved - 1)
+        page.keyboard.press("End")
+        wait_at(page, last)
+        assert highlighted(page) == last
+        final = {p["seat"]: (p["cp"], p["bp"]) for p in replay["outcome"]["players"]}
+        assert scores(page) == final
+        assert page.get_by_test_id("replay-next").is_disabled()
+        shoot(page, artifacts, "replay-phone-end")
+        page.keyboard.press("Home")
+        wait_at(page, 0)
+        assert highlighted(page) == 0 and scores(page) == tracks(replay, 0)
+        assert page.get_by_test_id("replay-prev").is_disabled()
+        # a move in the log is a button that jumps to it
+        page.locator("[data-testid=replay-log] li[data-position='5'] button").click()
+        wait_at(page, 5)
+        assert highlighted(page) == 5
+        # the link keeps the position: #N works as well as ?at=N
+        page.goto(server.url(f"/r/{table_id}#7"))
+        wait_at(page, 7)
+        shoot(page, artifacts, "replay-phone")
+        assert sideways(page) == 0
+    finally:
+        ctx.close()
+
+
+def test_eyes_switch_shows_the_hands(server: Any, browser: Any, finished: dict[str, Any]) -> None:
+    table_id = finished["table_id"]
+    ctx = signed_in(browser, server, finished["tokens"][1], DESKTOP)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url(f"/r/{table_id}?at=3"))
+        wait_at(page, 3)
+        hands = page.get_by_test_id("replay-hand")
+        assert hands.count() == 2  # everyone's eyes: both hands open
+        path = f"/api/replays/{table_id}/positions/3?eyes=1"
+        want = api(server, finished["tokens"][1], "GET", path)
+        page.get_by_test_id("replay-eyes").select_option("1")
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=replay-board]').dataset.eyes === '1'",
+            timeout=WAIT,
+        )
+        assert hands.count() == 1 and hands.first.get_attribute("data-seat") == "1"
+        cards = hands.first.locator(".replay-card").evaluate_all(
+            "xs => xs.map(x => x.dataset.card)"
+        )
+        assert cards == want["view"]["me"]["hand"]
+    finally:
+        ctx.close()
+
+
+def test_replay_links_on_the_end_screen_in_my_games_and_the_history(
+    server: Any, browser: Any, finished: dict[str, Any], artifacts: Path
+) -> None:
+    table_id = finished["table_id"]
+    for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        ctx = signed_in(browser, server, finished["tokens"][0], viewport)
+        try:
+            page = ctx.new_page()
+            page.goto(server.url(f"/t/{table_id}"))
+            page.get_by_test_id("final-scores").wait_for(timeout=WAIT)
+            link = page.get_by_test_id("final-scores").get_by_test_id("replay-link")
+            assert link.get_attribute("href") == f"/r/{table_id}"
+            page.goto(server.url("/games"))
+            row = page.locator(f"[data-testid=my-game][data-table='{table_id}']")
+            row.wait_for(timeout=WAIT)
+            assert row.get_by_test_id("replay-link").get_attribute("href") == f"/r/{table_id}"
+            page.get_by_test_id("history-link-games").click()
+            page.get_by_test_id("history").wait_for(timeout=WAIT)
+            game = page.locator(f"[data-testid=history-game][data-replay='{table_id}']")
+            assert game.get_by_test_id("replay-link").get_attribute("href") == f"/r/{table_id}"
+            assert page.get_by_test_id("history-averages").locator("tbody tr").count() == 1
+            shoot(page, artifacts, f"history-{name}")
+            assert sideways(page) == 0
+            game.get_by_test_id("replay-link").click()
+            wait_at(page, 0)
+            shoot(page, artifacts, f"replay-{name}")
+        finally:
+            ctx.close()
