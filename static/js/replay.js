@@ -18,6 +18,7 @@ import { summaryText } from "/js/since.js";
 import { renderStatus, renderRondels, renderLocations, renderSupply } from "/js/board.js";
 import { renderScoreTrack, renderPlayers } from "/js/players.js";
 import { renderScoreBar } from "/js/scorebar.js";
+import { breakdownChart } from "/js/breakdown.js";
 import { PHONE_QUERY, isPhone } from "/js/panels.js";
 
 const enc = encodeURIComponent;
@@ -263,9 +264,19 @@ export class ReplayViewer {
       renderScoreBar(this),
       this.renderHands(),
       h("section.board", { "aria-label": t("phone.tab_board") }, renderRondels(this), renderLocations(this), renderSupply(this)),
-      h("div.replay-side", renderScoreTrack(this), renderPlayers(this)));
+      h("div.replay-side", renderScoreTrack(this), renderPlayers(this)),
+      this.renderPoints());
     this.slot.dataset.position = String(this.position);
     this.slot.dataset.eyes = this.eyes;
+  }
+
+  // Where each player's points came from at this position: the final tracks (leftovers
+  // counted) once the game is over, else the tracks so far (the view's public `points`).
+  renderPoints() {
+    const v = this.pos.view;
+    const players = (v.outcome ? v.outcome.players : v.players_state || [])
+      .map((p) => ({ seat: p.seat, cp: p.cp, bp: p.bp, points: p.points, name: this.nameOf(p.seat) }));
+    return h("div.replay-points", { "data-testid": "replay-points" }, breakdownChart(players));
   }
 
   // The hands the chosen eyes see: everyone's (all open), or the one seat's own.

@@ -64,6 +64,16 @@ def scores(page: Any) -> dict[int, tuple[int, int]]:
     return {seat: (cp, bp) for seat, cp, bp in rows}
 
 
+def chart(page: Any) -> dict[int, tuple[int, int]]:
+    """The totals of the replay's points-by-source chart, per seat (CP, BP)."""
+    rows = page.locator("[data-testid=replay-points] [data-testid=breakdown-player]").evaluate_all(
+        """rows => rows.map(r => [Number(r.dataset.seat),
+             Number(r.querySelector('[data-testid=breakdown-total][data-track=cp]').textContent),
+             Number(r.querySelector('[data-testid=breakdown-total][data-track=bp]').textContent)])"""
+    )
+    return {seat: (cp, bp) for seat, cp, bp in rows}
+
+
 def tracks(replay: dict[str, Any], n: int) -> dict[int, tuple[int, int]]:
     return {p["seat"]: (p["cp"], p["bp"]) for p in replay["tracks"][n] if not p["victoria"]}
 
@@ -88,6 +98,7 @@ def test_phone_steps_through_a_replay_with_the_keys(
         wait_at(page, moved)
         assert highlighted(page) == moved
         assert scores(page) == tracks(replay, moved) != tracks(replay, moved - 1)
+        assert chart(page) == tracks(replay, moved)  # where the points so far came from
         assert page.evaluate("location.search") == f"?at={moved}"
         page.keyboard.press("ArrowLeft")
         wait_at(page, moved - 1)
@@ -97,6 +108,7 @@ def test_phone_steps_through_a_replay_with_the_keys(
         assert highlighted(page) == last
         final = {p["seat"]: (p["cp"], p["bp"]) for p in replay["outcome"]["players"]}
         assert scores(page) == final
+        assert chart(page) == final  # the final tracks by source, leftovers counted
         assert page.get_by_test_id("replay-next").is_disabled()
         shoot(page, artifacts, "replay-phone-end")
         page.keyboard.press("Home")
