@@ -61,6 +61,7 @@ export class AnalysisPanel {
     this.delay = POLL_FIRST_MS;
     this.asking = false;
     this.gone = false;
+    this.mode = "expected"; // what the chart draws: expected score, or "cp" / "bp"
     this.onPosition = (e) => this.mark(e.detail && typeof e.detail.n === "number" ? e.detail.n : viewer.position);
     section.addEventListener("emara:replay-position", this.onPosition);
   }
@@ -153,12 +154,37 @@ export class AnalysisPanel {
 
   // ---------- the chart ----------
 
+  // What the chart draws: each player's expected final score (the analysis), or their CP or BP
+  // as the game went (the replay's tracks): [{position, value: (seat) => number}].
+  series() {
+    if (this.mode === "cp" || this.mode === "bp") {
+      const track = this.mode;
+      return (this.viewer.replay.tracks || []).map((row, position) => ({
+        position, value: (seat) => Number((row.find((p) => p.seat === seat && !p.victoria) || {})[track] || 0),
+      }));
+    }
+    return this.data.positions.map((p) => ({ position: p.position, value: (seat) => p.expected[seat] }));
+  }
+
+  // Expected score, CP or BP: one group of radio buttons above the chart.
+  modes() {
+    const choices = [["expected", "analysis.show_expected"], ["cp", "table.cp"], ["bp", "table.bp"]];
+    return h("fieldset.analysis-modes", { "data-testid": "analysis-modes" },
+      h("legend", t("analysis.show")),
+      choices.map(([mode, key]) => h("label", h("input", {
+        type: "radio", name: "analysis-mode", value: mode, checked: this.mode === mode,
+        "data-testid": "analysis-mode-" + mode,
+        onchange: () => { this.mode = mode; this.draw(); },
+      }), " ", t(key))));
+  }
+
   chart() {
     const d = this.data;
+    const rows = this.series();
     const players = (this.viewer.replay.players || []).map((p) => p.seat);
     const last = Math.max(1, d.total - 1);
     let lo = Infinity, hi = -Infinity;
-    for (const p of d.positions) for (const v of p.expected) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+    for (const p of rows) for (const seat of players) { const v = p.value(seat); lo = Math.min(lo, v); hi = Math.max(hi, v); }
     lo = Math.floor(lo / 5) * 5;
     hi = Math.max(lo + 5, Math.ceil(hi / 5) * 5);
     const x = (n) => PAD.left + (n / last) * (W - PAD.left - PAD.right);
@@ -174,26 +200,26 @@ export class AnalysisPanel {
     grid.push(s("text", { class: "analysis-axis", x: W - PAD.right, y: H - 6, "text-anchor": "end" }, String(last)));
     const lines = players.map((seat) => s("polyline", {
       class: `analysis-line seat${seat}`, "data-seat": String(seat), fill: "none",
-      points: d.positions.map((p) => `${x(p.position).toFixed(1)},${y(p.expected[seat]).toFixed(1)}`).join(" "),
+      points: rows.map((p) => `${x(p.position).toFixed(1)},${y(p.value(seat)).toFixed(1)}`).join(" "),
     }));
     this.marker = s("line", { class: "analysis-marker", y1: PAD.top, y2: H - PAD.bottom, x1: x(0), x2: x(0) });
     const svg = s("svg", { class: "analysis-chart",
       viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "analysis-chart-title analysis-chart-desc", "data-testid": "analysis-chart",
       onclick: (e) => this.clickChart(e, svg),
-    }, s("title", { id: "analysis-chart-title" }, t("analysis.chart_title")), grid, lines, this.marker);
+    }, s("title", { id: "analysis-chart-title" }, t(this.mode === "expected" ? "analysis.chart_title" : "analysis.chart_title_track", { track: t(this.mode === "cp" ? "table.cp" : "table.bp") })), grid, lines, this.marker);
     this.legend = h("ul.analysis-legend", { "data-testid": "analysis-legend" });
     const desc = h("p.analysis-desc.sr", { id: "analysis-chart-desc" }, this.description(players));
-    return h("figure.analysis-figure", svg, desc, this.legend);
+    return h("figure.analysis-figure", this.modes(), svg, desc, this.legend);
   }
 
   // The text alternative: each player's line in words.
   description(players) {
-    const pos = this.data.positions;
+    const pos = this.series();
     const first = pos[0], lastPos = pos[pos.length - 1];
     return players.map((seat) => {
       let peak = first;
-      for (const p of pos) if (p.expected[seat] > peak.expected[seat]) peak = p;
-      return t("analysis.chart_line", { name: this.nameOf(seat), from: points(first.expected[seat]), to: points(lastPos.expected[seat]), at: lastPos.position, peak: points(peak.expected[seat]), peak_at: peak.position });
+      for (const p of pos) if (p.value(seat) > peak.value(seat)) peak = p;
+      return t("analysis.chart_line", { name: this.nameOf(seat), from: points(first.value(seat)), to: points(lastPos.value(seat)), at: lastPos.position, peak: points(peak.value(seat)), peak_at: peak.position });
     }).join(" ");
   }
 
@@ -211,12 +237,12 @@ export class AnalysisPanel {
     const px = this.scale.x(Math.min(n, this.scale.last));
     this.marker.setAttribute("x1", px);
     this.marker.setAttribute("x2", px);
-    const here = this.data.positions.find((p) => p.position === n);
+    const here = this.series().find((p) => p.position === n);
     clear(this.legend).append(
       ...(this.viewer.replay.players || []).map((p) => h("li", { class: "seat" + p.seat, "data-seat": String(p.seat) },
         h("span.analysis-key", { class: "seat" + p.seat, "aria-hidden": "true" }),
         h("span.seat-token", { class: "seat" + p.seat, "aria-hidden": "true" }, SEAT_SYMBOLS[p.seat] || ""), " ",
-        h("span", this.nameOf(p.seat)), here ? h("strong.analysis-value", " " + points(here.expected[p.seat])) : null)),
+        h("span", this.nameOf(p.seat)), here ? h("strong.analysis-value", " " + points(here.value(p.seat))) : null)),
       h("li.analysis-here", { "data-testid": "analysis-here" }, here ? t("analysis.at_position", { n }) : t("analysis.not_yet", { n })));
   }
 

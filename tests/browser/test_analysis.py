@@ -124,6 +124,16 @@ def test_the_analysis_in_the_replay_viewer_on_a_phone(browser: Any, tmp_path: Pa
             chart.scroll_into_view_if_needed()
             shot(page, "phone-done.png")
             assert axe_violations(page) == []
+            # the chart can show each player's CP or BP as the game went instead
+            tracks = ctx.request.get(srv.url(f"/api/replays/{rid}")).json()["tracks"][int(n)]
+            for track in ("cp", "bp"):
+                page.get_by_test_id(f"analysis-mode-{track}").check()
+                values = page.locator("[data-testid=analysis-legend] li[data-seat]").evaluate_all(
+                    "rows => rows.map(r => [Number(r.dataset.seat),"
+                    " Number(r.querySelector('.analysis-value').textContent)])"
+                )
+                assert dict(values) == {p["seat"]: p[track] for p in tracks if not p["victoria"]}
+            page.get_by_test_id("analysis-mode-expected").check()
             page.set_viewport_size(DESKTOP)
             page.get_by_test_id("analysis-chart").scroll_into_view_if_needed()
             shot(page, "desktop-done.png")
