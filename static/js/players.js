@@ -7,6 +7,7 @@ import { scoreRows } from "/js/scorebar.js";
 import { leftoverText, tracksOf, victoriaTracks } from "/js/tracks.js";
 import { SoloNext } from "/js/soloend.js";
 import { breakdownChart } from "/js/breakdown.js";
+import { replayLine } from "/js/publicreplay.js";
 
 
 export function renderScoreTrack(ts) {
@@ -195,6 +196,6 @@ export function renderFinal(ts) {
     h("div.final-wrap", table),
     h("p.hint", t("end.lower_note"), o.victoria ? " " + t("end.solo_rule") : ""),
     breakdownChart(rows.filter((p) => !p.victoria).map((p) => ({ ...p, name: ts.nameOf(p.seat) }))),
-    ts.id ? h("p.final-replay", h("a.button.small", { href: `/r/${encodeURIComponent(ts.id)}`, "data-link": "", "data-testid": "replay-link" }, t("replay.open"))) : null,
+    replayLine(ts),
     next);
 }

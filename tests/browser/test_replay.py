@@ -181,3 +181,53 @@ def test_replay_links_on_the_end_screen_in_my_games_and_the_history(
             shoot(page, artifacts, f"replay-{name}")
         finally:
             ctx.close()
+
+
+def test_the_host_makes_the_replay_public_from_the_end_screen(
+    server: Any, browser: Any, finished: dict[str, Any]
+) -> None:
+    table_id = finished["table_id"]
+    stranger = profile(server, "Ivo")
+
+    def stranger_sees() -> int:
+        r = httpx.get(
+            server.url(f"/api/replays/{table_id}"),
+            headers={"Authorization": f"Bearer {stranger}"},
+            timeout=30,
+        )
+        return r.status_code
+
+    assert stranger_sees() == 404  # off by default
+    guest = signed_in(browser, server, finished["tokens"][1], PHONE)
+    try:
+        page = guest.new_page()
+        page.goto(server.url(f"/t/{table_id}"))
+        page.get_by_test_id("final-scores").get_by_test_id("replay-link").wait_for(timeout=WAIT)
+        assert page.get_by_test_id("public-replay-toggle").count() == 0  # the host's choice
+    finally:
+        guest.close()
+    host = signed_in(browser, server, finished["tokens"][0], PHONE)
+    try:
+        page = host.new_page()
+        page.goto(server.url(f"/t/{table_id}"))
+        box = page.get_by_test_id("public-replay-toggle")
+        box.wait_for(timeout=WAIT)
+        assert not box.is_checked()
+        box.check()
+        page.wait_for_function(
+            "() => !document.querySelector('[data-testid=public-replay-toggle]').disabled",
+            timeout=WAIT,
+        )
+        assert stranger_sees() == 200
+        page.reload()
+        box = page.get_by_test_id("public-replay-toggle")
+        box.wait_for(timeout=WAIT)
+        assert box.is_checked()  # the table remembers
+        box.uncheck()
+        page.wait_for_function(
+            "() => !document.querySelector('[data-testid=public-replay-toggle]').disabled",
+            timeout=WAIT,
+        )
+        assert stranger_sees() == 404
+    finally:
+        host.close()
