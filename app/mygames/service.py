@@ -15,8 +15,8 @@ from app import rules
 from app.db.models import GameTable, Profile, Seat
 from app.db.session import Database
 from app.errors import NotFound
+from app.isotime import iso
 from app.pace import clock as pc
-from app.tables.render import iso
 from app.tables.status import TableStatus
 
 OPEN_LIMIT = 200  # open tables (lobby, playing) in one answer: the most recently changed

@@ -26,7 +26,6 @@ from app import rules
 from app.clock import Clock
 from app.db.models import GameTable, MoveRecord, Profile, PushSubscription, Seat
 from app.db.session import Database
-from app.pace.sweeper import TimedOut
 from app.push import wire
 from app.push.delivery import Delivery, Job, Outcome, PushLimits
 from app.push.endpoint import PushPolicy, Resolver, system_resolver
@@ -34,6 +33,7 @@ from app.push.store import PushStore
 from app.push.texts import words
 from app.realtime.hub import Hub, Notice, NoticeKind, NoticeQueue
 from app.tables.status import TableStatus
+from app.tables.sweeper import TimedOut
 
 log = logging.getLogger("emara.push")
 
