@@ -20,14 +20,13 @@ from collections.abc import AsyncIterator, Callable
 
 import orjson
 from anyio import to_thread
-from sqlalchemy import select
 
 from app.background import Loop
 from app.clock import Clock
-from app.db.models import Seat
 from app.db.session import Database
 from app.errors import AppError
 from app.realtime.hub import Notice, NoticeKind
+from app.tables import repository as tables_repo
 
 log = logging.getLogger("emara.mygames")
 
@@ -124,12 +123,7 @@ class MeFeed:
 
     def _who_sits(self, table_id: str) -> list[str]:
         with self.db.session() as s:
-            rows = s.scalars(
-                select(Seat.profile_id).where(
-                    Seat.table_id == table_id, Seat.profile_id.is_not(None)
-                )
-            )
-            found = [str(pid) for pid in rows]
+            found = tables_repo.seated_profiles(s, table_id)
         for more in self.also:
             found.extend(pid for pid in more(table_id) if pid not in found)
         return found

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import (
     Connection,
     Table,
+    and_,
     bindparam,
     delete,
     exists,
@@ -342,7 +343,7 @@ def expired_deadlines(conn: Connection, now: float, batch: int, skip_locked: boo
     return conn.execute(query).all()
 
 
-def seat_holders(conn: Connection, table_id: str) -> Sequence[Any]:
+def seat_holders(conn: Connection | Session, table_id: str) -> Sequence[Any]:
     """Every seat of a table with its profile, bot level and the holder's name."""
     return conn.execute(
         select(Seat.seat, Seat.profile_id, Seat.bot_level, Profile.name)
@@ -396,3 +397,79 @@ def hand_seat_to_bot(conn: Connection | Session, table_id: str, seat: int, level
         .values(bot_level=level)
     )
     return int(done.rowcount) == 1  # type: ignore[attr-defined]
+
+
+# ----------------------------------------------------------------- reads for other features
+def seated_profiles(s: Session, table_id: str) -> list[str]:
+    """The profiles sitting at a table (seats a bot took over included: the person still sits)."""
+    rows = s.scalars(
+        select(Seat.profile_id).where(Seat.table_id == table_id, Seat.profile_id.is_not(None))
+    )
+    return [str(pid) for pid in rows]
+
+
+def host_name(s: Session, table_id: str) -> str | None:
+    """The name of the table's host."""
+    return s.scalar(
+        select(Profile.name)
+        .join(GameTable, GameTable.host_profile_id == Profile.id)
+        .where(GameTable.id == table_id)
+    )
+
+
+def mover_at(s: Session, table_id: str, version: int) -> int | None:
+    """The seat whose move made ``version`` of the game (None: no move did)."""
+    return s.scalar(
+        select(MoveRecord.seat).where(
+            MoveRecord.table_id == table_id, MoveRecord.version == version
+        )
+    )
+
+
+def finished_mark(s: Session, profile_id: str, table_id: str) -> Any:
+    """(updated_at, id) of a finished table where the profile sits, or None."""
+    return s.execute(
+        select(GameTable.updated_at, GameTable.id)
+        .join(Seat, Seat.table_id == GameTable.id)
+        .where(
+            GameTable.id == table_id,
+            Seat.profile_id == profile_id,
+            GameTable.status == TableStatus.FINISHED,
+        )
+    ).first()
+
+
+def tables_where_seated(
+    s: Session,
+    profile_id: str,
+    statuses: tuple[TableStatus, ...],
+    after: tuple[datetime, str] | None,
+    limit: int,
+) -> list[tuple[GameTable, int, str | None]]:
+    """(table, the profile's seat, that seat's bot level) of the profile's tables in
+    ``statuses``, latest change first (ties by id), after the (updated_at, id) mark when given."""
+    q = (
+        select(GameTable, Seat.seat, Seat.bot_level)
+        .join(Seat, Seat.table_id == GameTable.id)
+        .where(Seat.profile_id == profile_id, GameTable.status.in_(statuses))
+    )
+    if after is not None:
+        at, table_id = after
+        q = q.where(
+            or_(
+                GameTable.updated_at < at,
+                and_(GameTable.updated_at == at, GameTable.id < table_id),
+            )
+        )
+    q = q.order_by(GameTable.updated_at.desc(), GameTable.id.desc()).limit(limit)
+    return [(t, seat, level) for t, seat, level in s.execute(q).all()]
+
+
+def seats_of_tables(s: Session, table_ids: Sequence[str]) -> Sequence[Any]:
+    """(table_id, seat, name, bot_level, profile_id) of every seat of the tables, by seat."""
+    return s.execute(
+        select(Seat.table_id, Seat.seat, Profile.name, Seat.bot_level, Profile.id)
+        .outerjoin(Profile, Profile.id == Seat.profile_id)
+        .where(Seat.table_id.in_(table_ids))
+        .order_by(Seat.seat)
+    ).all()
