@@ -473,3 +473,20 @@ def seats_of_tables(s: Session, table_ids: Sequence[str]) -> Sequence[Any]:
         .where(Seat.table_id.in_(table_ids))
         .order_by(Seat.seat)
     ).all()
+
+
+def seat_count_and_status(s: Session, table_id: str) -> Any:
+    """(seat_count, status) of a table, or None: a cheap look before loading the row."""
+    return s.execute(
+        select(GameTable.seat_count, GameTable.status).where(GameTable.id == table_id)
+    ).first()
+
+
+def last_move_at(s: Session, table_id: str) -> datetime | None:
+    """When the table's last move was played (None: no move yet)."""
+    return s.scalar(select(func.max(MoveRecord.created_at)).where(MoveRecord.table_id == table_id))
+
+
+def profile_at(s: Session, table_id: str, seat: int) -> str | None:
+    """The profile holding a seat of the table (None: nobody)."""
+    return s.scalar(select(Seat.profile_id).where(Seat.table_id == table_id, Seat.seat == seat))
