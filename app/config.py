@@ -5,13 +5,21 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.private_files import create_private, private_dir, sqlite_file
-from app.push.endpoint import DEFAULT_PUSH_HOSTS
+
+# The push services of the browsers people use (Chrome, Edge's older builds, Opera, Samsung
+# Internet and Brave: Google's FCM; Firefox: Mozilla's autopush; Safari: Apple; Edge: WNS).
+DEFAULT_PUSH_HOSTS: Final = (
+    "fcm.googleapis.com",
+    "updates.push.services.mozilla.com",
+    "*.push.apple.com",
+    "*.notify.windows.com",
+)
 
 
 class Settings(BaseSettings):

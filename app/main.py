@@ -41,9 +41,6 @@ from app.mail.parts import MailParts
 from app.mygames import endpoints as my_endpoints
 from app.mygames.events import MeFeed
 from app.mygames.service import MyGames
-from app.pace import endpoints as pace_endpoints
-from app.pace.service import PaceService
-from app.pace.sweeper import Sweeper
 from app.passkeys import endpoints as passkey_endpoints
 from app.passkeys.service import PasskeyService
 from app.presence.service import PresenceService
@@ -62,11 +59,15 @@ from app.realtime.notify import INSTANCE_ID, relay_for
 from app.records import endpoints as record_endpoints
 from app.records.service import RecordService
 from app.rulesref import endpoints as rules_endpoints
+from app.seen import endpoints as seen_endpoints
 from app.solo import endpoints as solo_endpoints
 from app.solo.service import SoloService
 from app.tables import endpoints as table_endpoints
+from app.tables import vacation_endpoints as pace_endpoints
 from app.tables.schemas import HealthOut
 from app.tables.service import TableService
+from app.tables.sweeper import Sweeper
+from app.tables.vacation import PaceService
 from app.tutorial import endpoints as tutorial_endpoints
 from app.tutorial.service import Tutorial
 from app.web.body_limit import BodyLimit
@@ -294,6 +295,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(profiles.router)
     app.include_router(device_endpoints.router)
     app.include_router(table_endpoints.router)
+    app.include_router(seen_endpoints.router)  # since you looked
     app.include_router(bot_endpoints.router)
     app.include_router(tutorial_endpoints.router)
     app.include_router(solo_endpoints.router)

@@ -9,7 +9,8 @@ from fastapi import APIRouter, Depends, Request
 from app.analysis.schemas import AnalysisOut
 from app.analysis.service import AnalysisService
 from app.profiles.deps import MaybeProfileId
-from app.ratelimit import LimitName, limit
+from app.profiles.limit import limit
+from app.ratelimit import LimitName
 from app.records.endpoints import ReplayIdPath, may_see_replay
 
 router = APIRouter(tags=["analysis"])

@@ -18,7 +18,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from anyio import to_thread
-from sqlalchemy import Connection, update
 from sqlalchemy.orm import Session
 
 from app import rules
@@ -79,24 +78,6 @@ def _seat_row(t: GameTable, seats: list[Seat], seat: int) -> Seat | None:
     if not 0 <= seat < t.seat_count:
         raise NotFound(f"no seat {seat} at this table")
     return next((x for x in seats if x.seat == seat), None)
-
-
-def hand_over_timed_out(conn: Connection | Session, table_id: str, seat: int, level: str) -> bool:
-    """Hand a seat a person holds to a bot of ``level`` because its time ran out (the deadline
-    sweeper, app/pace/sweeper.py), inside the caller's transaction: the claim of the deadline and
-    the hand-over commit together. The caller bumps ``seats_version`` in the same transaction.
-    False when no person holds the seat any more (a bot plays it already)."""
-    done = conn.execute(
-        update(Seat)
-        .where(
-            Seat.table_id == table_id,
-            Seat.seat == seat,
-            Seat.bot_level.is_(None),
-            Seat.profile_id.is_not(None),
-        )
-        .values(bot_level=level)
-    )
-    return int(done.rowcount) == 1  # type: ignore[attr-defined]
 
 
 # Hears a reclaim in its transaction (the table, its seats, the seat): pace restarts the clock.

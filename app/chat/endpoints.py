@@ -12,7 +12,8 @@ from app.chat.repository import MAX_PAGE, PAGE
 from app.chat.schemas import ChatOut, MutesOut
 from app.chat.service import ChatService
 from app.profiles.deps import MaybeProfileId, ProfileId
-from app.ratelimit import LimitName, limit
+from app.profiles.limit import limit
+from app.ratelimit import LimitName
 from app.tables.deps import Service, seated_at_table
 from app.tables.schemas import SeatPath, TableIdPath
 

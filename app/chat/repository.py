@@ -9,7 +9,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import ChatMessage, ChatMute, Profile, Seat
-from app.tables.render import iso
+from app.isotime import iso
 
 PAGE = 50  # messages a (re)connecting socket gets, and GET /chat's page by default
 MAX_PAGE = 200  # the most one GET /chat hands back

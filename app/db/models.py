@@ -20,7 +20,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from app.tables.status import TableStatus
+from app.db.table_status import TableStatus
 
 
 def utcnow() -> datetime:

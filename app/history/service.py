@@ -15,7 +15,7 @@ from anyio import to_thread
 from app import rules
 from app.db.session import Database
 from app.history import repository as repo
-from app.tables.render import iso
+from app.isotime import iso
 
 HISTORY_PAGE = 20
 HISTORY_MAX_PAGE = 100

@@ -16,7 +16,8 @@ from app.invitations.schemas import (
 )
 from app.invitations.service import Invitations
 from app.profiles.deps import ProfileId
-from app.ratelimit import LimitName, limit
+from app.profiles.limit import limit
+from app.ratelimit import LimitName
 from app.tables.schemas import LobbyOut, TableIdPath
 
 router = APIRouter(tags=["play again"])

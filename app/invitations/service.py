@@ -29,10 +29,10 @@ from app.db.session import Database
 from app.errors import AppError, NotFound, NotHost, NotYourSeat, WrongStatus
 from app.invitations import repository as repo
 from app.invitations.schemas import InvitationKind, InvitationStatus
+from app.isotime import iso
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables.lobby import free_seat, lobby_table, open_rematch, seat_person, visible
 from app.tables.locks import KeyedLocks
-from app.tables.render import iso
 from app.tables.service import TableService
 from app.tables.status import TableStatus
 

@@ -18,7 +18,8 @@ from app.mail.schemas import DoneOut, EmailIn, EmailOut, EmailSettingsIn, Signed
 from app.mail.service import MailService
 from app.mail.tokens import address_digest
 from app.profiles.deps import NO_STORE, ProfileId, set_session_cookie
-from app.ratelimit import LimitName, RateLimiter, limit
+from app.profiles.limit import limit
+from app.ratelimit import LimitName, RateLimiter
 from app.ratelimit.deps import client_keys
 
 router = APIRouter(prefix="/api/email", tags=["e-mail"])

@@ -20,13 +20,13 @@ from collections.abc import AsyncIterator, Callable
 
 import orjson
 from anyio import to_thread
-from sqlalchemy import select
 
+from app.background import Loop
 from app.clock import Clock
-from app.db.models import Seat
 from app.db.session import Database
 from app.errors import AppError
 from app.realtime.hub import Notice, NoticeKind
+from app.tables import repository as tables_repo
 
 log = logging.getLogger("emara.mygames")
 
@@ -61,24 +61,20 @@ class MeFeed:
         # More people to wake for a table than its seats (those invited to it), each a function
         # of the table id run in a worker thread.
         self.also: list[Callable[[str], list[str]]] = []
-        self._task: asyncio.Task[None] | None = None
+        self.loop = Loop("emara-me", self._run)
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
-        if self._task is None:
+        if not self.loop.started:
             self.pending = asyncio.Queue(maxsize=10_000)
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="emara-me")
+            self.loop.start()
 
     async def stop(self) -> None:
         for queues in self.streams.values():
             for q in queues:
                 with contextlib.suppress(asyncio.QueueFull):
                     q.put_nowait(None)  # each stream ends
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self.loop.stop()
 
     # ------------------------------------------------------------------ notices
     def heard(self, notice: Notice) -> None:
@@ -127,12 +123,7 @@ class MeFeed:
 
     def _who_sits(self, table_id: str) -> list[str]:
         with self.db.session() as s:
-            rows = s.scalars(
-                select(Seat.profile_id).where(
-                    Seat.table_id == table_id, Seat.profile_id.is_not(None)
-                )
-            )
-            found = [str(pid) for pid in rows]
+            found = tables_repo.seated_profiles(s, table_id)
         for more in self.also:
             found.extend(pid for pid in more(table_id) if pid not in found)
         return found

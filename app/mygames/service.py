@@ -8,15 +8,15 @@ from typing import Any, cast
 
 import orjson
 from anyio import to_thread
-from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 from app import rules
-from app.db.models import GameTable, Profile, Seat
+from app.db.models import GameTable
 from app.db.session import Database
 from app.errors import NotFound
+from app.isotime import iso
 from app.pace import clock as pc
-from app.tables.render import iso
+from app.tables import repository as tables_repo
 from app.tables.status import TableStatus
 
 OPEN_LIMIT = 200  # open tables (lobby, playing) in one answer: the most recently changed
@@ -82,15 +82,7 @@ class MyGames:
         continues them (None: that was the last)."""
         limit = max(1, min(limit, FINISHED_MAX_PAGE))
         with self.db.session() as s:
-            mark = s.execute(
-                select(GameTable.updated_at, GameTable.id)
-                .join(Seat, Seat.table_id == GameTable.id)
-                .where(
-                    GameTable.id == after,
-                    Seat.profile_id == profile_id,
-                    GameTable.status == TableStatus.FINISHED,
-                )
-            ).first()
+            mark = tables_repo.finished_mark(s, profile_id, after)
             if mark is None:
                 raise NotFound("no such finished table of yours to continue after")
             rows = self._rows(s, profile_id, (TableStatus.FINISHED,), (mark[0], mark[1]), limit + 1)
@@ -110,33 +102,13 @@ class MyGames:
     ) -> list[Row]:
         """(table, my seat, my seat's bot) of my tables in ``statuses``, latest change first (ties
         by id), after the (updated_at, id) mark when given."""
-        q = (
-            select(GameTable, Seat.seat, Seat.bot_level)
-            .join(Seat, Seat.table_id == GameTable.id)
-            .where(Seat.profile_id == profile_id, GameTable.status.in_(statuses))
-        )
-        if after is not None:
-            at, table_id = after
-            q = q.where(
-                or_(
-                    GameTable.updated_at < at,
-                    and_(GameTable.updated_at == at, GameTable.id < table_id),
-                )
-            )
-        q = q.order_by(GameTable.updated_at.desc(), GameTable.id.desc()).limit(limit)
-        return [(t, seat, level) for t, seat, level in s.execute(q).all()]
+        return tables_repo.tables_where_seated(s, profile_id, statuses, after, limit)
 
     def _entries(self, s: Session, mine: list[Row]) -> list[dict[str, Any]]:
         ids = [t.id for t, _, _ in mine]
         seats: dict[str, list[tuple[int, str | None, str | None, str | None]]] = {}
         if ids:
-            rows = s.execute(
-                select(Seat.table_id, Seat.seat, Profile.name, Seat.bot_level, Profile.id)
-                .outerjoin(Profile, Profile.id == Seat.profile_id)
-                .where(Seat.table_id.in_(ids))
-                .order_by(Seat.seat)
-            )
-            for table_id, seat, name, level, pid in rows:
+            for table_id, seat, name, level, pid in tables_repo.seats_of_tables(s, ids):
                 seats.setdefault(table_id, []).append((seat, name, level, pid))
         return [self._entry(t, seat, level, seats.get(t.id, [])) for t, seat, level in mine]
 

@@ -13,14 +13,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Final, cast
 
-from sqlalchemy import Connection, bindparam, select
+from sqlalchemy import Connection
 
 from app import rules
 from app.clock import Clock, SystemClock
 from app.pace import clock as pc
-from app.tables.repository import TABLE
-
-CLOCK_OF = select(TABLE.c.clock).where(TABLE.c.id == bindparam("p_id"))
+from app.pace.repository import clock_of
 
 
 class _Unknown:
@@ -87,7 +85,7 @@ class PaceBook:
         if isinstance(stored, _Unknown):
             stored = self.known(table_id, expected, seen)
         if isinstance(stored, _Unknown):
-            stored = cast(pc.ClockBlob | None, conn.scalar(CLOCK_OF, {"p_id": table_id}))
+            stored = cast(pc.ClockBlob | None, clock_of(conn, table_id))
         if stored is None:
             return None, None
         blob = pc.after_move(stored, rules.to_act(state), self.clock.now())

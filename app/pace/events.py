@@ -10,7 +10,7 @@ from sqlalchemy import Connection, Table, insert, select
 from sqlalchemy.orm import Session
 
 from app.db.models import TableEvent
-from app.tables.render import iso
+from app.isotime import iso
 
 EVENT: Table = TableEvent.__table__  # type: ignore[assignment]
 

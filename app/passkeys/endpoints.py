@@ -25,7 +25,8 @@ from app.passkeys.schemas import (
 from app.passkeys.service import PasskeyService, Site, as_utc
 from app.profiles.deps import NO_STORE, ProfileId, set_session_cookie, settings_of
 from app.profiles.device_name import device_name
-from app.ratelimit import LimitName, limit
+from app.profiles.limit import limit
+from app.ratelimit import LimitName
 
 router = APIRouter(prefix="/api/passkeys", tags=["passkeys"])
 SIGNIN_LIMIT = [Depends(limit(LimitName.PASSKEY_SIGNIN))]

@@ -11,7 +11,6 @@ Times come from the injected clock.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections import Counter
@@ -22,6 +21,7 @@ from typing import Any, TypeVar
 from anyio import to_thread
 from sqlalchemy.orm import Session
 
+from app.background import Loop, every
 from app.clock import Clock
 from app.db.session import Database
 from app.presence import repository as repo
@@ -46,7 +46,10 @@ class PresenceService:
         self.ttl = timedelta(seconds=ttl_seconds)
         self.refresh_seconds = refresh_seconds
         self.sockets: Counter[tuple[str, str]] = Counter()
-        self._task: asyncio.Task[None] | None = None
+        self.loop = Loop(
+            "presence",
+            lambda: every(self.refresh_seconds, self._tick, log, "presence refresh failed"),
+        )
 
     # ------------------------------------------------------------------ sockets
     async def opened(self, table_id: str, profile_id: str) -> None:
@@ -105,15 +108,10 @@ class PresenceService:
         return tables
 
     async def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="presence")
+        self.loop.start()
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self.loop.stop()
         with contextlib.suppress(Exception):  # a clean stop: our people are gone from here now
 
             def work() -> set[str]:
@@ -124,15 +122,10 @@ class PresenceService:
                 self._changed(table_id)
         self.sockets.clear()
 
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.refresh_seconds)
-            try:
-                now = self.clock.utcnow()
-                await self.refresh(now)
-                await self.sweep(now)
-            except Exception:
-                log.exception("presence refresh failed")
+    async def _tick(self) -> None:
+        now = self.clock.utcnow()
+        await self.refresh(now)
+        await self.sweep(now)
 
     # ------------------------------------------------------------------ helpers
     async def _write(self, fn: Callable[..., None], *args: Any) -> None:

@@ -17,8 +17,9 @@ from app.profiles.deps import (
     settings_of,
 )
 from app.profiles.device_name import device_name
+from app.profiles.limit import limit
 from app.profiles.schemas import DeviceCodeIn, DeviceCodeOut, DeviceOut, DevicesOut, SessionOut
-from app.ratelimit import LimitName, limit
+from app.ratelimit import LimitName
 
 router = APIRouter(prefix="/api/profiles", tags=["devices"])
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request, Response
 
+from app.db.guide_status import GuideStatus
 from app.profiles.deps import (
     NO_STORE,
     RENEWED_TOKEN_HEADER,
@@ -16,6 +17,7 @@ from app.profiles.deps import (
     set_session_cookie,
 )
 from app.profiles.device_name import device_name
+from app.profiles.limit import limit
 from app.profiles.schemas import (
     CredentialsOut,
     ProfileIn,
@@ -25,8 +27,7 @@ from app.profiles.schemas import (
     SessionOut,
 )
 from app.profiles.service import IssuedWithCode
-from app.ratelimit import LimitName, limit
-from app.tutorial.status import GuideStatus
+from app.ratelimit import LimitName
 
 router = APIRouter(prefix="/api/profiles", tags=["profiles"])
 

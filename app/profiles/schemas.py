@@ -7,8 +7,8 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field, field_validator
 
+from app.db.guide_status import GuideStatus
 from app.strict import Strict
-from app.tutorial.status import GuideStatus
 
 
 class ProfileIn(Strict):

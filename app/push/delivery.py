@@ -36,6 +36,7 @@ from anyio import to_thread
 from py_vapid import Vapid02
 from pywebpush import WebPusher
 
+from app.background import Loop
 from app.clock import Clock
 from app.push import wire
 from app.push.endpoint import (
@@ -115,7 +116,7 @@ class Delivery:
         self.connect = connect
         self.pool: ThreadPoolExecutor | None = None
         self.queue: asyncio.Queue[Job] = asyncio.Queue(maxsize=limits.queue)
-        self.workers: list[asyncio.Task[None]] = []
+        self.workers: list[Loop] = []
         self.retries: set[asyncio.Task[None]] = set()
         self.dropped = 0
         self.sent: list[tuple[str, Outcome]] = []  # (endpoint, outcome) of recent messages
@@ -127,18 +128,18 @@ class Delivery:
             return
         self.running = True
         self.queue = asyncio.Queue(maxsize=self.limits.queue)
-        loop = asyncio.get_running_loop()
-        self.workers = [
-            loop.create_task(self._work(), name=f"emara-push-{n}")
-            for n in range(self.limits.workers)
-        ]
+        self.workers = [Loop(f"emara-push-{n}", self._work) for n in range(self.limits.workers)]
+        for worker in self.workers:
+            worker.start()
 
     async def stop(self) -> None:
         self.running = False
-        tasks = [*self.workers, *self.retries]
-        for task in tasks:
+        retries = list(self.retries)
+        for task in retries:
             task.cancel()
-        for task in tasks:
+        for worker in self.workers:
+            await worker.stop()
+        for task in retries:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.workers, self.retries = [], set()

@@ -29,20 +29,13 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
 
+from app.config import DEFAULT_PUSH_HOSTS
 from app.errors import AppError
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 # (host, port) -> the addresses the name resolves to, as text (blocking: run it in the push pool)
 Resolver = Callable[[str, int], Sequence[str]]
 
-# The push services of the browsers people use (Chrome, Edge's older builds, Opera, Samsung
-# Internet and Brave: Google's FCM; Firefox: Mozilla's autopush; Safari: Apple; Edge: WNS).
-DEFAULT_PUSH_HOSTS: Final = (
-    "fcm.googleapis.com",
-    "updates.push.services.mozilla.com",
-    "*.push.apple.com",
-    "*.notify.windows.com",
-)
 LOOPBACK_TEST_HOSTS: Final = frozenset({"127.0.0.1", "localhost"})
 SPECIAL_USE_SUFFIXES: Final = (
     "localhost",

@@ -20,20 +20,20 @@ from typing import Any
 import orjson
 from anyio import to_thread
 from py_vapid import Vapid02
-from sqlalchemy import select
 
 from app import rules
 from app.clock import Clock
-from app.db.models import GameTable, MoveRecord, Profile, PushSubscription, Seat
+from app.db.models import GameTable
 from app.db.session import Database
-from app.pace.sweeper import TimedOut
 from app.push import wire
 from app.push.delivery import Delivery, Job, Outcome, PushLimits
 from app.push.endpoint import PushPolicy, Resolver, system_resolver
-from app.push.store import PushStore
+from app.push.store import PushStore, listening_at
 from app.push.texts import words
 from app.realtime.hub import Hub, Notice, NoticeKind, NoticeQueue
+from app.tables import repository as tables_repo
 from app.tables.status import TableStatus
+from app.tables.sweeper import TimedOut
 
 log = logging.getLogger("emara.push")
 
@@ -159,11 +159,7 @@ class PushSender:
 
     def _host_name(self, table_id: str) -> str | None:
         with self.db.session() as s:
-            return s.scalar(
-                select(Profile.name)
-                .join(GameTable, GameTable.host_profile_id == Profile.id)
-                .where(GameTable.id == table_id)
-            )
+            return tables_repo.host_name(s, table_id)
 
     async def _on_notice(self, notice: Notice) -> None:
         key = (notice.table_id, notice.version)
@@ -187,27 +183,13 @@ class PushSender:
         """Who to tell what about the table at ``version`` (nothing if it moved on since: the
         later notice speaks for it); None when nobody at the table has a subscription."""
         with self.db.session() as s:
-            listening = s.scalar(
-                select(PushSubscription.id)
-                .join(Seat, Seat.profile_id == PushSubscription.profile_id)
-                .where(Seat.table_id == table_id)
-                .limit(1)
-            )
-            if listening is None:
+            if not listening_at(s, table_id):
                 return None
             t = s.get(GameTable, table_id)
             if t is None or t.state is None or (version is not None and t.version != version):
                 return []
-            seats = s.execute(
-                select(Seat.seat, Seat.profile_id, Seat.bot_level, Profile.name)
-                .outerjoin(Profile, Profile.id == Seat.profile_id)
-                .where(Seat.table_id == table_id)
-            ).all()
-            mover = s.scalar(
-                select(MoveRecord.seat).where(
-                    MoveRecord.table_id == table_id, MoveRecord.version == t.version
-                )
-            )
+            seats = tables_repo.seat_holders(s, table_id)
+            mover = tables_repo.mover_at(s, table_id, t.version)
             status, state_blob = t.status, t.state
             host_id = t.host_profile_id
         host = next((x.name for x in seats if x.profile_id == host_id), None)

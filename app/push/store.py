@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from anyio import to_thread
 from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
 
-from app.db.models import PushSubscription
+from app.db.models import PushSubscription, Seat
 from app.db.session import Database
 from app.errors import AppError
 from app.push.schemas import SubscriptionIn
@@ -96,3 +97,14 @@ class PushStore:
     def remove(self, target_id: int) -> None:
         with self.db.session() as s:
             s.execute(delete(PushSubscription).where(PushSubscription.id == target_id))
+
+
+def listening_at(s: Session, table_id: str) -> bool:
+    """Whether anyone sitting at the table has a push subscription."""
+    found = s.scalar(
+        select(PushSubscription.id)
+        .join(Seat, Seat.profile_id == PushSubscription.profile_id)
+        .where(Seat.table_id == table_id)
+        .limit(1)
+    )
+    return found is not None

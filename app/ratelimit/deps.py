@@ -1,20 +1,22 @@
 """``Depends(limit("invite"))``: the rate limit of one route, per client address and profile.
 
+The limiter knows no feature: who the caller is comes from the profile resolver the profiles
+feature hands to ``limiting`` (app/profiles/limit.py builds the ``limit`` every route uses).
+
 The client address is ``request.client.host``: behind a reverse proxy, run uvicorn with
 ``--forwarded-allow-ips`` naming the proxy so that this is the address the proxy saw (never
 trust ``X-Forwarded-For`` from anyone else; docs/operations.md "Limits").
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: the dependency's signature names the injected
+# resolver, which FastAPI must read as an object.
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
 from app.errors import AppError, RateLimited
-from app.profiles.deps import MaybeProfileId
 from app.ratelimit.limiter import Counts, LimitName, RateLimiter
 
 # Whether a request guesses nothing (it is not counted against, nor refused by, a misses limit).
@@ -22,6 +24,8 @@ Exempt = Callable[[Request, str | None], Awaitable[bool]]
 # What a guess that missed looks like: no such table / invite code / recovery code, or not
 # allowed to look.
 MISS_STATUSES = frozenset({403, 404})
+# The caller's profile id or None: a FastAPI dependency (``optional_profile`` of the profiles).
+ProfileResolver = Callable[..., Awaitable[str | None]]
 
 
 def limiter_of(request: Request) -> RateLimiter:
@@ -39,17 +43,20 @@ def client_keys(connection: HTTPConnection, profile_id: str | None) -> list[str]
     return keys
 
 
-def limit(
-    name: LimitName | str, exempt: Exempt | None = None
+def limiting(
+    who: ProfileResolver, name: LimitName | str, exempt: Exempt | None = None
 ) -> Callable[..., AsyncIterator[None]]:
-    """The dependency for limit ``name``: attempts count before the route runs; misses count
-    when the route refuses a guess (403/404), and a caller out of misses is refused first —
-    unless ``exempt`` says this request guesses nothing (a player looking at a table where they
-    sit needs no invite code): a shared address used up by someone else's guesses never locks
-    people out of their own tables. ``exempt`` is asked only once the limit is used up."""
+    """The dependency for limit ``name``, the caller's profile given by ``who``: attempts count
+    before the route runs; misses count when the route refuses a guess (403/404), and a caller
+    out of misses is refused first — unless ``exempt`` says this request guesses nothing (a
+    player looking at a table where they sit needs no invite code): a shared address used up by
+    someone else's guesses never locks people out of their own tables. ``exempt`` is asked
+    only once the limit is used up."""
     limit_name = LimitName(name)
 
-    async def dependency(request: Request, profile_id: MaybeProfileId) -> AsyncIterator[None]:
+    async def dependency(
+        request: Request, profile_id: Annotated[str | None, Depends(who)]
+    ) -> AsyncIterator[None]:
         limiter = limiter_of(request)
         keys = client_keys(request, profile_id)
         if limiter.rules[limit_name].counts is Counts.ATTEMPTS:

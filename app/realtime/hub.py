@@ -10,13 +10,14 @@ caller (a move that just committed) goes on at once.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
+
+from app.background import Loop
 
 log = logging.getLogger("emara.hub")
 
@@ -58,7 +59,7 @@ class NoticeQueue:
         self.handler = handler
         self.maxsize = maxsize
         self.queue: asyncio.Queue[Notice] = asyncio.Queue(maxsize=maxsize)
-        self._task: asyncio.Task[None] | None = None
+        self.loop = Loop(name, self._run)
 
     def offer(self, notice: Notice) -> None:
         try:
@@ -67,16 +68,12 @@ class NoticeQueue:
             log.warning("%s: queue full, a notice for table %s dropped", self.name, notice.table_id)
 
     def start(self) -> None:
-        if self._task is None:
+        if not self.loop.started:
             self.queue = asyncio.Queue(maxsize=self.maxsize)
-            self._task = asyncio.get_running_loop().create_task(self._run(), name=self.name)
+            self.loop.start()
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self.loop.stop()
 
     async def drained(self) -> None:
         """Wait until every queued notice has been handled (tests, shutdown)."""

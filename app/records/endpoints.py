@@ -12,7 +12,8 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
 from app.errors import Malformed
 from app.profiles.deps import MaybeProfileId, ProfileId
-from app.ratelimit import LimitName, limit
+from app.profiles.limit import limit
+from app.ratelimit import LimitName
 from app.records.schemas import (
     MAX_MOVES,
     GameRecord,

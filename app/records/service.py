@@ -20,6 +20,7 @@ from app.clock import Clock
 from app.db.models import GameTable
 from app.db.session import Database
 from app.errors import AppError, Malformed, NotFound, NotHost, WrongStatus
+from app.isotime import iso
 from app.records import repository as repo
 from app.records import views
 from app.records.cache import ReplayCache
@@ -27,7 +28,6 @@ from app.records.errors import NotFinished, RulesMismatch, UnsupportedFormat
 from app.records.replay import Replayed, Source, replay_record, verify
 from app.records.schemas import FORMAT, FORMAT_VERSION, GameRecord
 from app.records.version import rules_version
-from app.tables.render import iso
 from app.tables.status import TableStatus
 
 TABLE_REPLAY_ID_LENGTH = 12

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from app.profiles.deps import ProfileId
-from app.ratelimit import LimitName, limit
+from app.profiles.limit import limit
+from app.ratelimit import LimitName
 from app.solo.schemas import SoloIn, SoloSheetOut, SoloStartOut
 from app.solo.service import SoloService
 

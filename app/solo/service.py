@@ -13,19 +13,19 @@ form, a rematch) is adopted when it ends, as a high-score game.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
 from anyio import to_thread
-from sqlalchemy import Connection, CursorResult, func, select, update
+from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import rules
-from app.db.models import GameTable, MoveRecord, Seat
+from app.db.models import GameTable
 from app.db.session import Database
 from app.errors import AppError
 from app.rules import data as rules_data
+from app.solo import repository as repo
 from app.solo.campaign import CampaignRules, Mode, SoloResult, record_sheet
 from app.solo.models import SoloGame
 from app.tables import repository as tables_repo
@@ -126,18 +126,7 @@ class SoloService:
     def _open_campaign_game(self, profile_id: str) -> str | None:
         with self.db.session() as s:
             self._reconcile(s, profile_id)
-            return s.scalar(
-                select(SoloGame.table_id)
-                .join(GameTable, GameTable.id == SoloGame.table_id)
-                .where(
-                    SoloGame.profile_id == profile_id,
-                    SoloGame.mode == "campaign",
-                    SoloGame.finished_at.is_(None),
-                    GameTable.status == TableStatus.PLAYING,
-                )
-                .order_by(SoloGame.created_at)
-                .limit(1)
-            )
+            return repo.open_campaign_game(s, profile_id)
 
     def _next_campaign_start(self, profile_id: str) -> int:
         with self.db.session() as s:
@@ -200,9 +189,7 @@ class SoloService:
         if row is not None and row.finished_at is not None:
             return False
         # Cheap look first: most notices are moves of games still running or with more seats.
-        head = s.execute(
-            select(GameTable.seat_count, GameTable.status).where(GameTable.id == table_id)
-        ).first()
+        head = tables_repo.seat_count_and_status(s, table_id)
         if head is None or head.seat_count != 1 or head.status != TableStatus.FINISHED:
             return False
         t = s.get(GameTable, table_id)
@@ -220,29 +207,26 @@ class SoloService:
             if row is None:
                 return False
         me = outcome["players"][0]
-        finished_at: datetime | None = s.scalar(
-            select(func.max(MoveRecord.created_at)).where(MoveRecord.table_id == table_id)
-        )
-        result = s.execute(
-            update(SoloGame)
-            .where(SoloGame.table_id == table_id, SoloGame.finished_at.is_(None))
-            .values(
-                finished_at=finished_at or t.updated_at,
-                cp=int(me["cp"]),
-                bp=int(me["bp"]),
-                score=int(me["score"]),
-                victoria_cp=int(victoria["cp"]),
-                victoria_score=int(victoria["score"]),
-                won=bool(outcome["won"]),
-            )
-            .execution_options(synchronize_session=False)
+        finished_at = tables_repo.last_move_at(s, table_id)
+        done = repo.record_result(
+            s,
+            table_id,
+            finished_at or t.updated_at,
+            {
+                "cp": int(me["cp"]),
+                "bp": int(me["bp"]),
+                "score": int(me["score"]),
+                "victoria_cp": int(victoria["cp"]),
+                "victoria_score": int(victoria["score"]),
+                "won": bool(outcome["won"]),
+            },
         )
         s.expire(row)
-        return cast(CursorResult[Any], result).rowcount == 1
+        return done
 
     @staticmethod
     def _adopt(s: Session, t: GameTable, state: Any) -> SoloGame | None:
-        profile_id = s.scalar(select(Seat.profile_id).where(Seat.table_id == t.id, Seat.seat == 0))
+        profile_id = tables_repo.profile_at(s, t.id, 0)
         if profile_id is None:
             return None
         view = rules.view_for(state, None)
@@ -262,28 +246,12 @@ class SoloService:
 
     def _reconcile(self, s: Session, profile_id: str) -> None:
         """Record every finished solo game of the profile not recorded yet."""
-        pending = s.scalars(
-            select(GameTable.id)
-            .join(Seat, Seat.table_id == GameTable.id)
-            .outerjoin(SoloGame, SoloGame.table_id == GameTable.id)
-            .where(
-                Seat.profile_id == profile_id,
-                GameTable.seat_count == 1,
-                GameTable.status == TableStatus.FINISHED,
-                SoloGame.finished_at.is_(None),
-            )
-        ).all()
-        for table_id in pending:
+        for table_id in repo.unrecorded_finished(s, profile_id):
             self._record(s, table_id)
 
     def _results(self, s: Session, profile_id: str) -> list[SoloResult]:
         self._reconcile(s, profile_id)
-        rows = s.scalars(
-            select(SoloGame).where(
-                SoloGame.profile_id == profile_id, SoloGame.finished_at.is_not(None)
-            )
-        ).all()
-        return [_result_of(r) for r in rows]
+        return [_result_of(r) for r in repo.finished_games(s, profile_id)]
 
     # ------------------------------------------------------------------ read
     async def sheet(self, profile_id: str) -> dict[str, Any]:
@@ -292,18 +260,7 @@ class SoloService:
     def _sheet(self, profile_id: str) -> dict[str, Any]:
         with self.db.session() as s:
             out = record_sheet(self.rules, self._results(s, profile_id))
-            open_rows = s.execute(
-                select(
-                    SoloGame.table_id, SoloGame.mode, SoloGame.building_start, SoloGame.created_at
-                )
-                .join(GameTable, GameTable.id == SoloGame.table_id)
-                .where(
-                    SoloGame.profile_id == profile_id,
-                    SoloGame.finished_at.is_(None),
-                    GameTable.status == TableStatus.PLAYING,
-                )
-                .order_by(SoloGame.created_at.desc())
-            ).all()
+            open_rows = repo.open_games(s, profile_id)
             out["open"] = [
                 {
                     "table_id": r.table_id,

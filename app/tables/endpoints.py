@@ -10,7 +10,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query
 
 from app.profiles.deps import MaybeProfileId, ProfileId
-from app.ratelimit import LimitName, limit
+from app.profiles.limit import limit
+from app.ratelimit import LimitName
 from app.tables.deps import Service, seated_at_table
 from app.tables.explain_schemas import ExplainOut
 from app.tables.schemas import (
@@ -161,27 +162,3 @@ async def move(
     changes nothing."""
     viewer = await svc.viewer(profile_id, table_id, invite)
     return await svc.submit_move(viewer, body.move, body.expected_version, body.move_id)
-
-
-# ------------------------------------------------------------------------ since you looked
-# What each seat's person last saw, and what changed after it (app/tables/seen.py).
-from app.tables.seen import Seen  # noqa: E402
-from app.tables.seen_schemas import SeenIn, SeenOut, SinceOut  # noqa: E402
-
-
-@router.post("/{table_id}/seen", response_model=SeenOut)
-async def seen(
-    table_id: TableIdPath, body: SeenIn, profile_id: ProfileId, svc: Service
-) -> dict[str, Any]:
-    """Record that the caller has seen version `version` of the game at their own seat. The mark
-    only moves forward; a version the table has not reached is `409 stale_version`."""
-    viewer = await svc.viewer(profile_id, table_id, None)
-    return await Seen(svc.db).mark(viewer, body.version)
-
-
-@router.get("/{table_id}/since", response_model=SinceOut)
-async def since(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
-    """What changed for the caller's seat since the version it last saw: the changed board
-    elements, a summary per other player, and the versions of the new log entries."""
-    viewer = await svc.viewer(profile_id, table_id, None)
-    return await Seen(svc.db).since(viewer)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Protocol
 
 from app import rules
 from app.db.models import GameTable, Seat
+from app.isotime import iso
 from app.tables.status import TableStatus
 
 
@@ -24,15 +25,6 @@ class LogLine(Protocol):
     def events(self) -> Any: ...
     @property
     def created_at(self) -> datetime: ...
-
-
-def iso(moment: datetime | None) -> str | None:
-    """ISO 8601 in UTC (SQLite hands back naive datetimes, stored as UTC)."""
-    if moment is None:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.isoformat()
 
 
 def scores_of(view: rules.View) -> list[dict[str, Any]]:

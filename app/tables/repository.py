@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import (
     Connection,
     Table,
+    and_,
     bindparam,
     delete,
     exists,
@@ -319,3 +320,173 @@ def claim_rematch(s: Session, table_id: str, rematch_id: str) -> bool:
         execution_options={"synchronize_session": False},
     )
     return int(n.rowcount) == 1  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------------------ deadlines
+def expired_deadlines(conn: Connection, now: float, batch: int, skip_locked: bool) -> Sequence[Any]:
+    """The playing tables whose stored deadline has passed, earliest first (up to ``batch``).
+    ``skip_locked`` (Postgres) claims the rows: another sweeper skips them."""
+    query = (
+        select(
+            TABLE.c.id,
+            TABLE.c.deadline,
+            TABLE.c.clock,
+            TABLE.c.version,
+            TABLE.c.options,
+        )
+        .where(TABLE.c.status == TableStatus.PLAYING, TABLE.c.deadline <= now)
+        .order_by(TABLE.c.deadline)
+        .limit(batch)
+    )
+    if skip_locked:
+        query = query.with_for_update(skip_locked=True)
+    return conn.execute(query).all()
+
+
+def seat_holders(conn: Connection | Session, table_id: str) -> Sequence[Any]:
+    """Every seat of a table with its profile, bot level and the holder's name."""
+    return conn.execute(
+        select(Seat.seat, Seat.profile_id, Seat.bot_level, Profile.name)
+        .outerjoin(Profile, Profile.id == Seat.profile_id)
+        .where(Seat.table_id == table_id)
+    ).all()
+
+
+def store_deadline(conn: Connection, table_id: str, seen: Any, deadline: float | None) -> None:
+    """Store the table's right deadline, unless it changed since it was read (``seen``)."""
+    conn.execute(
+        update(TABLE)
+        .where(TABLE.c.id == table_id, TABLE.c.deadline == seen)
+        .values(deadline=deadline)
+    )
+
+
+def claim_deadline(
+    conn: Connection, table_id: str, seen: Any, clock: Any, deadline: float | None
+) -> bool:
+    """Claim an expired deadline: the clock after the time-out, the next deadline and a new
+    ``seats_version``, only while the table plays and its deadline is still ``seen`` (False:
+    another process or a move got there first)."""
+    claimed = conn.execute(
+        update(TABLE)
+        .where(
+            TABLE.c.id == table_id,
+            TABLE.c.deadline == seen,
+            TABLE.c.status == TableStatus.PLAYING,
+        )
+        .values(
+            clock=clock,
+            deadline=deadline,
+            seats_version=TABLE.c.seats_version + 1,
+        )
+    )
+    return int(claimed.rowcount) == 1
+
+
+def hand_seat_to_bot(conn: Connection | Session, table_id: str, seat: int, level: str) -> bool:
+    """The seat a person holds goes to a bot of ``level``, inside the caller's transaction
+    (the caller bumps ``seats_version``). False when no person holds it any more."""
+    done = conn.execute(
+        update(Seat)
+        .where(
+            Seat.table_id == table_id,
+            Seat.seat == seat,
+            Seat.bot_level.is_(None),
+            Seat.profile_id.is_not(None),
+        )
+        .values(bot_level=level)
+    )
+    return int(done.rowcount) == 1  # type: ignore[attr-defined]
+
+
+# ----------------------------------------------------------------- reads for other features
+def seated_profiles(s: Session, table_id: str) -> list[str]:
+    """The profiles sitting at a table (seats a bot took over included: the person still sits)."""
+    rows = s.scalars(
+        select(Seat.profile_id).where(Seat.table_id == table_id, Seat.profile_id.is_not(None))
+    )
+    return [str(pid) for pid in rows]
+
+
+def host_name(s: Session, table_id: str) -> str | None:
+    """The name of the table's host."""
+    return s.scalar(
+        select(Profile.name)
+        .join(GameTable, GameTable.host_profile_id == Profile.id)
+        .where(GameTable.id == table_id)
+    )
+
+
+def mover_at(s: Session, table_id: str, version: int) -> int | None:
+    """The seat whose move made ``version`` of the game (None: no move did)."""
+    return s.scalar(
+        select(MoveRecord.seat).where(
+            MoveRecord.table_id == table_id, MoveRecord.version == version
+        )
+    )
+
+
+def finished_mark(s: Session, profile_id: str, table_id: str) -> Any:
+    """(updated_at, id) of a finished table where the profile sits, or None."""
+    return s.execute(
+        select(GameTable.updated_at, GameTable.id)
+        .join(Seat, Seat.table_id == GameTable.id)
+        .where(
+            GameTable.id == table_id,
+            Seat.profile_id == profile_id,
+            GameTable.status == TableStatus.FINISHED,
+        )
+    ).first()
+
+
+def tables_where_seated(
+    s: Session,
+    profile_id: str,
+    statuses: tuple[TableStatus, ...],
+    after: tuple[datetime, str] | None,
+    limit: int,
+) -> list[tuple[GameTable, int, str | None]]:
+    """(table, the profile's seat, that seat's bot level) of the profile's tables in
+    ``statuses``, latest change first (ties by id), after the (updated_at, id) mark when given."""
+    q = (
+        select(GameTable, Seat.seat, Seat.bot_level)
+        .join(Seat, Seat.table_id == GameTable.id)
+        .where(Seat.profile_id == profile_id, GameTable.status.in_(statuses))
+    )
+    if after is not None:
+        at, table_id = after
+        q = q.where(
+            or_(
+                GameTable.updated_at < at,
+                and_(GameTable.updated_at == at, GameTable.id < table_id),
+            )
+        )
+    q = q.order_by(GameTable.updated_at.desc(), GameTable.id.desc()).limit(limit)
+    return [(t, seat, level) for t, seat, level in s.execute(q).all()]
+
+
+def seats_of_tables(s: Session, table_ids: Sequence[str]) -> Sequence[Any]:
+    """(table_id, seat, name, bot_level, profile_id) of every seat of the tables, by seat."""
+    return s.execute(
+        select(Seat.table_id, Seat.seat, Profile.name, Seat.bot_level, Profile.id)
+        .outerjoin(Profile, Profile.id == Seat.profile_id)
+        .where(Seat.table_id.in_(table_ids))
+        .order_by(Seat.seat)
+    ).all()
+
+
+def seat_count_and_status(s: Session, table_id: str) -> Any:
+    """(seat_count, status) of a table, or None: a cheap look before loading the row."""
+    return s.execute(
+        select(GameTable.seat_count, GameTable.status).where(GameTable.id == table_id)
+    ).first()
+
+
+def last_move_at(s: Session, table_id: str) -> datetime | None:
+    """When the table's last move was played (None: no move yet)."""
+    return s.scalar(select(func.max(MoveRecord.created_at)).where(MoveRecord.table_id == table_id))
+
+
+def profile_at(s: Session, table_id: str, seat: int) -> str | None:
+    """The profile holding a seat of the table (None: nobody)."""
+    return s.scalar(select(Seat.profile_id).where(Seat.table_id == table_id, Seat.seat == seat))

@@ -1,14 +1,6 @@
-"""The life of a table, shared by the database layer, the services and the HTTP contracts."""
+"""The life of a table (``TableStatus``): defined with the database models, which store it
+(app/db/table_status.py); the tables feature names it here too."""
 
-from __future__ import annotations
+from app.db.table_status import TableStatus
 
-from enum import StrEnum
-
-
-class TableStatus(StrEnum):
-    """lobby -> playing -> finished; closed: everybody left before the start."""
-
-    LOBBY = "lobby"
-    PLAYING = "playing"
-    FINISHED = "finished"
-    CLOSED = "closed"
+__all__ = ["TableStatus"]

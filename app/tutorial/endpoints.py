@@ -12,7 +12,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from app.profiles.deps import ProfileId
-from app.ratelimit import LimitName, limit
+from app.profiles.limit import limit
+from app.ratelimit import LimitName
 from app.tables.schemas import LobbyOut, TableIdPath
 from app.tutorial.schemas import GuideIn, GuideOut, HintOut
 from app.tutorial.service import Tutorial

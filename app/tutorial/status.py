@@ -1,10 +1,6 @@
-"""Where a profile stands with the guided first game (stored on the profile, migration 0875)."""
+"""Where a profile stands with the guided first game (``GuideStatus``): stored on the profile,
+so defined with the database models (app/db/guide_status.py); the tutorial names it here too."""
 
-from __future__ import annotations
+from app.db.guide_status import GuideStatus
 
-from enum import StrEnum
-
-
-class GuideStatus(StrEnum):
-    FINISHED = "finished"  # the first round of a guided game ended
-    DISMISSED = "dismissed"  # the person skipped the tutorial
+__all__ = ["GuideStatus"]

@@ -150,7 +150,7 @@ def test_strangers_and_lobbies_are_refused(
 def test_far_behind_gets_the_summary_of_the_last_window_only(
     client: TestClient, ann: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import app.tables.seen as seen_module
+    import app.seen.service as seen_module
 
     monkeypatch.setattr(seen_module, "SINCE_WINDOW", 3)
     tid = started(client, [ann, bob], start_player=1)["id"]

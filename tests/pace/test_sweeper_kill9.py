@@ -32,7 +32,7 @@ pytestmark = pytest.mark.postgres
 STUCK_SWEEPER = """
 import sys, threading
 from pathlib import Path
-import app.pace.sweeper as sw
+import app.tables.sweeper as sw
 from app.config import Settings
 from app.main import create_app
 

@@ -6,9 +6,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
-from app.pace.service import PaceService
 from app.profiles.deps import ProfileId
 from app.tables.schemas import LobbyOut, TableIdPath
+from app.tables.vacation import PaceService
 
 router = APIRouter(prefix="/api/tables", tags=["pace"])
 

@@ -10,7 +10,7 @@ a seat more than ``SINCE_WINDOW`` versions behind gets the summary of the last o
 The table chat has no versions: the messages counted as new (``chat_count``, the newest
 ``SINCE_CHAT`` of them in ``chat``) are the ones other people wrote after the later of the moment
 the seat's marked version was played and the moment the person's last socket on the table closed
-(``seen_repository.chat_seen_until``), leaving out the seats the person muted.
+(``app.seen.repository.chat_seen_until``), leaving out the seats the person muted.
 
 Spectators keep no mark: both routes take no invite code, so for someone without a seat the
 table is ``404 not_found`` (a ``Viewer`` without a seat, should one come here, gets
@@ -28,8 +28,8 @@ from app import rules
 from app.chat import repository as chat_repo
 from app.db.session import Database
 from app.errors import NotFound, NotYourSeat, StaleVersion, WrongStatus
+from app.seen import repository as seen_repo
 from app.tables import repository as repo
-from app.tables import seen_repository as seen_repo
 from app.tables.types import Viewer
 
 # The most versions one answer replays and summarises.

@@ -12,8 +12,6 @@ The sweeper's time is the injected clock; tests call ``sweep_once(now)`` directl
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,17 +19,15 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from anyio import to_thread
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection
 
-from app.bots.service import hand_over_timed_out
+from app.background import Loop, every
 from app.clock import Clock
-from app.db.models import Profile, Seat
 from app.db.session import Database
 from app.pace import clock as pc
 from app.pace.events import PaceEventKind, add_event
 from app.realtime.hub import Hub, Notice, NoticeKind
-from app.tables.repository import TABLE
-from app.tables.status import TableStatus
+from app.tables import repository as repo
 
 log = logging.getLogger("emara.pace")
 
@@ -66,40 +62,30 @@ class Sweeper:
         self.batch = batch
         # Hear every hand-over after its commit (Web Push queues a message).
         self.listeners: list[Callable[[TimedOut], None]] = []
-        self._task: asyncio.Task[None] | None = None
+        self.loop = Loop(
+            "emara-sweeper",
+            lambda: every(
+                self.interval,
+                self.sweep,
+                log,
+                "deadline sweep failed; trying again at the next one",
+            ),
+        )
         self.postgres = db.engine.dialect.name == "postgresql"
 
     # ------------------------------------------------------------------ one sweep
     def sweep_once(self, now: float | None = None) -> list[TimedOut]:
         """Act on every expired deadline (up to ``batch`` tables) in one transaction."""
         now = self.clock.now() if now is None else now
-        query = (
-            select(
-                TABLE.c.id,
-                TABLE.c.deadline,
-                TABLE.c.clock,
-                TABLE.c.version,
-                TABLE.c.options,
-            )
-            .where(TABLE.c.status == TableStatus.PLAYING, TABLE.c.deadline <= now)
-            .order_by(TABLE.c.deadline)
-            .limit(self.batch)
-        )
-        if self.postgres:
-            query = query.with_for_update(skip_locked=True)
         done: list[TimedOut] = []
         with self.db.begin() as conn:
-            for row in conn.execute(query).all():
+            for row in repo.expired_deadlines(conn, now, self.batch, self.postgres):
                 done.extend(self._act(conn, row, now))
         return done
 
     def _act(self, conn: Connection, row: Any, now: float) -> list[TimedOut]:
         blob = cast(pc.ClockBlob | None, row.clock)
-        seats = conn.execute(
-            select(Seat.seat, Seat.profile_id, Seat.bot_level, Profile.name)
-            .outerjoin(Profile, Profile.id == Seat.profile_id)
-            .where(Seat.table_id == row.id)
-        ).all()
+        seats = repo.seat_holders(conn, row.id)
         humans = {x.seat for x in seats if x.bot_level is None and x.profile_id}
         if blob is None:
             expired: list[int] = []
@@ -107,35 +93,19 @@ class Sweeper:
             expired = pc.expired(blob, humans, now)
         if not expired:
             # The deadline no longer holds (a bot took the seat, say): store the right one.
-            conn.execute(
-                update(TABLE)
-                .where(TABLE.c.id == row.id, TABLE.c.deadline == row.deadline)
-                .values(deadline=pc.table_deadline(blob, humans))
-            )
+            repo.store_deadline(conn, row.id, row.deadline, pc.table_deadline(blob, humans))
             return []
         assert blob is not None
         after = pc.timed_out(blob, expired, now)
-        claimed = conn.execute(
-            update(TABLE)
-            .where(
-                TABLE.c.id == row.id,
-                TABLE.c.deadline == row.deadline,
-                TABLE.c.status == TableStatus.PLAYING,
-            )
-            .values(
-                clock=after,
-                deadline=pc.table_deadline(after, humans.difference(expired)),
-                seats_version=TABLE.c.seats_version + 1,
-            )
-        )
-        if int(claimed.rowcount) != 1:
+        deadline = pc.table_deadline(after, humans.difference(expired))
+        if not repo.claim_deadline(conn, row.id, row.deadline, after, deadline):
             return []  # another process or a move got there first
         level = str((row.options or {}).get("timeout_bot_level", "greedy"))
         at = datetime.fromtimestamp(now, UTC)
         out = []
         by_seat = {x.seat: x for x in seats}
         for seat in expired:
-            if not hand_over_timed_out(conn, row.id, seat, level):
+            if not repo.hand_seat_to_bot(conn, row.id, seat, level):
                 continue
             holder = by_seat[seat]
             params = {"seat": seat, "name": holder.name, "level": level}
@@ -164,20 +134,7 @@ class Sweeper:
 
     # ------------------------------------------------------------------ background part
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="emara-sweeper")
+        self.loop.start()
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("deadline sweep failed; trying again at the next one")
+        await self.loop.stop()
