@@ -19,12 +19,21 @@ import orjson
 from app.errors import NotFound, RateLimited
 from app.profiles.service import ProfileService, session_subject
 from app.ratelimit import LimitName, RateLimiter
+from app.realtime.frames import Snapshot, Update, trusted, wire
 from app.realtime.hub import Notice, NoticeKind
 from app.tables.service import TableService, Viewer
 
 
 def encode(frame: dict[str, Any]) -> str:
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def game_frame(frame: dict[str, Any]) -> Snapshot | Update:
+    """The table service's catch-up (a render it made: trusted, not walked again) as its frame."""
+    fields = {k: v for k, v in frame.items() if k != "type"}
+    if frame["type"] == "snapshot":
+        return trusted(Snapshot, fields)
+    return trusted(Update, fields)
 
 
 class Listener(Protocol):
@@ -94,7 +103,7 @@ class SharedRenders:
             render = None
         else:
             holders = frame.pop("holders", {})
-            render = Render(int(frame["version"]), encode(frame), holders)
+            render = Render(int(frame["version"]), wire(game_frame(frame)), holders)
         if self._pending.get(key) is me:  # not forgotten meanwhile: still current
             del self._pending[key]
             self._done[key] = render
@@ -166,7 +175,7 @@ class ServiceAccess:
             if frame is None:
                 return None
             holders = frame.pop("holders", {})
-            return Render(int(frame["version"]), encode(frame), holders)
+            return Render(int(frame["version"]), wire(game_frame(frame)), holders)
         key: Key = (viewer.table_id, viewer.seat, since, force)
         return await self.renders.get(key, lambda: self.svc.catch_up(viewer, since, force=force))
 
