@@ -26,6 +26,7 @@ from sqlalchemy import create_engine, inspect, text
 from app.config import Settings
 from app.db.migrate import upgrade
 from tests.finish_check import CHECK, engine_modules_holding
+from tests.frame_check import CHECK as FRAMES
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
@@ -62,7 +63,33 @@ def finished_games_add_up(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         pytest.fail("points by source do not add up: " + "; ".join(failures[:5]), pytrace=False)
 
 
+@pytest.fixture(autouse=True)
+def sent_frames_follow_the_schema(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every frame a table socket sends during a test (live servers in threads included) is
+    validated against docs/frames.schema.json (tests/frame_check.py): a test in which one does
+    not match fails."""
+    from app.realtime.socket import Connection
+
+    original = Connection.__init__
+
+    def init(self: Connection, transport: Any, *args: Any, **kwargs: Any) -> None:
+        FRAMES.watch(transport)
+        original(self, transport, *args, **kwargs)
+
+    monkeypatch.setattr(Connection, "__init__", init)
+    seen = len(FRAMES.failures)
+    yield
+    failures = FRAMES.failures[seen:]
+    if failures:
+        pytest.fail("sent frames do not follow the schema: " + "; ".join(failures[:5]), False)
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if FRAMES.checked:
+        terminalreporter.write_line(
+            f"socket frames checked against docs/frames.schema.json: {FRAMES.checked}, "
+            f"{len(FRAMES.failures)} did not match"
+        )
     if CHECK.outcomes or CHECK.stored:
         terminalreporter.write_line(
             f"points by source checked: {CHECK.finishes} games finished in the test process, "

@@ -21,13 +21,21 @@ import asyncio
 import contextlib
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
 
 from app.chat.service import ChatService
 from app.errors import AppError
 from app.presence.service import PresenceService
-from app.realtime.access import encode
-from app.realtime.frames import Chat, ChatAccepted
+from app.realtime.frames import (
+    Chat,
+    ChatAccepted,
+    ChatHistory,
+    ChatMessage,
+    PresenceFrame,
+    Sent,
+    error_frame,
+    trusted,
+    wire,
+)
 from app.realtime.hub import Notice, NoticeKind
 from app.realtime.outbox import Outbox
 from app.tables.types import Viewer
@@ -91,7 +99,7 @@ class Feed:
             self.last_chat = max([self.last_chat or 0, *(m["id"] for m in messages)])
             for m in messages:
                 self._mark(m["id"])
-            self.put_text(encode({"type": "chat_history", **history}))
+            self.put_text(wire(trusted(ChatHistory, history)))
         if self._chat:
             self._chat = False
             if self.last_chat is not None:  # before the history, the history brings them
@@ -100,11 +108,11 @@ class Feed:
                         continue
                     self.last_chat = max(self.last_chat, m["id"])
                     self._mark(m["id"])
-                    self.put_text(encode({"type": "chat", **m}))
+                    self.put_text(wire(trusted(ChatMessage, m)))
         if self._presence:
             self._presence = False
             seats = await self.companions.presence.seats(self.table_id)
-            self.put_text(encode({"type": "presence", "seats": seats}))
+            self.put_text(wire(trusted(PresenceFrame, {"seats": seats})))
 
     def _mark(self, message_id: int) -> None:
         self.sent[message_id] = None
@@ -141,18 +149,14 @@ class Companions:
         with contextlib.suppress(Exception):  # never keeps a socket from closing
             await self.presence.closed(table_id, profile_id)
 
-    async def answer(self, viewer: Viewer, frame: Chat) -> dict[str, Any]:
+    async def answer(self, viewer: Viewer, frame: Chat) -> Sent:
         """Store a ``chat`` frame's message: the direct answer to send (``chat_accepted``, or the
         error, naming the msg_id), echoing the frame's ref."""
         try:
             posted = await self.chat.post(viewer, frame.text, frame.msg_id)
         except AppError as exc:
-            out = {"type": "error", **exc.to_dict(), "msg_id": frame.msg_id}
-            return out if frame.ref is None else {**out, "ref": frame.ref}
-        answer = ChatAccepted(
-            msg_id=frame.msg_id,
-            id=posted.message["id"],
-            duplicate=posted.duplicate,
-            ref=frame.ref,
-        )
-        return answer.model_dump(exclude_none=True)
+            return error_frame(**exc.to_dict(), msg_id=frame.msg_id, ref=frame.ref)
+        answer = {"msg_id": frame.msg_id, "id": posted.message["id"], "duplicate": posted.duplicate}
+        if frame.ref is not None:
+            answer["ref"] = frame.ref
+        return trusted(ChatAccepted, answer)

@@ -19,12 +19,23 @@ import orjson
 from app.errors import NotFound, RateLimited
 from app.profiles.service import ProfileService, session_subject
 from app.ratelimit import LimitName, RateLimiter
+from app.realtime.frames import Snapshot, Update, trusted, wire
 from app.realtime.hub import Notice, NoticeKind
+from app.tables.answers import CatchUp
 from app.tables.service import TableService, Viewer
 
 
 def encode(frame: dict[str, Any]) -> str:
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def game_frame(frame: CatchUp) -> Snapshot | Update:
+    """The table service's catch-up (a render it made: trusted, not walked again) as its frame,
+    without its ``holders``."""
+    fields = {k: v for k, v in frame.items() if k not in ("type", "holders")}
+    if frame["type"] == "snapshot":
+        return trusted(Snapshot, fields)
+    return trusted(Update, fields)
 
 
 class Listener(Protocol):
@@ -65,7 +76,7 @@ class SharedRenders:
                 del store[key]
 
     async def get(
-        self, key: Key, produce: Callable[[], Awaitable[dict[str, Any] | None]]
+        self, key: Key, produce: Callable[[], Awaitable[CatchUp | None]]
     ) -> Render | None:
         if key in self._done:
             self._done.move_to_end(key)
@@ -81,7 +92,7 @@ class SharedRenders:
         return await asyncio.shield(task)
 
     async def _render(
-        self, key: Key, produce: Callable[[], Awaitable[dict[str, Any] | None]]
+        self, key: Key, produce: Callable[[], Awaitable[CatchUp | None]]
     ) -> Render | None:
         me = asyncio.current_task()
         try:
@@ -93,8 +104,7 @@ class SharedRenders:
         if frame is None:
             render = None
         else:
-            holders = frame.pop("holders", {})
-            render = Render(int(frame["version"]), encode(frame), holders)
+            render = Render(frame["version"], wire(game_frame(frame)), frame.get("holders", {}))
         if self._pending.get(key) is me:  # not forgotten meanwhile: still current
             del self._pending[key]
             self._done[key] = render
@@ -165,8 +175,7 @@ class ServiceAccess:
             frame = await self.svc.catch_up(viewer, since, force=True, fresh=True)
             if frame is None:
                 return None
-            holders = frame.pop("holders", {})
-            return Render(int(frame["version"]), encode(frame), holders)
+            return Render(frame["version"], wire(game_frame(frame)), frame.get("holders", {}))
         key: Key = (viewer.table_id, viewer.seat, since, force)
         return await self.renders.get(key, lambda: self.svc.catch_up(viewer, since, force=force))
 

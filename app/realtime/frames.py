@@ -10,10 +10,17 @@ frame's ``ref`` when it had a usable one.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar, cast
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+from app.engine_types import EncodedMove, EngineEvent, Outcome, View
+from app.pace.schemas import ClockOut
+from app.tables.schemas import GameSeat, LobbySeat, LogEntry, PlayerScore, VictoriaScore
+from app.tables.status import TableStatus
 
 SAFE_INT = 2**53 - 1  # the largest integer every JSON reader (a browser's too) keeps exactly
 MAX_VERSION = 2**31 - 1
@@ -86,13 +93,18 @@ CLIENT_FRAME: TypeAdapter[Hello | Move | Ping | Pong | Auth | Chat] = TypeAdapte
 
 
 # ---------------------------------------------------------------------------- server → client
-class Rendered(BaseModel):
-    """A frame rendered by the table service (its fields are documented in docs/protocol.md)."""
+# Every frame the server sends is one of these models, built where it is sent and encoded once
+# (``wire``); the engine's own objects are its typed contracts (``app.engine_types``), so
+# docs/frames.schema.json describes each frame exactly. Data the server made itself (a render, a
+# lobby) is trusted: such frames are built with ``model_construct`` (no second walk of a view).
+class Sent(Frame):
+    """A server frame: its ``type`` always goes out, with the fields it was given."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    def model_post_init(self, context: Any, /) -> None:
+        self.__pydantic_fields_set__.add("type")
 
 
-class Welcome(Frame):
+class Welcome(Sent):
     type: Literal["welcome"] = "welcome"
     table_id: str
     seat: int | None
@@ -100,51 +112,101 @@ class Welcome(Frame):
     heartbeat: float
 
 
-class Lobby(Frame):
+class LobbyTable(Frame):
+    """A table as its lobby shows it (``GET /api/tables/{id}``'s fields, and more)."""
+
+    id: str
+    invite_code: str | None  # only to its seats
+    status: TableStatus
+    seats: list[LobbySeat]
+    seat_count: int
+    options: dict[str, Any]
+    host: bool
+    my_seat: int | None
+    version: int
+    outcome: Outcome | None
+    to_act: list[int]  # whose move it is now (empty unless the game runs)
+    created_at: str | None
+    name: str | None
+    rematch_id: str | None
+    clock: ClockOut | None
+
+
+class Lobby(Sent):
     type: Literal["lobby"] = "lobby"
-    table: dict[str, Any]
+    table: LobbyTable
 
 
-class Snapshot(Rendered):
+class Snapshot(Sent):
+    """The whole game for the socket's seat (None: a spectator)."""
+
     type: Literal["snapshot"] = "snapshot"
     version: int
     seat: int | None
+    view: View
+    legal_moves: list[EncodedMove]
+    scores: list[PlayerScore | VictoriaScore]
+    status: TableStatus
+    seats: list[GameSeat]
+    clock: ClockOut | None
 
 
-class Update(Rendered):
+class Update(Sent):
+    """The moves since ``since`` (redacted for the seat), and the game after them."""
+
     type: Literal["update"] = "update"
     version: int
-    since: int
     seat: int | None
-    moves: list[dict[str, Any]]
+    view: View
+    legal_moves: list[EncodedMove]
+    scores: list[PlayerScore | VictoriaScore]
+    status: TableStatus
+    seats: list[GameSeat]
+    clock: ClockOut | None
+    since: int
+    moves: list[LogEntry]
 
 
-class Accepted(Frame):
+class Accepted(Sent):
     type: Literal["accepted"] = "accepted"
     version: int
     move_id: str
-    events: list[Any]
+    events: list[EngineEvent]
     duplicate: bool
     ref: Ref | None = None
 
 
-class Error(BaseModel):
-    """Any refused frame. ``code`` is stable; some codes carry more fields (``limit``,
-    ``details``, ``version``, ``move_id``, ``engine_code`` …)."""
+class ErrorDetail(Frame):
+    loc: list[str]
+    msg: str
+
+
+class Error(Sent):
+    """Any refused frame. ``code`` is stable; some codes carry more fields, listed here (an
+    application error may carry others of its own, hence open)."""
 
     model_config = ConfigDict(extra="allow", frozen=True)
     type: Literal["error"] = "error"
     code: str
     message: str
     ref: Ref | None = None
+    limit: int | None = None  # frame_too_large, too_many_sockets
+    details: list[ErrorDetail] | None = None  # malformed
+    per: str | None = None  # too_many_sockets: "profile", "address", "table" or "process"
+    seat: int | None = None  # seat_lost: the seat held now (None: a spectator)
+    move_id: str | None = None  # a refused move
+    msg_id: str | None = None  # a refused chat message
+    version: int | None = None  # stale_version: the game's version now
+    engine_code: str | None = None  # illegal_move: the engine's own code
+    retry_after: int | None = None  # rate_limited
 
 
-class ServerPing(Frame):
+class ServerPing(Sent):
     type: Literal["ping"] = "ping"
     t: int  # the server's wall clock, seconds
 
 
-class ServerPong(Frame):
+class ServerPong(Sent):
     type: Literal["pong"] = "pong"
     ref: Ref | None = None
 
@@ -156,14 +218,14 @@ class SeatPresence(Frame):
     last_seen: str | None  # ISO 8601 UTC, when away and ever seen
 
 
-class PresenceFrame(Frame):
+class PresenceFrame(Sent):
     """Whether each person's seat has a socket open now (on any instance), else when last seen."""
 
     type: Literal["presence"] = "presence"
     seats: list[SeatPresence]
 
 
-class ChatMessage(Frame):
+class ChatMessage(Sent):
     """A stored message, sent once to every socket of the table. ``seat`` None: a spectator.
     ``text`` is plain text (show it as text, never markup)."""
 
@@ -185,7 +247,7 @@ class ChatEntry(Frame):
     msg_id: str
 
 
-class ChatHistory(Frame):
+class ChatHistory(Sent):
     """After each hello: the newest 50 messages, oldest first, and the seats this viewer muted.
     ``more``: older messages remain (``GET /api/tables/{id}/chat?before=`` reads them)."""
 
@@ -195,7 +257,7 @@ class ChatHistory(Frame):
     more: bool = False
 
 
-class ChatAccepted(Frame):
+class ChatAccepted(Sent):
     """The direct answer to a ``chat`` frame: the stored message's ``id`` (``duplicate``: this
     ``msg_id`` had been sent already; the first result)."""
 
@@ -225,6 +287,29 @@ ServerFrame = Annotated[
 SERVER_FRAME: TypeAdapter[Any] = TypeAdapter(ServerFrame)
 
 
+def _plain(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+S = TypeVar("S", bound=Sent)
+
+
+def trusted(model: type[S], fields: Mapping[str, Any]) -> S:
+    """A frame of data the server made itself (a render, rows it read), not walked again."""
+    return cast(S, model.model_construct(**fields))
+
+
+def wire(frame: Sent) -> str:
+    """A server frame's JSON: its type and the fields it was given (an optional field left out
+    stays out), encoded once."""
+    data = {k: v for k, v in frame.__dict__.items() if k in frame.model_fields_set}
+    if frame.__pydantic_extra__:
+        data.update(frame.__pydantic_extra__)
+    return orjson.dumps(data, default=_plain, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 # ---------------------------------------------------------------------------- parsing
 @dataclass(frozen=True)
 class Refusal:
@@ -235,12 +320,15 @@ class Refusal:
     ref: str | int | None = None
     extra: tuple[tuple[str, Any], ...] = ()
 
-    def frame(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
-        out.update(self.extra)
-        if self.ref is not None:
-            out["ref"] = self.ref
-        return out
+    def frame(self) -> Error:
+        return error_frame(self.code, self.message, self.ref, **dict(self.extra))
+
+
+def error_frame(code: str, message: str, ref: str | int | None = None, **extra: Any) -> Error:
+    """An error frame (``ref`` only when there is one; every other field given is sent)."""
+    if ref is not None:
+        extra["ref"] = ref
+    return trusted(Error, {"code": code, "message": message, **extra})
 
 
 _REF: TypeAdapter[str | int] = TypeAdapter(Ref)

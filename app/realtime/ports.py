@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 from app.realtime.access import Listener, Render
+from app.realtime.frames import Error, error_frame
 
 CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008  # a client that keeps flooding past the rate limit
@@ -66,8 +67,5 @@ class Access(Protocol):
     ) -> None: ...
 
 
-def error(code: str, message: str, ref: str | int | None = None, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message, **extra}
-    if ref is not None:
-        out["ref"] = ref
-    return out
+def error(code: str, message: str, ref: str | int | None = None, **extra: Any) -> Error:
+    return error_frame(code, message, ref, **extra)

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 from app.clock import Clock
 from app.errors import AppError
 from app.realtime import frames as f
-from app.realtime.access import Render, encode
+from app.realtime.access import Render
 from app.realtime.hub import Notice
 from app.realtime.limits import Bucket, Slot, SocketLimits, SocketRegistry
 from app.realtime.outbox import GameChanged, HelloRequest, LobbyChanged, Outbox, PingDue, Text
@@ -139,7 +139,7 @@ class Connection:
             heartbeat=self.limits.heartbeat_seconds,
         )
         try:
-            await self.transport.send_text(welcome.model_dump_json())
+            await self.transport.send_text(f.wire(welcome))
         except (WebSocketDisconnect, OSError):
             return  # gone already
         listener: Any = self.outbox
@@ -209,9 +209,9 @@ class Connection:
             log.exception("table socket %s failed (table %s)", name, self.table_id)
             self.finish(CLOSE_INTERNAL, "internal error")
 
-    async def _refuse(self, frame: dict[str, Any], code: int, reason: str) -> None:
+    async def _refuse(self, frame: f.Error, code: int, reason: str) -> None:
         with contextlib.suppress(WebSocketDisconnect, OSError):
-            await self.transport.send_text(encode(frame))
+            await self.transport.send_text(f.wire(frame))
             await self.transport.close(code, reason)
 
     async def _authenticate(self) -> f.Hello | f.Auth | bool:
@@ -265,8 +265,8 @@ class Connection:
             )
             await self._handle(frame)
 
-    def _reply(self, frame: dict[str, Any]) -> None:
-        self.outbox.put_text(encode(frame))
+    def _reply(self, frame: f.Sent) -> None:
+        self.outbox.put_text(f.wire(frame))
 
     async def _handle(
         self, frame: f.Hello | f.Move | f.Ping | f.Pong | f.Auth | f.Chat | f.Refusal
@@ -274,7 +274,7 @@ class Connection:
         if isinstance(frame, f.Refusal):
             self._reply(frame.frame())
         elif isinstance(frame, f.Ping):
-            self._reply(f.ServerPong(ref=frame.ref).model_dump(exclude_none=True))
+            self._reply(f.ServerPong() if frame.ref is None else f.ServerPong(ref=frame.ref))
         elif isinstance(frame, f.Hello):
             self._hello(frame)
         elif isinstance(frame, f.Move):
@@ -304,7 +304,7 @@ class Connection:
         extra = {} if ref is None else {"ref": ref}
 
         async def accepted(out: dict[str, Any]) -> None:
-            self._reply({"type": "accepted", **out, **extra})
+            self._reply(f.trusted(f.Accepted, {**out, **extra}))
 
         assert self.viewer is not None
         try:
@@ -312,7 +312,7 @@ class Connection:
                 self.viewer, frame.move, frame.expected_version, frame.move_id, accepted
             )
         except AppError as exc:
-            self._reply({"type": "error", **exc.to_dict(), "move_id": frame.move_id, **extra})
+            self._reply(f.error_frame(**exc.to_dict(), move_id=frame.move_id, ref=ref))
 
     # ---------------------------------------------------------------- heartbeat
     async def _heartbeat(self) -> None:
@@ -351,7 +351,7 @@ class Connection:
                     await self._send(item.data)
                 elif isinstance(item, PingDue):
                     ping = f.ServerPing(t=int(self.clock.now()))
-                    await self._send(ping.model_dump_json())
+                    await self._send(f.wire(ping))
                 elif isinstance(item, HelloRequest):
                     await self._on_hello(item)
                 elif isinstance(item, LobbyChanged):
@@ -361,7 +361,7 @@ class Connection:
             except AppError as exc:
                 # The database is away: say so, and try the catch-up again shortly.
                 ref = item.ref if isinstance(item, HelloRequest) else None
-                await self._send(encode(error(exc.code, exc.message, ref)))
+                await self._send(f.wire(error(exc.code, exc.message, ref)))
                 if not isinstance(item, Text | PingDue):
                     asyncio.get_running_loop().call_later(RETRY_SECONDS, self._retry, item)
 
@@ -399,12 +399,12 @@ class Connection:
             except AppError as exc:
                 if exc.status >= 500:
                     raise
-                await self._send(encode(error("seat_lost", "you no longer hold a seat here")))
+                await self._send(f.wire(error("seat_lost", "you no longer hold a seat here")))
                 self.finish(CLOSE_FORBIDDEN, "seat lost")
                 return None
             if self.viewer.seat != before:
                 message = "you no longer hold that seat"
-                await self._send(encode(error("seat_lost", message, seat=self.viewer.seat)))
+                await self._send(f.wire(error("seat_lost", message, seat=self.viewer.seat)))
                 await self._send_lobby(None)
                 since = None  # the earlier frames were another seat's: start over
             render = await self.access.catch_up(self.viewer, since, True, shared=False)
@@ -428,14 +428,14 @@ class Connection:
             lobby = await self.access.lobby(self.profile_id, self.table_id, self.invite)
             self.viewer = await self.access.viewer(self.profile_id, self.table_id, self.invite)
         except AppError as exc:
-            await self._send(encode(error(exc.code, exc.message, ref)))
+            await self._send(f.wire(error(exc.code, exc.message, ref)))
             if exc.status < 500:
                 # The profile may no longer look at the table (it left its seat, and has no
                 # invite to look on with): the socket ends, it keeps no earlier seat.
-                await self._send(encode(error("seat_lost", "you no longer hold a seat here")))
+                await self._send(f.wire(error("seat_lost", "you no longer hold a seat here")))
                 self.finish(CLOSE_FORBIDDEN, "seat lost")
             return
-        await self._send(encode({"type": "lobby", "table": lobby}))
+        await self._send(f.wire(f.trusted(f.Lobby, {"table": lobby})))
 
     async def _on_game(self, notice: GameChanged) -> None:
         if not self.synced or self.viewer is None:

@@ -14,6 +14,7 @@ from typing import Any
 from app import rules
 from app.records.errors import BadMove, BadRecord, OutcomeMismatch, RecordUnfinished
 from app.records.schemas import GameRecord
+from app.tables.answers import ScoreLine
 from app.tables.render import scores_of
 
 CHECKPOINT = 16
@@ -36,7 +37,7 @@ class Replayed:
     options: dict[str, Any]
     moves: list[tuple[int, dict[str, Any], str | None]]  # (seat, move, at)
     events: list[list[dict[str, Any]]]  # raw engine events of each move
-    tracks: list[list[dict[str, Any]]]  # scores_of(public view) at each position
+    tracks: list[list[ScoreLine]]  # scores_of(public view) at each position
     checkpoints: dict[int, rules.GameState]
     final: rules.GameState
 
@@ -53,7 +54,7 @@ class Replayed:
         return state
 
 
-def _tracks(state: rules.GameState) -> list[dict[str, Any]]:
+def _tracks(state: rules.GameState) -> list[ScoreLine]:
     return scores_of(rules.view_for(state, None))
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from .changes import Change, ViewMismatchError, changes_between
 from .codec import decode_state, encode_state, state_blob
-from .contracts import EngineEvent, Outcome, View
+from .contracts import EncodedMove, EngineEvent, Outcome, View
 from .explain import explain_for
 from .explain_contracts import ElementNote, Explanation, MarkerChange, MoveEffect
 from .moves import IllegalMoveError, Move, Transition, decode_move, encode_move
@@ -30,6 +30,7 @@ __all__ = [
     "BadOptionsError",
     "Change",
     "ElementNote",
+    "EncodedMove",
     "EngineEvent",
     "Explanation",
     "GameOptions",

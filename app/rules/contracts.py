@@ -271,3 +271,34 @@ EngineEvent = TypedDict(
     },
     total=False,
 )
+
+
+# ---------------------------------------------------------------------------------------------
+# Moves: the wire form (``encode_move``), as in moves.md: ``kind`` and that kind's fields
+# (``moves.KINDS`` says which a kind needs; ``from`` is not an identifier, hence the form).
+
+EncodedMove = TypedDict(
+    "EncodedMove",
+    {
+        "kind": Required[str],
+        "card": str,
+        "slot": int,
+        "councilor": str,
+        "location": str,
+        "hut": int,
+        "pay": dict[str, int],
+        "advisor": str,
+        "hire": str,
+        "extra": list[str],
+        "resource": str,
+        "count": int,
+        "token": int,
+        "option": str,
+        "bread": int,
+        "take": str,
+        "give": str,
+        "from": str,
+        "to": int,
+    },
+    total=False,
+)

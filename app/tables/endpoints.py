@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Query
 from app.profiles.deps import MaybeProfileId, ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
+from app.tables.answers import GameAnswer, LogPage
 from app.tables.deps import Service, seated_at_table
 from app.tables.explain_schemas import ExplainOut
 from app.tables.schemas import (
@@ -108,7 +109,7 @@ async def game(
     svc: Service,
     invite: str | None = None,
     log_tail: Annotated[int | None, Query(ge=1, le=LOG_MAX_PAGE)] = None,
-) -> dict[str, Any]:
+) -> GameAnswer:
     """`{version, view, legal_moves, log}` for the caller's seat; spectators get the public view.
     With `log_tail`, the log holds only its newest `log_tail` lines and `log_more` says whether
     older ones remain (`GET …/log` pages them)."""
@@ -128,7 +129,7 @@ async def log_page(
     invite: str | None = None,
     before: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
     limit: Annotated[int, Query(ge=1, le=LOG_MAX_PAGE)] = LOG_PAGE,
-) -> dict[str, Any]:
+) -> LogPage:
     """The newest `limit` log lines (50 by default, at most 200) below version `before` when
     given, oldest first, redacted for the caller's seat; `more`: older lines remain."""
     viewer = await svc.viewer(profile_id, table_id, invite)

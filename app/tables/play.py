@@ -10,7 +10,7 @@ handed to a bot binds the very next move everywhere, with no notice needed.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from anyio import to_thread
 from sqlalchemy import Connection
@@ -33,6 +33,7 @@ from app.pace.book import UNKNOWN, PaceBook
 from app.pace.events import pace_log
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
+from app.tables.answers import CatchUp, CatchUpBase, GameAnswer, LogPage, UpdateAnswer
 from app.tables.cache import TableCache
 from app.tables.locks import KeyedLocks
 from app.tables.render import log_entry, render
@@ -312,12 +313,12 @@ class Play:
             raise SeatsChanged()
 
     # ------------------------------------------------------------------ reads
-    async def game(self, viewer: Viewer, log_tail: int | None = None) -> dict[str, Any]:
+    async def game(self, viewer: Viewer, log_tail: int | None = None) -> GameAnswer:
         """The game for the viewer; its log whole, or only the newest ``log_tail`` lines (then
         ``log_more`` tells whether older ones remain: ``log_page`` reads them)."""
         return await to_thread.run_sync(self._game, viewer, log_tail)
 
-    def _game(self, viewer: Viewer, log_tail: int | None) -> dict[str, Any]:
+    def _game(self, viewer: Viewer, log_tail: int | None) -> GameAnswer:
         with self.db.session() as s:
             t = repo.table(s, viewer.table_id)
             if t is None:
@@ -328,20 +329,22 @@ class Play:
                 records, more = repo.full_log(s, t.id), False
             else:
                 records, more = repo.log_page(s, t.id, None, log_tail)
-            out = render(rules.decode_state(t.state), t.version, viewer.seat)
-            out["status"] = t.status
-            out["seats"] = repo.game_seats(s, t.id)
-            out["log"] = [log_entry(r, viewer.seat) for r in records]
-            out["log_more"] = more
-            out["clock"] = self.pace.public(t.clock, out["seats"])
-            out["pace_log"] = pace_log(s, t.id)
-            return out
+            seats = repo.game_seats(s, t.id)
+            return {
+                **render(rules.decode_state(t.state), t.version, viewer.seat),
+                "status": t.status,
+                "seats": seats,
+                "log": [log_entry(r, viewer.seat) for r in records],
+                "log_more": more,
+                "clock": self.pace.public(t.clock, seats),
+                "pace_log": pace_log(s, t.id),
+            }
 
-    async def log_page(self, viewer: Viewer, before: int | None, limit: int) -> dict[str, Any]:
+    async def log_page(self, viewer: Viewer, before: int | None, limit: int) -> LogPage:
         """The newest ``limit`` log lines below version ``before``, oldest first, redacted for
         the viewer's seat; ``more``: older ones remain."""
 
-        def work() -> dict[str, Any]:
+        def work() -> LogPage:
             with self.db.session() as s:
                 t = repo.table(s, viewer.table_id)
                 if t is None:
@@ -355,7 +358,7 @@ class Play:
 
     async def catch_up(
         self, viewer: Viewer, since: int | None, force: bool = False
-    ) -> dict[str, Any] | None:
+    ) -> CatchUp | None:
         """What a listener at ``since`` needs: the missed moves, or a snapshot.
 
         None when there is no game yet, or when ``since`` is current (unless ``force``). The
@@ -378,7 +381,7 @@ class Play:
         finally:
             self.cache.done_loading(table_id, done)
 
-    def fresh_update(self, viewer: Viewer, since: int | None, force: bool) -> dict[str, Any] | None:
+    def fresh_update(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
         """The update for a listener one move behind, when this process knows that move:
         rendered from memory, with no database round trip and no worker thread. (If the table has
         moved on since, the next notice brings the socket further.)"""
@@ -390,25 +393,24 @@ class Play:
         )
         if clock is UNKNOWN:
             return None
-        out = render(fresh.state, fresh.version, viewer.seat)
-        out["holders"] = fresh.holders
-        out["type"] = "update"
-        out["status"] = fresh.status
-        out["seats"] = [dict(x) for x in fresh.seats]
-        out["since"] = since
-        out["moves"] = [log_entry(fresh.entry, viewer.seat)]
-        out["clock"] = clock
-        return out
+        return {
+            **render(fresh.state, fresh.version, viewer.seat),
+            "holders": fresh.holders,
+            "type": "update",
+            "status": fresh.status,
+            "seats": [dict(x) for x in fresh.seats],
+            "since": since,
+            "moves": [log_entry(fresh.entry, viewer.seat)],
+            "clock": cast(dict[str, Any] | None, clock),  # known (not UNKNOWN) here
+        }
 
-    def catch_up_sync(
-        self, viewer: Viewer, since: int | None, force: bool
-    ) -> dict[str, Any] | None:
+    def catch_up_sync(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
         frame = self.fresh_update(viewer, since, force)
         if frame is not None:
             return frame
         return self.catch_up_db(viewer, since, force)
 
-    def catch_up_db(self, viewer: Viewer, since: int | None, force: bool) -> dict[str, Any] | None:
+    def catch_up_db(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
         """``catch_up`` read from the database (and remembered as the table's fresh state)."""
         epoch = self.cache.epoch
         with self.db.begin() as conn:
@@ -418,25 +420,30 @@ class Play:
             if since is not None and since == t.version and not force:
                 return None
             state = rules.decode_state(t.state)
-            out = render(state, t.version, viewer.seat)
-            out["status"] = t.status
-            out["seats"], holders = repo.game_seats_and_holders(conn, viewer.table_id)
-            out["holders"] = holders
-            out["clock"] = self.pace.public(t.clock, out["seats"])
+            game_seats, holders = repo.game_seats_and_holders(conn, viewer.table_id)
+            base: CatchUpBase = {
+                **render(state, t.version, viewer.seat),
+                "status": t.status,
+                "seats": game_seats,
+                "holders": holders,
+                "clock": self.pace.public(t.clock, game_seats),
+            }
             self.pace.remember(viewer.table_id, t.version, t.seats_version, t.clock)
             if since is None or since > t.version or t.version - since > MAX_CATCH_UP:
-                out["type"] = "snapshot"
-                return out
+                return {**base, "type": "snapshot"}
             records = repo.log_between(conn, viewer.table_id, since, t.version)
-            out["type"] = "update"
-            out["since"] = since
-            out["moves"] = [log_entry(r, viewer.seat) for r in records]
+            out: UpdateAnswer = {
+                **base,
+                "type": "update",
+                "since": since,
+                "moves": [log_entry(r, viewer.seat) for r in records],
+            }
         if records and records[-1].version == t.version:
             # Remember the table as read (another process committed it): the other sockets of
             # the table here, and the next move made here, start from it.
             last = records[-1]
             entry = LogRow(last.version, last.seat, last.move, last.events, last.created_at)
-            seats = [dict(x) for x in out["seats"]]
+            seats = [dict(x) for x in game_seats]
             fresh = Fresh(t.version, state, t.status, entry, seats, t.seats_version, holders)
             self.cache.remember(viewer.table_id, fresh, epoch)
         return out

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from app import rules
 from app.db.models import GameTable, Seat
 from app.isotime import iso
+from app.tables.answers import GameRender, LogLineOut, ScoreLine
 from app.tables.status import TableStatus
 
 
@@ -27,12 +28,12 @@ class LogLine(Protocol):
     def created_at(self) -> datetime: ...
 
 
-def scores_of(view: rules.View) -> list[dict[str, Any]]:
+def scores_of(view: rules.View) -> list[ScoreLine]:
     """Both tracks of every player (and Victoria in solo), from a view: once the game is over,
     the final tracks of the engine's outcome (leftover goods counted)."""
     outcome = view.get("outcome")
     final = {p["seat"]: p for p in outcome["players"]} if outcome else {}
-    out: list[dict[str, Any]] = []
+    out: list[ScoreLine] = []
     for p in view.get("players_state") or []:
         src: Any = final.get(p["seat"], p)
         out.append({"seat": p["seat"], "cp": src["cp"], "bp": src["bp"], "score": src["score"]})
@@ -42,10 +43,14 @@ def scores_of(view: rules.View) -> list[dict[str, Any]]:
     return out
 
 
-def render(state: Any, version: int, seat: int | None) -> dict[str, Any]:
+def render(state: Any, version: int, seat: int | None) -> GameRender:
     """The game at ``version`` for ``seat`` (None: a spectator)."""
     view = rules.view_for(state, seat)
-    legal = [] if seat is None else [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
+    legal: list[rules.EncodedMove] = []
+    if seat is not None:
+        legal = [
+            cast(rules.EncodedMove, rules.encode_move(m)) for m in rules.legal_moves(state, seat)
+        ]
     return {
         "version": version,
         "seat": seat,
@@ -55,7 +60,7 @@ def render(state: Any, version: int, seat: int | None) -> dict[str, Any]:
     }
 
 
-def log_entry(r: LogLine, seat: int | None) -> dict[str, Any]:
+def log_entry(r: LogLine, seat: int | None) -> LogLineOut:
     """A log line redacted for ``seat``."""
     return {
         "version": r.version,

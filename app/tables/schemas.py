@@ -2,7 +2,7 @@
 
 Requests are parsed in pydantic's strict mode: ``"seats": true`` or ``"seats": "2"`` is a 422
 ``malformed``, never coerced. Responses describe exactly the JSON the routes return; the engine's
-own objects (the view, the outcome, events, moves) stay ``dict``-shaped here.
+own objects (the view, events, moves) are its typed contracts (``app.engine_types``).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from app.engine_types import EncodedMove, EngineEvent, View
 from app.pace.schemas import ClockOut, LivePace, PaceEventOut, PaceOption
 from app.strict import Strict
 from app.tables.status import TableStatus
@@ -154,8 +155,8 @@ class VictoriaScore(BaseModel):
 class LogEntry(BaseModel):
     version: int
     seat: int
-    move: dict[str, Any]
-    events: list[Any]
+    move: EncodedMove
+    events: list[EngineEvent]
     at: str | None
 
 
@@ -164,8 +165,8 @@ class GameOut(BaseModel):
 
     version: int
     seat: int | None
-    view: dict[str, Any]
-    legal_moves: list[dict[str, Any]]
+    view: View
+    legal_moves: list[EncodedMove]
     scores: list[PlayerScore | VictoriaScore]
     status: TableStatus
     seats: list[GameSeat]

@@ -16,6 +16,7 @@ from app.db.session import Database
 from app.pace.book import PaceBook
 from app.realtime.hub import Hub
 from app.tables import repository as repo
+from app.tables.answers import CatchUp, GameAnswer, LogPage
 from app.tables.audit import Audit
 from app.tables.cache import TableCache
 from app.tables.explain import Explainer
@@ -96,10 +97,10 @@ class TableService:
         return seat_viewer(table_id, seat)
 
     # ------------------------------------------------------------------ play
-    async def game(self, viewer: Viewer, log_tail: int | None = None) -> dict[str, Any]:
+    async def game(self, viewer: Viewer, log_tail: int | None = None) -> GameAnswer:
         return await self.play.game(viewer, log_tail)
 
-    async def log_page(self, viewer: Viewer, before: int | None, limit: int) -> dict[str, Any]:
+    async def log_page(self, viewer: Viewer, before: int | None, limit: int) -> LogPage:
         return await self.play.log_page(viewer, before, limit)
 
     async def explain(self, viewer: Viewer) -> dict[str, Any]:
@@ -118,7 +119,7 @@ class TableService:
 
     async def catch_up(
         self, viewer: Viewer, since: int | None, force: bool = False, fresh: bool = False
-    ) -> dict[str, Any] | None:
+    ) -> CatchUp | None:
         """``fresh``: read from the database, whatever this process remembers."""
         if fresh:
             return await to_thread.run_sync(self.play.catch_up_db, viewer, since, force)

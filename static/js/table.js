@@ -192,12 +192,6 @@ export class TableScreen {
     }
   }
 
-  async refreshTable() {
-    try {
-      this.takeTable(await get(`/api/tables/${enc(this.id)}${this.inviteQuery()}`));
-    } catch {}
-  }
-
   takeTable(tb) {
     if (!tb) return;
     this.state.takeTable(tb);
@@ -212,26 +206,30 @@ export class TableScreen {
     if (!this.socket.send({ type: "hello", since: this.state.version >= 0 ? this.state.version : null })) this.fetchGame();
   }
 
+  // Every kind of frame the server sends (docs/frames.schema.json, "server"; a test holds them
+  // equal): ping and pong are the socket's own, and a direct answer settles its request there.
   onFrame(f) {
-    const type = f.type;
     this.chat.onFrame(f); // table chat and presence: chat, chat_history, presence, lobby
-    if (type === "chat" || type === "chat_history" || type === "presence") return;
-    if (type === "error") {
-      showError(asApiError(f.error || f));
-      if ((f.code || (f.error && f.error.code)) === "stale_version") this.resync();
-      return;
+    switch (f.type) {
+      case "snapshot":
+      case "update":
+        this.apply(f);
+        return;
+      case "lobby":
+        if (f.table) this.takeTable(f.table);
+        return;
+      case "error":
+        showError(asApiError(f.error || f));
+        if ((f.code || (f.error && f.error.code)) === "stale_version") this.resync();
+        return;
+      case "welcome":
+      case "accepted":
+      case "chat":
+      case "chat_history":
+      case "chat_accepted":
+      case "presence":
+        return; // nothing more to do (the chat took its own above)
     }
-    if (type === "welcome" || type === "accepted") return;
-    if (f.view || f.legal_moves) {
-      this.apply(f);
-      return;
-    }
-    if (typeof f.version === "number" && f.version > this.state.version) {
-      this.resync(); // events without the view
-      return;
-    }
-    if (type === "lobby" && f.table) this.takeTable(f.table);
-    else if (type === "table" || type === "seats") this.refreshTable();
   }
 
   apply(g) {

@@ -19,12 +19,12 @@ from websockets.exceptions import ConnectionClosed
 
 from app.chat.errors import ChatNotAllowed
 from app.errors import NotFound, NotYourSeat
-from app.realtime.access import Render, encode
+from app.realtime.access import Render
 from app.realtime.hub import Notice
 from app.tables.types import Viewer
 from tests.conftest import LiveServer, Player, new_player
 from tests.ws.client import Http, Socket
-from tests.ws.fakes import FakeViewer, connection
+from tests.ws.fakes import FakeViewer, connection, snapshot
 from tests.ws.test_socket import run
 
 
@@ -118,8 +118,7 @@ def test_a_render_for_a_seat_now_held_by_another_profile_is_never_sent() -> None
         assert json.loads(await transport.next())["seat"] == 0  # p1 holds seat 0
 
         async def taken(viewer: Any, since: int | None, force: bool, shared: bool = True) -> Any:
-            frame = {"type": "snapshot", "version": 1, "seat": viewer.seat, "private": viewer.seat}
-            return Render(1, encode(frame), {0: "p2"})  # seat 0 is p2's now
+            return Render(1, snapshot(1, viewer.seat), {0: "p2"})  # seat 0 is p2's now
 
         async def looks_on(profile_id: str, table_id: str, invite: str | None) -> FakeViewer:
             return FakeViewer(table_id, None)
@@ -133,7 +132,7 @@ def test_a_render_for_a_seat_now_held_by_another_profile_is_never_sent() -> None
         assert sent[0]["seat"] is None
         assert sent[1]["type"] == "lobby"
         assert sent[2]["type"] == "snapshot" and sent[2]["seat"] is None
-        assert sent[2]["private"] is None  # the spectator's render, never seat 0's
+        assert sent[2]["view"]["me"] is None  # the spectator's render, never seat 0's hand
         conn.finish(1000)
         await asyncio.wait_for(task, 10)
 
@@ -150,7 +149,7 @@ def test_a_socket_that_may_no_longer_look_on_is_closed() -> None:
         await transport.next()
 
         async def taken(viewer: Any, since: int | None, force: bool, shared: bool = True) -> Any:
-            return Render(1, encode({"type": "snapshot", "version": 1, "seat": 0}), {0: "p2"})
+            return Render(1, snapshot(1, 0), {0: "p2"})
 
         async def gone(profile_id: str, table_id: str, invite: str | None) -> FakeViewer:
             raise NotFound("no such table")

@@ -8,12 +8,50 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app import rules
 from app.clock import ManualClock
-from app.realtime.access import Listener, Render, encode
+from app.realtime.access import Listener, Render, game_frame
+from app.realtime.frames import wire
 from app.realtime.limits import SocketLimits, SocketRegistry
 from app.realtime.socket import Connection
 
 GUARD = 30.0  # only so that a broken test fails instead of hanging
+GAME = rules.new_game(7, {"players": 2})
+
+
+def lobby(table_id: str) -> dict[str, Any]:
+    """A lobby as the table service gives it: a running two-seat table, p1 on seat 0."""
+    seat = {"taken": True, "bot_level": None, "host": False, "present": True, "last_seen": None}
+    return {
+        "id": table_id,
+        "invite_code": None,
+        "status": "playing",
+        "seats": [
+            {**seat, "seat": 0, "name": "p1", "host": True, "you": True},
+            {**seat, "seat": 1, "name": "p2", "you": False},
+        ],
+        "seat_count": 2,
+        "options": {},
+        "host": True,
+        "my_seat": 0,
+        "version": 0,
+        "outcome": None,
+        "to_act": [0],
+        "created_at": None,
+        "name": None,
+        "rematch_id": None,
+        "clock": None,
+    }
+
+
+def snapshot(version: int, seat: int | None) -> str:
+    """A snapshot as a socket sends it: the engine's render of a new game for ``seat``."""
+    from app.tables.render import render
+
+    frame = render(GAME, version, seat)
+    seats = [{"seat": n, "name": f"p{n + 1}", "bot_level": None} for n in range(2)]
+    frame.update(type="snapshot", status="playing", seats=seats, clock=None)
+    return wire(game_frame(frame))
 
 
 class FakeClock(ManualClock):
@@ -86,14 +124,14 @@ class FakeAccess:
     async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> dict[str, Any]:
         if self.lobby_error is not None:
             raise self.lobby_error
-        return {"id": table_id, "status": "playing"}
+        return lobby(table_id)
 
     async def catch_up(
         self, viewer: Any, since: int | None, force: bool, shared: bool = True
     ) -> Render | None:
         self.catch_ups += 1
-        frame = {"type": "snapshot", "version": self.version, "seat": viewer.seat, "pad": "x" * 64}
-        return Render(self.version, encode(frame), {0: "p1", 1: None, 2: None, 3: None})
+        text = snapshot(self.version, viewer.seat)
+        return Render(self.version, text, {0: "p1", 1: None, 2: None, 3: None})
 
     async def submit_move(
         self,

@@ -47,7 +47,7 @@ def test_frames_are_validated_with_bounded_numbers_depth_and_size() -> None:
         assert isinstance(out, Refusal), text
         assert (out.code, out.ref) == (code, ref), text
     big = parse_client('{"type": "ping", "pad": "%s"}' % ("x" * 3000), 2048, 32)
-    assert isinstance(big, Refusal) and big.frame()["limit"] == 2048
+    assert isinstance(big, Refusal) and big.frame().limit == 2048
     assert parse_client(None, 2048, 32) == Refusal("malformed", "frames are JSON text")
 
 

@@ -1,0 +1,91 @@
+"""The game service's typed answers: a render, a log line, the game, a log page, a catch-up.
+
+``TypedDict``s over the engine's own contracts (``rules.View``, ``rules.EncodedMove``,
+``rules.EngineEvent``): the JSON the routes and the socket send, checked by mypy where it is
+made. The response models (app/tables/schemas.py) and socket frames (app/realtime/frames.py)
+describe the same shapes to clients.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+from app import rules
+from app.tables.status import TableStatus
+
+
+class PlayerScoreLine(TypedDict):
+    seat: int
+    cp: int
+    bp: int
+    score: int
+
+
+class VictoriaScoreLine(TypedDict):
+    seat: None
+    victoria: Literal[True]
+    cp: int | None
+
+
+ScoreLine = PlayerScoreLine | VictoriaScoreLine
+
+
+class GameRender(TypedDict):
+    """The game at a version for one seat (None: a spectator)."""
+
+    version: int
+    seat: int | None
+    view: rules.View
+    legal_moves: list[rules.EncodedMove]
+    scores: list[ScoreLine]
+
+
+class LogLineOut(TypedDict):
+    """A move-log line redacted for one seat."""
+
+    version: int
+    seat: int
+    move: rules.EncodedMove
+    events: list[rules.EngineEvent]
+    at: str | None
+
+
+class GameAnswer(GameRender):
+    """``GET /api/tables/{id}/game``: the render, the seats, the (newest) log and the clock."""
+
+    status: TableStatus
+    seats: list[dict[str, Any]]
+    log: list[LogLineOut]
+    log_more: bool
+    clock: dict[str, Any] | None
+    pace_log: list[dict[str, Any]]
+
+
+class LogPage(TypedDict):
+    entries: list[LogLineOut]
+    more: bool
+
+
+class CatchUpBase(GameRender):
+    """What every catch-up of a socket holds. ``holders`` (the profile on each seat when
+    rendered) is never sent: the socket checks its viewer against it and leaves it out."""
+
+    status: TableStatus
+    seats: list[dict[str, Any]]
+    holders: dict[int, str | None]
+    clock: dict[str, Any] | None
+
+
+class SnapshotAnswer(CatchUpBase):
+    type: Literal["snapshot"]
+
+
+class UpdateAnswer(CatchUpBase):
+    """The moves after ``since`` (redacted for the seat), and the game after them."""
+
+    type: Literal["update"]
+    since: int
+    moves: list[LogLineOut]
+
+
+CatchUp = SnapshotAnswer | UpdateAnswer
