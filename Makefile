@@ -63,7 +63,7 @@ bench-load: install-dev
 # The generated contracts in docs/ (a test fails when they are stale).
 docs: install
 	$(BIN)/python -m app.openapi > docs/openapi.json
-	$(BIN)/python -m app.realtime.schema > docs/frames.schema.json
+	$(BIN)/python -m app.frames_schema > docs/frames.schema.json
 
 clean:
 	rm -rf $(VENV) .lockenv .pytest_cache .mypy_cache .ruff_cache emara.db test-artifacts

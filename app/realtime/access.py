@@ -19,23 +19,15 @@ import orjson
 from app.errors import NotFound, RateLimited
 from app.profiles.service import ProfileService, session_subject
 from app.ratelimit import LimitName, RateLimiter
-from app.realtime.frames import Snapshot, Update, trusted, wire
+from app.realtime.frames import wire
 from app.realtime.hub import Notice, NoticeKind
 from app.tables.answers import CatchUp
+from app.tables.frames import game_frame
 from app.tables.service import TableService, Viewer
 
 
 def encode(frame: dict[str, Any]) -> str:
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-def game_frame(frame: CatchUp) -> Snapshot | Update:
-    """The table service's catch-up (a render it made: trusted, not walked again) as its frame,
-    without its ``holders``."""
-    fields = {k: v for k, v in frame.items() if k not in ("type", "holders")}
-    if frame["type"] == "snapshot":
-        return trusted(Snapshot, fields)
-    return trusted(Update, fields)
 
 
 class Listener(Protocol):

@@ -17,10 +17,7 @@ from typing import Annotated, Any, Literal, TypeVar, cast
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
-from app.engine_types import EncodedMove, EngineEvent, Outcome, View
-from app.pace.schemas import ClockOut
-from app.tables.schemas import GameSeat, LobbySeat, LogEntry, PlayerScore, VictoriaScore
-from app.tables.status import TableStatus
+from app.engine_types import EngineEvent
 
 SAFE_INT = 2**53 - 1  # the largest integer every JSON reader (a browser's too) keeps exactly
 MAX_VERSION = 2**31 - 1
@@ -110,61 +107,6 @@ class Welcome(Sent):
     seat: int | None
     profile_id: str
     heartbeat: float
-
-
-class LobbyTable(Frame):
-    """A table as its lobby shows it (``GET /api/tables/{id}``'s fields, and more)."""
-
-    id: str
-    invite_code: str | None  # only to its seats
-    status: TableStatus
-    seats: list[LobbySeat]
-    seat_count: int
-    options: dict[str, Any]
-    host: bool
-    my_seat: int | None
-    version: int
-    outcome: Outcome | None
-    to_act: list[int]  # whose move it is now (empty unless the game runs)
-    created_at: str | None
-    name: str | None
-    rematch_id: str | None
-    clock: ClockOut | None
-
-
-class Lobby(Sent):
-    type: Literal["lobby"] = "lobby"
-    table: LobbyTable
-
-
-class Snapshot(Sent):
-    """The whole game for the socket's seat (None: a spectator)."""
-
-    type: Literal["snapshot"] = "snapshot"
-    version: int
-    seat: int | None
-    view: View
-    legal_moves: list[EncodedMove]
-    scores: list[PlayerScore | VictoriaScore]
-    status: TableStatus
-    seats: list[GameSeat]
-    clock: ClockOut | None
-
-
-class Update(Sent):
-    """The moves since ``since`` (redacted for the seat), and the game after them."""
-
-    type: Literal["update"] = "update"
-    version: int
-    seat: int | None
-    view: View
-    legal_moves: list[EncodedMove]
-    scores: list[PlayerScore | VictoriaScore]
-    status: TableStatus
-    seats: list[GameSeat]
-    clock: ClockOut | None
-    since: int
-    moves: list[LogEntry]
 
 
 class Accepted(Sent):
@@ -269,22 +211,6 @@ class ChatAccepted(Sent):
 
 
 # ---- end of presence and table chat
-ServerFrame = Annotated[
-    Welcome
-    | Lobby
-    | Snapshot
-    | Update
-    | Accepted
-    | Error
-    | ServerPing
-    | ServerPong
-    | PresenceFrame
-    | ChatMessage
-    | ChatHistory
-    | ChatAccepted,
-    Field(discriminator="type"),
-]
-SERVER_FRAME: TypeAdapter[Any] = TypeAdapter(ServerFrame)
 
 
 def _plain(value: Any) -> Any:

@@ -40,6 +40,7 @@ from app.realtime.ports import (
     Transport,
     error,
 )
+from app.tables.frames import Lobby
 
 if TYPE_CHECKING:  # presence and chat (app/chat/feed.py)
     from app.chat.feed import Companions, Feed
@@ -435,7 +436,7 @@ class Connection:
                 await self._send(f.wire(error("seat_lost", "you no longer hold a seat here")))
                 self.finish(CLOSE_FORBIDDEN, "seat lost")
             return
-        await self._send(f.wire(f.trusted(f.Lobby, {"table": lobby})))
+        await self._send(f.wire(f.trusted(Lobby, {"table": lobby})))
 
     async def _on_game(self, notice: GameChanged) -> None:
         if not self.synced or self.viewer is None:

@@ -36,7 +36,8 @@ def test_documentation_check_would_catch_a_missing_route() -> None:
 def test_every_socket_frame_type_is_in_protocol_md() -> None:
     from typing import get_args
 
-    from app.realtime.frames import ClientFrame, ServerFrame
+    from app.frames_schema import ServerFrame
+    from app.realtime.frames import ClientFrame
 
     text = PROTOCOL.read_text()
     types = {

@@ -22,6 +22,9 @@ CONTRACT = ROOT / "docs" / "architecture.md"
 REALTIME_KNOWS_FEATURES = "realtime learns features by registration: to be removed"
 ALLOWED_UPWARD: dict[tuple[str, str], str] = {
     ("app.realtime.access", "app.tables.service"): REALTIME_KNOWS_FEATURES,
+    ("app.realtime.access", "app.tables.answers"): REALTIME_KNOWS_FEATURES,
+    ("app.realtime.access", "app.tables.frames"): REALTIME_KNOWS_FEATURES,
+    ("app.realtime.socket", "app.tables.frames"): REALTIME_KNOWS_FEATURES,
     ("app.realtime.access", "app.profiles.service"): REALTIME_KNOWS_FEATURES,
     ("app.realtime.socket", "app.chat.feed"): REALTIME_KNOWS_FEATURES,
     ("app.realtime.socket", "app.tables.types"): REALTIME_KNOWS_FEATURES,

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.realtime.schema import frames_schema, render
+from app.frames_schema import frames_schema, render
 
 COMMITTED = Path(__file__).resolve().parents[2] / "docs" / "frames.schema.json"
 
 
 def test_committed_frames_schema_is_current() -> None:
     assert COMMITTED.read_text() == render(), (
-        "docs/frames.schema.json is stale: python -m app.realtime.schema > docs/frames.schema.json"
+        "docs/frames.schema.json is stale: python -m app.frames_schema > docs/frames.schema.json"
     )
 
 
