@@ -244,6 +244,19 @@ def test_openapi_lists_429_on_limited_routes(sqlite_url: str, tmp_path: Path) ->
         # passkey sign-in needs no profile: options and answers are limited per address
         ("post", "/api/passkeys/signin/options"),
         ("post", "/api/passkeys/signin"),
+        # the board explained takes an invite code too (spectators)
+        ("get", "/api/tables/{table_id}/explain"),
+        # a guided game opens a table against bots
+        ("post", "/api/tutorial"),
+        # records and replays: a finished table's id or a replay id can be guessed at, imports
+        # replay a whole game, an analysis costs CPU; the host's public switch
+        ("get", "/api/tables/{table_id}/record"),
+        ("put", "/api/tables/{table_id}/public_replay"),
+        ("post", "/api/records"),
+        ("get", "/api/replays/{replay_id}"),
+        ("get", "/api/replays/{replay_id}/positions/{n}"),
+        ("get", "/api/replays/{replay_id}/analysis"),
+        ("post", "/api/replays/{replay_id}/analysis"),
     }
     for path, item in paths.items():
         for method, op in item.items():
