@@ -1,6 +1,7 @@
 """How long the analysis of a four-player game takes here.
 
     .venv/bin/python bench/analysis.py [--players 4] [--seed 7] [--playouts N] [--every K]
+                                         [--start N --count M]
 
 Plays a game with the engine's greedy player (the same game for the same seed), then analyses it
 the way the analysis worker does (app/analysis/compute.py with the strong bot's estimate and
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from itertools import pairwise
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -33,6 +35,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--playouts", type=int, default=Settings().analysis_playouts)
     ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--start", type=int, default=0, help="first position estimated")
+    ap.add_argument("--count", type=int, default=0, help="positions estimated (0: to the end)")
     args = ap.parse_args()
 
     _, moves, _ = play_greedy(args.seed, {"players": args.players, "start_player": 0})
@@ -43,8 +47,9 @@ def main() -> None:
     )
     bot = StrongBot(args.playouts)
     key = f"bench-{args.players}-{args.seed}"
-    picks = list(range(0, done.positions, max(1, args.every)))
-    if picks[-1] != done.positions - 1:
+    end = done.positions if not args.count else min(done.positions, args.start + args.count)
+    picks = list(range(args.start, end, max(1, args.every)))
+    if not args.count and picks[-1] != done.positions - 1:
         picks.append(done.positions - 1)
     print(
         f"{args.players} players, seed {args.seed}: {done.positions} positions; "
@@ -68,6 +73,16 @@ def main() -> None:
     adv_wall, adv_cpu = time.perf_counter() - wall, time.process_time() - cpu
 
     print(f"estimates: {per_wall:.3f} s wall, {per_cpu:.3f} s CPU a position")
+    if args.every == 1 and len(picks) > 2:
+        # how steady the lines are: the mean change of an expected score from one position to
+        # the next (the game's changes plus the estimate's noise; lower is steadier)
+        steps = [
+            abs(expected[b][s] - expected[a][s])
+            for a, b in pairwise(picks)
+            if b != done.positions - 1
+            for s in range(args.players)
+        ]
+        print(f"mean step of an expected score between positions: {sum(steps) / len(steps):.2f}")
     total_wall = per_wall * done.positions + adv_wall
     total_cpu = per_cpu * done.positions + adv_cpu
     print(f"preferred moves at {advised} swings: {adv_wall:.1f} s wall, {adv_cpu:.1f} s CPU")

@@ -1,12 +1,18 @@
-"""The bot's estimate of a position: deterministic for a record and bot version, seeded per
-position, the final position's scores are the outcome's."""
+"""The bot's estimate of a position: deterministic for a record and bot version, one seed for
+every position of a game, the final position's scores are the outcome's."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from app.analysis.bot import StrongBot
-from app.analysis.compute import estimate_position, preferred_at, record_key, seed_for
+from app.analysis.compute import (
+    estimate_position,
+    estimate_seed,
+    preferred_at,
+    record_key,
+    seed_for,
+)
 from app.analysis.source import replay_of
 
 
@@ -24,7 +30,9 @@ def test_the_same_record_and_bot_give_the_same_numbers(example: dict[str, Any]) 
     assert final.seat is None and final.expected == [scores[s] for s in range(3)]
     # another budget is another bot version: other seeds, never mixed up with these numbers
     assert StrongBot(3).version != StrongBot(2).version
-    assert seed_for(key, "a", 5, "expected") != seed_for(key, "a", 6, "expected")
+    assert seed_for(key, "a", 5, "preferred") != seed_for(key, "a", 6, "preferred")
+    # every position's estimate draws from one stream (common random numbers), per bot version
+    assert estimate_seed(key, "a") == estimate_seed(key, "a") != estimate_seed(key, "b")
     seat = first[-1].seat
     assert seat is not None
     assert preferred_at(done, picks[-1], seat, StrongBot(1), key) == preferred_at(
