@@ -96,7 +96,10 @@ def swings(
     expected: dict[int, list[float]], movers: list[int], players: int
 ) -> dict[int, list[Swing]]:
     """Each player's ``SWINGS_PER_PLAYER`` biggest changes of their own expected score across
-    one of their own moves (largest first by size; ties: the earlier move)."""
+    one of their own moves after which they still act (largest first by size; ties: the
+    earlier move). Each position is estimated through the eyes of the seat to act there, so a
+    move that passes the turn (or ends the game) changes the eyes as well as the game: its
+    change says more about what another seat knows than about the move, and is left out."""
     out: dict[int, list[Swing]] = {}
     for seat in range(players):
         found = []
@@ -104,6 +107,8 @@ def swings(
             n = i + 1
             if mover != seat or n not in expected or i not in expected:
                 continue
+            if n >= len(movers) or movers[n] != seat:
+                continue  # the turn passed: other eyes at position n
             found.append(Swing(seat, n, round(expected[n][seat] - expected[i][seat], 2)))
         found.sort(key=lambda s: (-abs(s.change), s.position))
         out[seat] = [s for s in found[:SWINGS_PER_PLAYER] if s.change != 0]

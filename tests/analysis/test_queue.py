@@ -72,12 +72,14 @@ def test_swings_name_the_move_played_and_the_bots_preferred_move(
         own = [
             abs(expected[n][seat] - expected[n - 1][seat])
             for n in range(1, len(expected))
-            if log[n - 1]["seat"] == seat
+            # their own move, after which they still act (the same eyes before and after)
+            if log[n - 1]["seat"] == seat and n < len(log) and log[n]["seat"] == seat
         ]
         assert [abs(s["change"]) for s in swings] == sorted(own, reverse=True)[: len(swings)]
         for s in swings:
             n = s["position"]
             assert s["played"] == log[n - 1] and s["played"]["seat"] == seat
+            assert log[n]["seat"] == seat  # the turn did not pass with the move
             assert s["change"] == round(expected[n][seat] - expected[n - 1][seat], 2)
             preferred = s["preferred"]
             assert preferred["move"]["kind"] and preferred["events"]
