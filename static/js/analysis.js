@@ -44,10 +44,14 @@ function points(n) {
 export function swingText(seat, sw, nameOf) {
   const name = nameOf(seat);
   const head = t(sw.change < 0 ? "analysis.swing_down" : "analysis.swing_up", { n: sw.position, name, points: points(sw.change) });
-  const played = t("analysis.played", { what: moveText(sw.played, nameOf) });
+  // The same card on another slot reads the same in words: then the slots are said too.
+  const a = sw.played.move || {}, b = (sw.preferred && sw.preferred.move) || {};
+  const slots = a.kind === "play_card" && b.kind === "play_card" && a.card === b.card && a.slot !== b.slot;
+  const onSlot = (move) => (slots ? " " + t("analysis.on_slot", { n: move.slot }) : "");
+  const played = t("analysis.played", { what: moveText(sw.played, nameOf) + onSlot(a) });
   let preferred = null;
   if (sw.preferred && stableKey(sw.preferred.move) === stableKey(sw.played.move)) preferred = t("analysis.agreed");
-  else if (sw.preferred) preferred = t("analysis.preferred", { what: moveText(sw.preferred, nameOf) });
+  else if (sw.preferred) preferred = t("analysis.preferred", { what: moveText(sw.preferred, nameOf) + onSlot(b) });
   return [head, played, preferred].filter(Boolean).join(" ");
 }
 

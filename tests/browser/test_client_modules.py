@@ -130,6 +130,28 @@ def test_the_backoff_grows_with_jitter_and_a_ceiling(page: Any) -> None:
     assert highs[4:] == [10000, 10000]  # capped
 
 
+def test_a_swing_that_only_moves_the_card_to_another_slot_says_the_slots(page: Any) -> None:
+    texts = page.evaluate(
+        """async () => {
+             const i18n = await import('/js/i18n.js');
+             await i18n.setLang('en');
+             const { swingText } = await import('/js/analysis.js');
+             const played = { seat: 0, move: { kind: 'play_card', card: 'gold', slot: 2 },
+                              summary: [{ items: [] }], events: [] };
+             const entry = (move) => ({ ...played, move });
+             const name = () => 'Ann';
+             return [
+               swingText(0, { position: 32, change: -7.5, played,
+                 preferred: entry({ kind: 'play_card', card: 'gold', slot: 3 }) }, name),
+               swingText(0, { position: 32, change: -7.5, played,
+                 preferred: entry({ kind: 'play_card', card: 'take_ring', slot: 3 }) }, name),
+             ];
+           }"""
+    )
+    assert "on slot 2" in texts[0] and "on slot 3" in texts[0]
+    assert "on slot" not in texts[1]  # another card: the words differ already
+
+
 @pytest.mark.parametrize(
     ("lang", "counts", "distinct"),
     [("cs", [1, 3, 5], 3), ("de", [1, 2], 2), ("en", [1, 2], 2)],
