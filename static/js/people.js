@@ -36,6 +36,7 @@ export class LobbyExtras {
     this.invitations = [];
     this.version = null;
     this.editing = false;
+    this.nameDraft = null; // the table name being typed, not saved yet
   }
 
   el(tb) {
@@ -92,7 +93,9 @@ export class LobbyExtras {
   }
 
   nameForm(tb) {
-    const input = h("input", { id: "table-name", "data-testid": "table-name", maxlength: "60", value: tb.name || "", placeholder: t("people.name_placeholder") });
+    // What the host is typing survives a redraw (a lobby frame may arrive mid-word).
+    const input = h("input", { id: "table-name", "data-testid": "table-name", maxlength: "60", value: this.nameDraft ?? (tb.name || ""), placeholder: t("people.name_placeholder"),
+      oninput: () => { this.nameDraft = input.value; } });
     const save = h("button.small", { type: "submit", "data-testid": "table-name-save" }, t("people.name_save"));
     const form = h("form.table-name-form", h("label", { for: "table-name" }, t("people.name_label")), h("div.row", input, save));
     form.addEventListener("submit", async (e) => {
@@ -100,6 +103,7 @@ export class LobbyExtras {
       save.disabled = true;
       try {
         await api("PUT", `/api/tables/${enc(this.id)}/name`, { name: input.value });
+        this.nameDraft = null; // saved: the table's name is the truth again
       } catch (err) {
         showError(err);
       } finally {

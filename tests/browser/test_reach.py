@@ -262,3 +262,28 @@ def test_an_invitation_from_people_i_play_with_appears_in_my_games_and_seats_me(
         host.locator("[data-testid=lobby-seat][data-seat='1']").filter(has_text="Dee").wait_for(
             timeout=WAIT
         )
+
+
+def test_a_table_name_being_typed_survives_a_lobby_redraw(
+    mail_server: ServerProcess, browser: Any
+) -> None:
+    with people(browser, DESKTOP, PHONE) as (host, _guest):
+        sign_up(host, mail_server, "Eva")
+        made = httpx.post(mail_server.url("/api/profiles"), json={"name": "Fay"}, timeout=30)
+        fay = made.json()
+        host.goto(mail_server.url("/"))
+        host.get_by_test_id("create-table").click()
+        host.get_by_test_id("lobby").wait_for(timeout=WAIT)
+        table_id = host.url.rstrip("/").split("/")[-1].split("?")[0]
+        host.get_by_test_id("table-name").fill("Friday club")
+        # Someone takes a seat while the name is being typed: the lobby is drawn again.
+        invite = host.evaluate(
+            "id => fetch(`/api/tables/${id}`).then(r => r.json()).then(t => t.invite_code)",
+            table_id,
+        )
+        api(mail_server, fay["token"], "POST", f"/api/tables/{table_id}/join",
+            json={"invite_code": invite})  # fmt: skip
+        host.locator("[data-testid=lobby-seat]").filter(has_text="Fay").wait_for(timeout=WAIT)
+        assert host.get_by_test_id("table-name").input_value() == "Friday club"
+        host.get_by_test_id("table-name-save").click()
+        host.locator("h1").filter(has_text="Friday club").wait_for(timeout=WAIT)
