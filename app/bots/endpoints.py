@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
@@ -15,6 +15,7 @@ from app.bots.runner import BotRunner
 from app.bots.schemas import BotIn
 from app.bots.service import BotSeats
 from app.profiles.deps import ProfileId
+from app.tables.answers import LobbyAnswer
 from app.tables.schemas import LobbyOut, SeatPath, TableIdPath
 
 router = APIRouter(prefix="/api/tables", tags=["bots"])
@@ -40,7 +41,7 @@ async def put_bot(
     profile_id: ProfileId,
     seats: Seats,
     runner: Runner,
-) -> dict[str, Any]:
+) -> LobbyAnswer:
     """A bot of the chosen level takes the seat."""
     out = await seats.put(profile_id, table_id, int(seat), body.level)
     runner.kick(table_id)
@@ -50,7 +51,7 @@ async def put_bot(
 @router.delete("/{table_id}/seats/{seat}/bot", response_model=LobbyOut)
 async def remove_bot(
     table_id: TableIdPath, seat: SeatPath, profile_id: ProfileId, seats: Seats
-) -> dict[str, Any]:
+) -> LobbyAnswer:
     """Before the start: the host frees a seat a bot holds."""
     return await seats.remove(profile_id, table_id, int(seat))
 
@@ -58,6 +59,6 @@ async def remove_bot(
 @router.post("/{table_id}/seats/{seat}/reclaim", response_model=LobbyOut)
 async def reclaim(
     table_id: TableIdPath, seat: SeatPath, profile_id: ProfileId, seats: Seats
-) -> dict[str, Any]:
+) -> LobbyAnswer:
     """The seat's player takes the seat back from the bot playing it."""
     return await seats.reclaim(profile_id, table_id, int(seat))

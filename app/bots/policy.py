@@ -12,9 +12,11 @@ from typing import Any
 
 from app import rules
 from app.bots.sample import determinize
-from app.bots.value import estimate
+from app.bots.value import TURNS_PER_ROUND, estimate
 from app.rules import data
+from app.rules.events import legal_event_options
 from app.rules.moves import VISIT_KINDS
+from app.rules.scoring import final_tracks
 
 LEVELS = ("random", "greedy", "strong")
 
@@ -24,6 +26,9 @@ MAX_CANDIDATES = 10  # `strong` plays out at most this many of the best one-step
 MAX_ROLLOUT_STEPS = 14  # moves of the seat's own turn a playout plays at most
 MAX_ROUND_STEPS = 40  # solo: moves a playout to the end of the round plays at most
 MAX_SAMPLES = 24
+# `strong` values positions with what holdings can still become limited to this many points a
+# remaining turn (`value.estimate`'s `pace`): late in the game that keeps its two tracks level.
+STRONG_PACE: float | None = 8.0
 
 
 class BotError(ValueError):
@@ -102,6 +107,11 @@ def rank_moves(
         return [Rated(legal[0] if len(legal) == 1 else rng.choice(legal), 0.0, 0)]
     seat = int(me["seat"])
     state = determinize(view, rng)
+    if level == "strong" and _last_turn(state, seat) and not limit.spent():
+        # The last turn is searched line by line (a line exchanges ring <-> gold once at most).
+        solved = _endgame(state, seat, legal, limit)
+        if solved is not None:
+            return solved
     legal = _no_cycles(view, seat, state, legal)
     if level == "greedy":
         scored = _scored(state, seat, legal)
@@ -146,8 +156,65 @@ def _after(state: Any, seat: int, move: dict[str, Any]) -> Any | None:
         return None
 
 
-def _value(state: Any, seat: int) -> float:
-    return estimate(own_part(state, seat), seat)
+def _value(state: Any, seat: int, pace: float | None = None) -> float:
+    return estimate(own_part(state, seat), seat, pace)
+
+
+# Once the seat's last turn is over, its value is its exact final score; these break ties the way
+# the ranking does (the higher track first) and, solo, prefer a win over a loss by a point more.
+TRACK_TIEBREAK = 0.01
+SOLO_WIN_BONUS = 3.0
+
+
+def final_value(state: Any, seat: int) -> float | None:
+    """The seat's exact final score once it has no turn left in the game, else None.
+
+    A choice of the last round's end-of-round event still to come counts at its best option.
+    Read from the seat's own holdings and the public event only.
+    """
+    st = state.tree
+    if st["phase"] == "finished":
+        out = rules.outcome(state)
+        assert out is not None
+        me = next(p for p in out["players"] if p["seat"] == seat)
+        value = float(me["score"]) + TRACK_TIEBREAK * max(me["cp"], me["bp"])
+        if out.get("won"):
+            value += SOLO_WIN_BONUS
+        return value
+    if st["round"] < data.ROUNDS or st["phase"] not in ("turns", "end_of_round"):
+        return None
+    p = st["ps"][seat]
+    if st["phase"] == "turns" and (p["turns_taken"] < TURNS_PER_ROUND):
+        return None
+    best = _final_of(p)
+    decision = st["decision"] or {}
+    pending = st["phase"] == "turns" or (
+        decision.get("kind") == "event_option"
+        and (decision.get("seat") == seat or seat in decision.get("queue", []))
+    )
+    if pending and st["event"] is not None:
+        opts = data.EVENT_EFFECT[st["event"]].get("options", {})
+        for move in legal_event_options(st, seat):
+            opt = opts[move["option"]]
+            res, goods = dict(p["res"]), dict(p["goods"])
+            for k, n in (move.get("pay") or {}).items():
+                res[k] = res.get(k, 0) - n
+            for k, n in (opt.get("spend") or {}).items():
+                goods[k] = goods.get(k, 0) - n
+            q = {
+                **p,
+                "res": res,
+                "goods": goods,
+                "cp": p["cp"] + int(opt.get("cp") or 0),
+                "bp": p["bp"] + int(opt.get("bp") or 0),
+            }
+            best = max(best, _final_of(q))
+    return best
+
+
+def _final_of(p: dict[str, Any]) -> float:
+    t = final_tracks(p)
+    return min(t["cp"], t["bp"]) + TRACK_TIEBREAK * max(t["cp"], t["bp"])
 
 
 def own_part(state: Any, seat: int) -> dict[str, Any]:
@@ -180,7 +247,9 @@ def _opens_visit(move: dict[str, Any]) -> bool:
     return kind == "move" or (kind == "card_action" and ("councilor" in move or "location" in move))
 
 
-def _scored(state: Any, seat: int, legal: list[dict[str, Any]]) -> list[tuple[float, int]]:
+def _scored(
+    state: Any, seat: int, legal: list[dict[str, Any]], pace: float | None = None
+) -> list[tuple[float, int]]:
     """Each move's value once played; a move that opens a visit counts the best visit action."""
     out = []
     for i, move in enumerate(legal):
@@ -188,7 +257,7 @@ def _scored(state: Any, seat: int, legal: list[dict[str, Any]]) -> list[tuple[fl
         if nxt is None:
             out.append((float("-inf"), i))
             continue
-        value = _value(nxt, seat)
+        value = _value(nxt, seat, pace)
         if _opens_visit(move):
             st = nxt.tree
             visit = (st["turn"] or {}).get("visit")
@@ -198,7 +267,7 @@ def _scored(state: Any, seat: int, legal: list[dict[str, Any]]) -> list[tuple[fl
                         continue
                     after = _after(nxt, seat, rules.encode_move(follow))
                     if after is not None:
-                        value = max(value, _value(after, seat))
+                        value = max(value, _value(after, seat, pace))
         out.append((value, i))
     return out
 
@@ -217,6 +286,13 @@ def _greedy(
     state: Any, seat: int, legal: list[dict[str, Any]], rng: random.Random
 ) -> dict[str, Any]:
     return legal[_best(_scored(state, seat, legal), rng)]
+
+
+def _paced(
+    state: Any, seat: int, legal: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
+    """The strong bot's own moves inside a playout: greedy on the paced value."""
+    return legal[_best(_scored(state, seat, legal, STRONG_PACE), rng)]
 
 
 def _is_exchange(move: dict[str, Any]) -> bool:
@@ -283,7 +359,7 @@ def _rollout(
         if nxt is None:
             break
         sim = nxt
-    return _value(sim, seat)
+    return _value(sim, seat, STRONG_PACE)
 
 
 def _legal(state: Any, seat: int) -> list[Any]:
@@ -298,7 +374,7 @@ def _strong(
     rng: random.Random,
     limit: Limit,
 ) -> list[Rated]:
-    first = _scored(state, seat, legal)
+    first = _scored(state, seat, legal, STRONG_PACE)
     first.sort(key=lambda t: -t[0])
     one_step = [Rated(legal[i], s, 0) for s, i in first]
     # Keep the best one-step candidates, and at least one of each kind so a quiet move that pays
@@ -326,7 +402,7 @@ def _strong(
             if limit.spent() and (sample or counts[keep[0]]):
                 break  # out of budget: the candidates played out so far decide
             limit.used += 1
-            v = _rollout(sample_state, seat, legal[i], rng, _greedy)
+            v = _rollout(sample_state, seat, legal[i], rng, _paced)
             if v is None:
                 continue
             totals[i] += v
@@ -339,6 +415,76 @@ def _strong(
     rated.sort(key=lambda t: -t[0])
     order = [best, *(i for _, i in rated if i != best)]
     return [Rated(legal[i], totals[i] / counts[i], counts[i]) for i in order]
+
+
+# -- the last turn ------------------------------------------------------------------------
+
+ENDGAME_NODES = 3000  # moves the last-turn search may try before it gives up
+ENDGAME_DEPTH = 16  # moves of one line of the last turn, at most
+
+
+class _OutOfNodes(Exception):
+    pass
+
+
+def _last_turn(state: Any, seat: int) -> bool:
+    """The seat is in its last turn of the game: what it holds after it is (nearly) final."""
+    st = state.tree
+    turn = st["turn"] or {}
+    return (
+        st["phase"] == "turns"
+        and st["round"] >= data.ROUNDS
+        and turn.get("seat") == seat
+        and st["ps"][seat]["turns_taken"] == TURNS_PER_ROUND - 1
+    )
+
+
+def _endgame(
+    state: Any, seat: int, legal: list[dict[str, Any]], limit: Limit
+) -> list[Rated] | None:
+    """Every line of the seat's last turn tried on the sampled state, each valued at the exact
+    final score it leads to (`final_value`); None when the turn has too many lines to try within
+    `ENDGAME_NODES` moves or the clock runs out (the playouts decide then)."""
+    key = _turn_key(state, seat)
+    nodes = 0
+
+    def leaf(sim: Any) -> float:
+        exact = final_value(sim, seat)
+        return _value(sim, seat, STRONG_PACE) if exact is None else exact
+
+    def best(sim: Any, depth: int, exchanged: bool) -> float:
+        nonlocal nodes
+        if _turn_key(sim, seat) != key or seat not in rules.to_act(sim) or depth >= ENDGAME_DEPTH:
+            return leaf(sim)
+        top = float("-inf")
+        for m in rules.legal_moves(sim, seat):
+            move = rules.encode_move(m)
+            exchange = _is_exchange(move)
+            if exchange and exchanged:
+                continue  # one ring <-> gold exchange a line: never back and forth
+            nodes += 1
+            if nodes > ENDGAME_NODES or (nodes % 64 == 0 and limit.spent()):
+                raise _OutOfNodes
+            nxt = _after(sim, seat, move)
+            if nxt is not None:
+                top = max(top, best(nxt, depth + 1, exchanged or exchange))
+        return leaf(sim) if top == float("-inf") else top
+
+    rated: list[tuple[float, int]] = []
+    try:
+        for i, move in enumerate(legal):
+            nxt = _after(state, seat, move)
+            if nxt is None:
+                continue
+            nodes += 1
+            rated.append((best(nxt, 1, _is_exchange(move)), i))
+    except _OutOfNodes:
+        return None
+    if not rated:
+        return None
+    # Equal lines: a move that is not an exchange first, so no exchange is ever undone.
+    rated.sort(key=lambda t: (-t[0], _is_exchange(legal[t[1]]), t[1]))
+    return [Rated(legal[i], v, 0) for v, i in rated]
 
 
 class TurnTimer:

@@ -27,6 +27,7 @@ from app.db.session import Database
 from app.errors import AppError, NotFound, NotHost, NotYourSeat, WrongStatus
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
+from app.tables.answers import LobbyAnswer
 from app.tables.lobby import lobby_of, visible
 from app.tables.locks import KeyedLocks
 from app.tables.schemas import IDLE_SECONDS_DEFAULT, IDLE_SECONDS_MIN
@@ -102,20 +103,20 @@ class BotSeats:
         # hand-over that would make one more is refused (docs/bots.md, "Games bots play alone").
         self.unattended_per_profile = unattended_per_profile
 
-    async def put(self, profile_id: str, table_id: str, seat: int, level: str) -> dict[str, Any]:
+    async def put(self, profile_id: str, table_id: str, seat: int, level: str) -> LobbyAnswer:
         async with self.locks[table_id]:
             now = self.clock.utcnow()
             out = await to_thread.run_sync(self._put, profile_id, table_id, seat, level, now)
         self.hub.publish(Notice(table_id, NoticeKind.LOBBY))
         return out
 
-    async def remove(self, profile_id: str, table_id: str, seat: int) -> dict[str, Any]:
+    async def remove(self, profile_id: str, table_id: str, seat: int) -> LobbyAnswer:
         async with self.locks[table_id]:
             out = await to_thread.run_sync(self._remove, profile_id, table_id, seat)
         self.hub.publish(Notice(table_id, NoticeKind.LOBBY))
         return out
 
-    async def reclaim(self, profile_id: str, table_id: str, seat: int) -> dict[str, Any]:
+    async def reclaim(self, profile_id: str, table_id: str, seat: int) -> LobbyAnswer:
         async with self.locks[table_id]:
             out = await to_thread.run_sync(self._reclaim, profile_id, table_id, seat)
         self.hub.publish(Notice(table_id, NoticeKind.LOBBY))
@@ -123,7 +124,7 @@ class BotSeats:
 
     def _put(
         self, profile_id: str, table_id: str, seat: int, level: str, now: datetime
-    ) -> dict[str, Any]:
+    ) -> LobbyAnswer:
         with self.db.session() as s:
             t, seats = visible(s, profile_id, table_id, None)
             row = _seat_row(t, seats, seat)
@@ -171,7 +172,7 @@ class BotSeats:
                 limit=limit,
             )
 
-    def _remove(self, profile_id: str, table_id: str, seat: int) -> dict[str, Any]:
+    def _remove(self, profile_id: str, table_id: str, seat: int) -> LobbyAnswer:
         with self.db.session() as s:
             t, seats = visible(s, profile_id, table_id, None)
             row = _seat_row(t, seats, seat)
@@ -184,7 +185,7 @@ class BotSeats:
             s.delete(row)
             return self._changed(s, t, profile_id)
 
-    def _reclaim(self, profile_id: str, table_id: str, seat: int) -> dict[str, Any]:
+    def _reclaim(self, profile_id: str, table_id: str, seat: int) -> LobbyAnswer:
         with self.db.session() as s:
             t, seats = visible(s, profile_id, table_id, None)
             row = _seat_row(t, seats, seat)
@@ -200,7 +201,7 @@ class BotSeats:
             return self._changed(s, t, profile_id)
 
     @staticmethod
-    def _changed(s: Session, t: GameTable, profile_id: str) -> dict[str, Any]:
+    def _changed(s: Session, t: GameTable, profile_id: str) -> LobbyAnswer:
         """Write the seat change with the table's next ``seats_version``; the lobby after it."""
         s.flush()
         repo.bump_seats(s, t.id)

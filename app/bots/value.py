@@ -74,8 +74,13 @@ def _balanced(cp: float, bp: float, flex: float) -> float:
     return (cp + bp + flex) / 2.0
 
 
-def estimate(view: dict[str, Any], seat: int) -> float:
-    """Estimated final score of `seat`, from any seat's view (its public part suffices)."""
+def estimate(view: dict[str, Any], seat: int, pace: float | None = None) -> float:
+    """Estimated final score of `seat`, from any seat's view (its public part suffices).
+
+    `pace`: at most this many points a remaining turn come from what the seat's holdings can
+    still become (potential, craftsmen, advisors, favor rewards); None: no such limit. The
+    holdings' final-scoring worth always counts in full.
+    """
     outcome = view.get("outcome")
     if outcome:
         for p in outcome.get("players", []):
@@ -91,6 +96,8 @@ def estimate(view: dict[str, Any], seat: int) -> float:
     cp = float(me.get("cp") or 0)
     bp = float(me.get("bp") or 0)
     flex = 0.0
+    # What is still to come (scaled down to `pace` below), apart from the tracks and final worth.
+    fcp = fbp = fflex = 0.0
     stock: list[tuple[float, float, float, float]] = []  # (cp, bp, flex, final) per unit
     for res, n in (me.get("resources") or {}).items():
         pc, pb, pf = POTENTIAL.get(res, (0.0, 0.0, 0.5))
@@ -110,9 +117,9 @@ def estimate(view: dict[str, Any], seat: int) -> float:
         # Potential replaces the final worth; never worth less than the final points.
         pot = pc + pb + pf
         if w * pot >= final:
-            cp += w * pc
-            bp += w * pb
-            flex += w * pf
+            fcp += w * pc
+            fbp += w * pb
+            fflex += w * pf
         else:
             flex += final
     for tok in me.get("favor_tokens") or []:
@@ -129,14 +136,18 @@ def estimate(view: dict[str, Any], seat: int) -> float:
                 gain_bp += pb * v
                 gain_flex += pf * v
         if reach > 0.3:
-            cp += reach * gain_cp
-            bp += reach * gain_bp
-            flex += reach * gain_flex + (1 - reach) * FAVOR_FINAL
+            fcp += reach * gain_cp
+            fbp += reach * gain_bp
+            fflex += reach * gain_flex
+            flex += (1 - reach) * FAVOR_FINAL
         else:
             flex += FAVOR_FINAL
     n_craft = len(me.get("craftsmen") or [])
-    flex += CRAFTSMAN_PER_TURN * n_craft * max(left - 1, 0)
+    fflex += CRAFTSMAN_PER_TURN * n_craft * max(left - 1, 0)
     for adv in me.get("advisors") or []:
-        flex += ADVISOR_PER_TURN.get(adv, 0.0) * max(left - 1, 0)
-    score = _balanced(cp, bp, flex)
-    return score + TOTAL_WEIGHT * (cp + bp + flex)
+        fflex += ADVISOR_PER_TURN.get(adv, 0.0) * max(left - 1, 0)
+    total = cp + bp + flex + fcp + fbp + fflex
+    future = fcp + fbp + fflex
+    k = 1.0 if pace is None or future <= pace * left else pace * left / future
+    score = _balanced(cp + k * fcp, bp + k * fbp, flex + k * fflex)
+    return score + TOTAL_WEIGHT * total

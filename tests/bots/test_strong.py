@@ -13,7 +13,17 @@ from app import rules
 from app.bots import BotError, choose_move
 from app.bots.advice import advise
 from app.bots.estimate import estimate
-from app.bots.policy import Limit, position_seed, rank_moves
+from app.bots.policy import (
+    Limit,
+    _endgame,
+    _last_turn,
+    final_value,
+    greedy_move,
+    own_part,
+    position_seed,
+    rank_moves,
+)
+from app.bots.value import estimate as value_estimate
 
 
 def _legal(state: Any, seat: int) -> list[dict[str, Any]]:
@@ -131,3 +141,61 @@ def test_estimate_refuses_a_foreign_view_or_no_budget() -> None:
     with pytest.raises(BotError) as err:
         estimate(rules.view_for(state, seat), legal, seat, 0, 1)
     assert err.value.code == "bad_budget"
+
+
+def _to_last_turn(seed: int, players: int) -> Any:
+    """A greedy game played into the first seat's last turn of the game, to a real choice whose
+    lines are few enough to search (at the turn's start there may be too many)."""
+    rng = random.Random(seed)
+    state = rules.new_game(seed, {"players": players})
+    while True:
+        seat = rules.to_act(state)[0]
+        legal = _legal(state, seat)
+        searchable = len(legal) >= 3 and _last_turn(state, seat)
+        if searchable and _endgame(state, seat, legal, Limit.of(None, None)) is not None:
+            return state
+        state = rules.apply_move(state, seat, greedy_move(state, seat, legal, rng)).state
+
+
+def _finish_turn(state: Any, seat: int, level: str) -> Any:
+    """Play `seat`'s current turn to its end with `level` (moves seeded by their number)."""
+    n = 0
+    while rules.outcome(state) is None and seat in rules.to_act(state) and _last_turn(state, seat):
+        view: dict[str, Any] = dict(rules.view_for(state, seat))
+        legal = _legal(state, seat)
+        state = rules.apply_move(state, seat, choose_move(view, legal, level, n, None, 4)).state
+        n += 1
+    return state
+
+
+@pytest.mark.parametrize(("seed", "players"), [(3, 1), (4, 2), (5, 4), (6, 1)])
+def test_the_last_turn_is_searched_to_the_exact_final_score(seed: int, players: int) -> None:
+    state = _to_last_turn(seed, players)
+    seat = rules.to_act(state)[0]
+    view: dict[str, Any] = dict(rules.view_for(state, seat))
+    legal = _legal(state, seat)
+    rated = rank_moves(view, legal, "strong", 1, Limit.of(None, 4))
+    assert rated[0].playouts == 0  # decided by the search, not by playouts
+    assert [r.value for r in rated] == sorted((r.value for r in rated), reverse=True)
+    strong, greedy = _finish_turn(state, seat, "strong"), _finish_turn(state, seat, "greedy")
+    exact_strong, exact_greedy = final_value(strong, seat), final_value(greedy, seat)
+    assert exact_strong is not None and exact_greedy is not None
+    # The search's best line is the one the bot then plays, and no greedy line beats it.
+    assert exact_strong == pytest.approx(rated[0].value)
+    assert exact_strong >= exact_greedy
+
+
+def test_pace_only_limits_what_holdings_can_still_become() -> None:
+    late = _to_last_turn(8, 2)
+    early = _position(9, 2, 4)
+    for state in (early, late):
+        for seat in range(2):
+            view = own_part(state, seat)
+            free = value_estimate(view, seat)
+            assert value_estimate(view, seat, None) == free
+            assert value_estimate(view, seat, 8.0) <= free + 1e-9
+            assert value_estimate(view, seat, 1000.0) == pytest.approx(free)
+    # Late in the game, a tight pace values the same holdings lower.
+    seat = rules.to_act(late)[0]
+    view = own_part(late, seat)
+    assert value_estimate(view, seat, 0.0) < value_estimate(view, seat)
