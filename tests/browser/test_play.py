@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -91,6 +92,7 @@ class Player:
         self.rng = rng
         self.extras_left = 0
         self.picker_used = False
+        self.picker_offered = False
 
     def options(self) -> list[tuple[str, int, int]]:
         """(kind, index among the clickable choices, number of payments) for each choice."""
@@ -113,10 +115,12 @@ class Player:
             self.extras_left = 1
             return self.rng.choice(by_kind["play_card"])
         if not self.picker_used:
-            # The first choice that needs a payment picker is taken whatever it is, so that every
-            # game (the seed is the server's) exercises the picker.
-            multi = [o for o in options if o[2] > 1 and o[0] != "use_advisor"]
+            # The first choice that needs a payment picker is taken whatever it is (an advisor's
+            # too: once only, so no exchange goes back and forth), so that a game exercises the
+            # picker whenever its seed offers one.
+            multi = [o for o in options if o[2] > 1]
             if multi:
+                self.picker_offered = True
                 return multi[0]
         if "card_action" in by_kind and self.rng.random() < 0.5:
             # prefer a choice with a payment picker the first time one shows up
@@ -259,7 +263,15 @@ def test_two_players_play_a_whole_game(server: Any, browser: Any, artifacts: Pat
         final.wait_for(timeout=15000)
         guest.get_by_test_id("final-scores").wait_for(timeout=15000)
         assert reloaded and shot_mid
-        assert any(p.picker_used for p in players), "no payment picker came up in a whole game"
+        # The seed is the server's, and some games never offer a choice of payments at all
+        # (about 3 in 100 random two-player games, advisors included, replayed in-process): then
+        # the picker is not this game's to check, and the run says so.
+        if any(p.picker_offered for p in players):
+            assert any(p.picker_used for p in players), "a payment picker was offered, not opened"
+        else:
+            warnings.warn(
+                "this game offered no choice of payments: the picker went unchecked", stacklevel=1
+            )
         text = final.inner_text()
         assert "Alice" in text and "Bob" in text
         wait_version_at_least(twin, version(host))

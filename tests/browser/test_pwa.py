@@ -275,6 +275,32 @@ def test_push_opt_in_subscribes_this_device_and_stops_again(server: Any, ctx: An
     assert not watch.errors, watch.errors
 
 
+# Installed in the running worker: every notification it shows is recorded once the browser has
+# taken it (showNotification resolved), and a waiter for a tag resolves when that one is shown.
+# Headless Chromium's own notification list (getNotifications) sometimes leaves out a notification
+# that was shown — seen here: the worker's showNotification resolved and its list right after
+# lacked the tag — so the test reads what the worker gave the browser, not that list. A tag not
+# shown within 30 s answers null (a failure, like Playwright's own timeouts), never a hang.
+RECORD_NOTIFICATIONS = """() => {
+  self.__shown = {};
+  self.__waiting = {};
+  const show = ServiceWorkerRegistration.prototype.showNotification;
+  ServiceWorkerRegistration.prototype.showNotification = function (title, options) {
+    return show.call(this, title, options).then(() => {
+      const seen = { title, body: options.body, url: options.data.url };
+      self.__shown[options.tag] = seen;
+      (self.__waiting[options.tag] || []).forEach((done) => done(seen));
+    });
+  };
+  self.__shownWith = (tag) =>
+    self.__shown[tag] ? Promise.resolve(self.__shown[tag])
+      : new Promise((done) => {
+          (self.__waiting[tag] = self.__waiting[tag] || []).push(done);
+          setTimeout(() => done(null), 30000);
+        });
+}"""
+
+
 def test_a_push_message_becomes_a_notification_that_opens_only_this_site(
     server: Any, ctx: Any
 ) -> None:
@@ -285,6 +311,15 @@ def test_a_push_message_becomes_a_notification_that_opens_only_this_site(
     page = ctx.new_page()
     page.goto(server.url("/"))
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30000)
+
+    # Playwright stays attached to the worker, and the browser does not stop a worker that a
+    # debugger is attached to: what is installed here is there for every push below.
+    def ours(w: Any) -> bool:
+        return bool(w.url == server.url("/sw.js"))
+
+    known = [w for w in ctx.service_workers if ours(w)]
+    worker = known[0] if known else ctx.wait_for_event("serviceworker", ours, timeout=30000)
+    worker.evaluate(RECORD_NOTIFICATIONS)
     cdp = ctx.new_cdp_session(page)
     regs: list[dict[str, Any]] = []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: regs.extend(e["registrations"]))
@@ -295,7 +330,7 @@ def test_a_push_message_becomes_a_notification_that_opens_only_this_site(
         page.evaluate("() => new Promise((done) => requestAnimationFrame(done))")
     registration = next(r for r in regs if r["scopeURL"] == server.url("/"))
 
-    def deliver(payload: dict[str, Any]) -> None:
+    def deliver(payload: dict[str, Any]) -> dict[str, Any]:
         cdp.send(
             "ServiceWorker.deliverPushMessage",
             {
@@ -304,17 +339,10 @@ def test_a_push_message_becomes_a_notification_that_opens_only_this_site(
                 "data": json.dumps(payload),
             },
         )
+        shown: dict[str, Any] = worker.evaluate("(tag) => self.__shownWith(tag)", payload["tag"])
+        return shown
 
-    shown = """async (tag) => {
-      const reg = await navigator.serviceWorker.ready;
-      for (let frame = 0; frame < 3000; frame++) {
-        const found = (await reg.getNotifications({ tag }))[0];
-        if (found) return { title: found.title, body: found.body, url: found.data.url };
-        await new Promise((done) => requestAnimationFrame(done));
-      }
-      return null;
-    }"""
-    deliver(
+    got = deliver(
         {
             "title": "Your turn",
             "body": "Your turn at Ada's table",
@@ -324,13 +352,12 @@ def test_a_push_message_becomes_a_notification_that_opens_only_this_site(
             "params": {},
         }
     )
-    got = page.evaluate(shown, "emara-GhxMwgBYQOBR")
     assert got == {
         "title": "Your turn",
         "body": "Your turn at Ada's table",
         "url": "/t/GhxMwgBYQOBR",
     }
-    deliver({"title": "Elsewhere", "body": "x", "url": "https://evil.example/t/1", "tag": "e1"})
-    assert page.evaluate(shown, "e1")["url"] == "/games"
-    deliver({"title": "Protocol", "body": "x", "url": "//evil.example/t/1", "tag": "e2"})
-    assert page.evaluate(shown, "e2")["url"] == "/games"
+    elsewhere = {"title": "Elsewhere", "body": "x", "url": "https://evil.example/t/1", "tag": "e1"}
+    assert deliver(elsewhere)["url"] == "/games"
+    protocol = {"title": "Protocol", "body": "x", "url": "//evil.example/t/1", "tag": "e2"}
+    assert deliver(protocol)["url"] == "/games"
