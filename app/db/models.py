@@ -123,7 +123,7 @@ class MoveRecord(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-# ---- Presence and table chat (migration 0600) ----
+# Presence and table chat (migration 0600)
 class Presence(Base):
     """One server instance holds at least one open socket of ``profile_id`` on ``table_id``.
     Refreshed by that instance while it lives; a person is present while any unexpired row

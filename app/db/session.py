@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import select
+import sqlite3
+import sys
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, create_engine, event, text
-from sqlalchemy.exc import DataError, InterfaceError, OperationalError
+from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy.exc import DataError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.errors import Malformed, Unavailable
@@ -19,6 +25,106 @@ def _json_dumps(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+# The interpreter's thread switch interval with SQLite (the default is 5 ms). SQLite releases the
+# GIL around each statement and around the fsync of the commit; a thread that holds the writer
+# gate then waits up to one interval for the GIL (the event loop and the socket writers keep it
+# busy) after each of them, and every other transaction waits behind it in the gate: with 5 ms,
+# a move that needs 1-2 ms of work held the gate 10-30 ms at the 95th-99th percentile.
+SQLITE_SWITCH_INTERVAL = 0.0005
+
+# How long a transaction on SQLite waits for the database's one writer (another thread of this
+# process through the gate, or another process through SQLite's busy handler) before it fails.
+SQLITE_WAIT_SECONDS = 30.0
+
+
+class WriterGate:
+    """The one transaction at a time of a SQLite file in this process.
+
+    SQLite lets one connection write at a time. Left to itself, a connection that finds the write
+    lock taken sleeps in SQLite's busy handler (1, 2, 5 … 100 ms, again and again) and retries:
+    it can keep losing to connections that arrive while it sleeps, which made a move under load
+    wait seconds. Through the gate, the transactions of this process queue on a lock instead and
+    each begins (``BEGIN IMMEDIATE``) only when the previous one has committed or rolled back.
+    A thread that opens a second connection while its first holds the gate (a read nested in a
+    transaction) does not queue behind itself: that transaction begins deferred.
+    """
+
+    def __init__(self, wait_seconds: float = SQLITE_WAIT_SECONDS) -> None:
+        self._lock = threading.Lock()
+        self._owner: int | None = None
+        self.wait_seconds = wait_seconds
+
+    def enter(self) -> bool:
+        """Take the gate; False when this thread holds it already (nothing taken)."""
+        me = threading.get_ident()
+        if self._owner == me:
+            return False
+        if not self._lock.acquire(timeout=self.wait_seconds):
+            raise sqlite3.OperationalError("database is locked (writer gate)")
+        self._owner = me
+        return True
+
+    def leave(self) -> None:
+        self._owner = None
+        self._lock.release()
+
+
+_GATES: dict[str, WriterGate] = {}
+_GATES_LOCK = threading.Lock()
+
+
+def writer_gate(url: str) -> WriterGate:
+    """The gate of a SQLite file, shared by every engine of this process on that file (an
+    in-memory database, private to its connection, gets one of its own)."""
+    database = make_url(url).database or ""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return WriterGate()
+    key = os.path.realpath(database)
+    with _GATES_LOCK:
+        return _GATES.setdefault(key, WriterGate())
+
+
+def _gated_connection_class(gate: WriterGate) -> type[sqlite3.Connection]:
+    """A pysqlite connection in autocommit mode whose transactions go through ``gate``: ``begin``
+    takes it (``BEGIN IMMEDIATE``), commit, rollback and close hand it back."""
+
+    class GatedConnection(sqlite3.Connection):
+        _holds = False
+
+        def begin(self) -> None:
+            self._holds = gate.enter()
+            try:
+                self.execute("BEGIN IMMEDIATE" if self._holds else "BEGIN")
+            except BaseException:
+                self._leave()
+                raise
+
+        def _leave(self) -> None:
+            if self._holds:
+                self._holds = False
+                gate.leave()
+
+        def commit(self) -> None:
+            try:
+                super().commit()
+            finally:
+                self._leave()
+
+        def rollback(self) -> None:
+            try:
+                super().rollback()
+            finally:
+                self._leave()
+
+        def close(self) -> None:
+            try:
+                super().close()
+            finally:
+                self._leave()
+
+    return GatedConnection
+
+
 def make_engine(url: str, pool_size: int = 20, max_overflow: int = 10) -> Engine:
     # JSON columns (the snapshot, the move log) go through orjson: several times faster than the
     # standard library on the hot path, same text.
@@ -27,12 +133,17 @@ def make_engine(url: str, pool_size: int = 20, max_overflow: int = 10) -> Engine
         "json_serializer": _json_dumps,
         "json_deserializer": orjson.loads,
     }
-    if url.startswith("sqlite"):
-        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    sqlite = url.startswith("sqlite")
+    if sqlite:
+        # isolation_level None: pysqlite emits no BEGIN of its own (it would begin deferred, on
+        # the first write); the engine's ``begin`` below does, through the gate.
+        kwargs["connect_args"] = {
+            "check_same_thread": False,
+            "timeout": SQLITE_WAIT_SECONDS,
+            "isolation_level": None,
+            "factory": _gated_connection_class(writer_gate(url)),
+        }
     else:
-        # A connection that died in the pool (a restarted or failed-over Postgres) is replaced
-        # at checkout instead of failing the request: one short round trip per checkout.
-        kwargs["pool_pre_ping"] = True
         # Enough for the worker threads that run database work (anyio's default is 40): a
         # connection opened past pool_size + max_overflow would wait, one past pool_size is
         # closed again after use, which is costly under load.
@@ -40,17 +151,66 @@ def make_engine(url: str, pool_size: int = 20, max_overflow: int = 10) -> Engine
         kwargs["max_overflow"] = max_overflow
     sqlite_file(url)  # a new SQLite file is created owner-only before SQLite opens it
     engine = create_engine(url, **kwargs)
-    if url.startswith("sqlite"):
+    if not sqlite:
+        _ping_when_idle(engine)
+    if sqlite:
+        # Process-wide, and only with SQLite (Postgres keeps the default): see the constant.
+        sys.setswitchinterval(min(sys.getswitchinterval(), SQLITE_SWITCH_INTERVAL))
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _: Any) -> None:
             cur = dbapi_conn.cursor()
+            # WAL: readers of other processes (a backup, the migrations) do not block the
+            # writer. synchronous=FULL: each commit reaches the disk (fsync of the log) before
+            # the move is acknowledged, as on Postgres; NORMAL could lose the last commits to a
+            # power cut.
             cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
             cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute(f"PRAGMA busy_timeout={int(SQLITE_WAIT_SECONDS * 1000)}")
             cur.close()
 
+        @event.listens_for(engine, "begin")
+        def _begin(conn: Connection) -> None:
+            conn.connection.dbapi_connection.begin()  # type: ignore[union-attr]
+
     return engine
+
+
+# A pooled connection that sat unused this long is pinged at checkout (and replaced when dead).
+PING_IDLE_SECONDS = 10.0
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """A connection that died in the pool (a restarted or failed-over Postgres) is replaced at
+    checkout instead of failing the request, without a round trip per checkout: a connection
+    the server ended has the server's goodbye (or the end of the stream) waiting on its socket,
+    which a zero-timeout ``select`` sees; one that sat idle for long is pinged as well (a link
+    that broke silently). A connection that dies while busy fails its statement (a typed,
+    retryable ``unavailable``) and SQLAlchemy drops the pool's connections of that time."""
+
+    @event.listens_for(engine, "checkin")
+    def _checkin(dbapi_conn: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_conn: Any, record: Any, proxy: Any) -> None:
+        since = record.info.pop("idle_since", None)
+        if since is None:
+            return  # a new connection
+        try:
+            if time.monotonic() - since < PING_IDLE_SECONDS:
+                if not select.select([dbapi_conn.fileno()], [], [], 0)[0]:
+                    return  # nothing from the server while it was idle: alive
+                raise DisconnectionError("the server ended the pooled connection")
+            cur = dbapi_conn.cursor()
+            cur.execute("SELECT 1")
+            cur.close()
+            dbapi_conn.rollback()
+        except DisconnectionError:
+            raise
+        except Exception as exc:
+            raise DisconnectionError("the pooled connection is gone") from exc  # a new one
 
 
 class Database:
@@ -59,6 +219,8 @@ class Database:
     def __init__(self, url: str, pool_size: int = 20, max_overflow: int = 10) -> None:
         self.url = url
         self.engine = make_engine(url, pool_size, max_overflow)
+        # Postgres takes a move as one statement (app/tables/repository.py advance_and_log)
+        self.postgres = self.engine.dialect.name == "postgresql"
         self._factory = sessionmaker(self.engine, expire_on_commit=False)
 
     @contextmanager
@@ -89,6 +251,18 @@ class Database:
         try:
             with self.engine.begin() as conn:
                 yield conn
+        except (OperationalError, InterfaceError) as exc:
+            raise Unavailable("the database is unavailable, try again") from exc
+        except DataError as exc:
+            raise Malformed("the request holds characters that cannot be stored") from exc
+
+    @contextmanager
+    def autocommit(self) -> Iterator[Connection]:
+        """A connection whose every statement commits by itself (no BEGIN, no COMMIT round
+        trip): for a write that is one statement. Errors are mapped like ``begin``'s."""
+        try:
+            with self.engine.connect() as conn:
+                yield conn.execution_options(isolation_level="AUTOCOMMIT")
         except (OperationalError, InterfaceError) as exc:
             raise Unavailable("the database is unavailable, try again") from exc
         except DataError as exc:

@@ -205,7 +205,7 @@ def test_a_lobby_notice_makes_the_process_forget_the_table(
     monkeypatch.setattr(repo, "game_seats_and_holders", seats_then_notice)
     out, fresh = svc.play.submit_sync(tid, 0, moves[0], 1, "m2", profile_id=ann.id)
     monkeypatch.setattr(repo, "game_seats_and_holders", real)
-    assert fresh and out["version"] == 2
+    assert fresh and out["version"] == 2, (out, fresh)
     assert tid not in svc.cache.fresh
 
 
@@ -234,17 +234,17 @@ def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
         )
 
     reads = []
-    real = other.play.catch_up_sync
+    real = other.feed.catch_up_sync
 
     def counted(*args: Any) -> Any:
         reads.append(args)
         return real(*args)
 
-    other.play.catch_up_sync = counted  # type: ignore[method-assign]
+    other.feed.catch_up_sync = counted  # type: ignore[method-assign]
     try:
         frames = asyncio.run(both_seats())
     finally:
-        del other.play.catch_up_sync
+        del other.feed.catch_up_sync
     assert len(reads) == 1  # the second socket waited for the first one's read
     assert [f["version"] for f in frames] == [1, 1]
     assert [f["type"] for f in frames] == ["update", "update"]
@@ -252,16 +252,16 @@ def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
     assert frames[0]["legal_moves"] and not frames[1]["legal_moves"]
     assert other.cache.fresh[tid].version == 1
     # Served from what was read: the same frame as a fresh read of the database gives.
-    again = other.play.catch_up_sync(Viewer(tid, 1, None), 0, force=False)
+    again = other.feed.catch_up_sync(Viewer(tid, 1, None), 0, force=False)
     other.cache.fresh.clear()
-    reread = other.play.catch_up_sync(Viewer(tid, 1, None), 0, force=False)
+    reread = other.feed.catch_up_sync(Viewer(tid, 1, None), 0, force=False)
     assert again == reread
     # The next move here starts from the remembered state.
     asyncio.run(other.catch_up(Viewer(tid, 0, None), 0))
     out, fresh = other.play.submit_sync(
         tid, 0, frames[0]["legal_moves"][0], 1, "here", profile_id=ann.id
     )
-    assert fresh and out["version"] == 2
+    assert fresh and out["version"] == 2, (out, fresh)
     assert svc.replay_matches(tid)
 
 
@@ -286,7 +286,7 @@ def test_the_table_that_moved_least_recently_is_forgotten_first(
     out, fresh = svc.play.submit_sync(
         tables[1], 0, legal_at(client, ann, tables[1])[1][0], 1, "second", profile_id=ann.id
     )
-    assert fresh and out["version"] == 2
+    assert fresh and out["version"] == 2, (out, fresh)
     assert all(svc.replay_matches(tid) for tid in tables)
 
 
@@ -335,7 +335,7 @@ def test_a_seat_changed_elsewhere_is_judged_from_the_database(
     # The other process reads the table again (a socket's catch-up), bot seat included.
     from app.tables.service import Viewer
 
-    other.play.catch_up_sync(Viewer(tid, 1, None), version - 1, False)
+    other.feed.catch_up_sync(Viewer(tid, 1, None), version - 1, False)
     assert other.cache.fresh[tid].seats_version == seats_version(other, tid)
     r = client.post(f"/api/tables/{tid}/seats/0/reclaim", headers=ann.headers)
     assert r.status_code == 200, r.text
@@ -380,3 +380,41 @@ def test_a_move_id_is_unique_per_seat(
     first, fresh = svc.play.submit_sync(tid, 0, {"kind": "end_turn"}, 0, "m0", profile_id=ann.id)
     assert not fresh and first["duplicate"] and first["version"] == 1
     assert log_length(svc, tid) == version + 1
+
+
+def test_a_move_from_a_known_table_is_one_statement_on_postgres(
+    client: TestClient, two_services: Any, ann: Player, bob: Player
+) -> None:
+    """Postgres: once the process knows the table, a move sends one statement that commits by
+    itself (update and log insert together); a cold move and the move that ends a game keep the
+    transaction. SQLite has no such statement: its moves stay one transaction of two."""
+    from sqlalchemy import event
+
+    svc, _ = two_services
+    tid = started_table(client, ann, bob)
+    sent: list[tuple[str, bool]] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+        dbapi = conn.connection.dbapi_connection
+        sent.append((statement.split()[0].upper(), bool(getattr(dbapi, "autocommit", False))))
+
+    event.listen(svc.db.engine, "before_cursor_execute", seen)
+    try:
+        _, moves = legal_at(client, ann, tid)
+        sent.clear()
+        svc.play.submit_sync(tid, 0, moves[0], 0, "cold", profile_id=ann.id)  # reads first
+        cold = list(sent)
+        _, moves = legal_at(client, ann, tid)
+        sent.clear()
+        svc.play.submit_sync(tid, 0, moves[0], 1, "known", profile_id=ann.id)
+    finally:
+        event.remove(svc.db.engine, "before_cursor_execute", seen)
+    postgres = svc.db.engine.dialect.name == "postgresql"
+    assert svc.db.postgres == postgres
+    if postgres:
+        assert sent == [("WITH", True)]
+    else:
+        assert [s for s, _ in sent] == ["UPDATE", "INSERT"]
+    assert [s for s, _ in cold][-2:] == ["UPDATE", "INSERT"]  # read, then the two writes
+    assert not any(auto for _, auto in cold)
+    assert log_length(svc, tid) == 2 and svc.replay_matches(tid)
