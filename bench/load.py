@@ -1,9 +1,11 @@
-"""Load: N tables of 4 WebSocket seats against uvicorn + Postgres, on loopback.
+"""Load: N tables of 4 WebSocket seats against uvicorn + Postgres (or SQLite), on loopback.
 
     .venv/bin/python bench/load.py --tables 100 --seconds 30                 # 1 move/s per table
     .venv/bin/python bench/load.py --tables 30 --seconds 20 --rate 0         # saturation
     .venv/bin/python bench/load.py --tables 30 --seconds 20 --rate 0 --instances 2
     .venv/bin/python bench/load.py --tables 20 --seconds 10 --instances 2 --spread
+    .venv/bin/python bench/load.py --tables 1000 --seconds 60 --rate 0.1     # many quiet tables
+    .venv/bin/python bench/load.py --sqlite --tables 30 --seconds 20 --rate 0  # embedded SQLite
 
 Each table has four real WebSocket clients; the seat to act picks uniformly among the legal moves
 the server sent it, and a game that ends is followed by a new table of the same players, so the
@@ -12,11 +14,23 @@ mover's own reply) and sent → every seat updated (all four sockets saw the new
 ``--url`` the script makes a fresh Postgres database, migrates it, starts ``--instances`` uvicorn
 processes (tables spread over them; all seats of a table on one instance, as a load balancer that
 routes by table places them, or with ``--spread`` each seat of a table on another instance), and
-drops everything at the end. It prints the CPU time the server processes, the client (this
-script) and Postgres spent per move, since all three share the machine. Then it measures the
-ceiling: a bare Postgres transaction of the same shape (read the snapshot, conditional update of
-snapshot + version, insert into the move log, notify, commit) with the same snapshot size, so the
-ratio is visible.
+drops everything at the end. With ``--sqlite`` the servers run on a fresh embedded SQLite file
+(the default store of ``make run``), migrated the same way; the Postgres figures are then n/a.
+Every player connects from 127.0.0.1, so the script raises the server's per-address and
+per-process socket caps and its creation limits (it prints which). Set-up opens
+``--setup-concurrency`` tables at a time; the clients answer the server's heartbeat ``ping`` and
+send one of their own every 15 s, as the page does, so a long set-up is not cut by the idle
+timeout (4408); a socket the server closes during the run counts as an error (``closed_<code>``).
+
+It prints the bytes the clients received per acknowledged move (every frame to every socket
+during the run, UTF-8, by frame type) and the mean size of an ``update`` frame, and the CPU time
+the server processes, the client (this script) and Postgres spent per move, since all three share
+the machine. Then it measures the ceiling: a bare Postgres transaction of the same shape (read
+the snapshot, conditional update of snapshot + version, insert into the move log, notify,
+commit) with the same snapshot size, so the ratio is visible.
+
+The script imports ``app`` from the tree it is run in only with ``PYTHONPATH=.`` (an editable
+install elsewhere would otherwise win, and its servers would run that tree's code).
 """
 
 from __future__ import annotations
@@ -28,6 +42,7 @@ import gc
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,7 +54,7 @@ from typing import Any
 
 import httpx
 
-from app.devtools.players import SeatSocket
+from app.devtools.players import FrameTally, SeatSocket
 from app.devtools.stack import PG_ADMIN_URL, ServerProcess, TempDatabase, server_errors
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,21 +106,27 @@ def postgres_cpu_seconds() -> float:
     return total
 
 
-def cpu_snapshot(server_pids: list[int]) -> dict[str, float]:
-    return {
+def cpu_snapshot(server_pids: list[int], postgres: bool = True) -> dict[str, float]:
+    """CPU seconds so far of the servers, this client and (when the stack has it) Postgres."""
+    snap = {
         "server": sum(cpu_seconds(p) for p in server_pids),
         "client": cpu_seconds(os.getpid()),
-        "postgres": postgres_cpu_seconds(),
     }
+    if postgres:
+        snap["postgres"] = postgres_cpu_seconds()
+    return snap
 
 
 @dataclass
 class Stats:
     ack: list[float] = field(default_factory=list)
     all_seats: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # when each move was sent (perf_counter)
     errors: dict[str, int] = field(default_factory=dict)
     finished_tables: int = 0
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds spent during the run
+    frames: FrameTally = field(default_factory=FrameTally.empty)  # received during the run
+    setup_seconds: float = 0.0
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -215,6 +236,12 @@ async def drive_table(
         t_all = time.perf_counter()
         stats.ack.append(t_ack - t0)
         stats.all_seats.append(t_all - t0)
+        stats.sent_at.append(t0)
+    for s in sockets:
+        if s.close_code is not None:  # closed by the server (or the network) during the run
+            stats.error(f"closed_{s.close_code}")
+        for _ in range(s.resyncs):  # a delta that did not fit the client's game
+            stats.error("delta_resync")
     await asyncio.gather(*(s.close() for s in sockets))
 
 
@@ -228,12 +255,19 @@ async def run_load(
     server_pids: list[int] | None = None,
     spread: bool = False,
     options: dict[str, Any] | None = None,
+    postgres: bool = True,
+    setup_concurrency: int = 8,
+    idle_seconds: float = 0.0,
+    deltas: bool = True,
 ) -> Stats:
     stats = Stats()
     rng = random.Random(1)
     limits = httpx.Limits(max_connections=20)
     clients = [httpx.AsyncClient(base_url=b, timeout=30.0, limits=limits) for b in bases]
-    sem = asyncio.Semaphore(8)
+    # Tables being set up at once (their HTTP calls and their sockets' handshakes): a bounded
+    # number, so a thousand tables queue instead of opening thousands of connections at once.
+    sem = asyncio.Semaphore(setup_concurrency)
+    tally = FrameTally.empty()
 
     async def setup(i: int, tokens: list[str] | None = None) -> list[SeatSocket]:
         """Table ``i``: all its seats on one instance (as a load balancer that routes by table
@@ -243,7 +277,16 @@ async def run_load(
             socks = []
             for seat, tok in enumerate(tokens):
                 base = bases[(i + seat) % len(bases)] if spread else bases[i % len(bases)]
-                s = SeatSocket(base.replace("http://", "ws://"), table_id, tok, keep=16)
+                # Pings: answered, and one of its own every 15 s, as the page does.
+                s = SeatSocket(
+                    base.replace("http://", "ws://"),
+                    table_id,
+                    tok,
+                    keep=16,
+                    ping_every=15.0,
+                    tally=tally,
+                    deltas=deltas,  # as the page asks (``--full``: whole updates)
+                )
                 await s.connect(since=0)
                 socks.append(s)
             await asyncio.gather(
@@ -259,15 +302,44 @@ async def run_load(
         return reopen
 
     t_setup = time.perf_counter()
-    all_socks = await asyncio.gather(*(setup(i) for i in range(tables)))
+    ready = 0
+
+    async def setup_first(i: int) -> list[SeatSocket]:
+        nonlocal ready
+        socks = await setup(i)
+        ready += 1
+        if tables >= 100 and ready % (tables // 10) == 0:  # a long set-up shows its progress
+            print(f"  {ready} tables ready ({time.perf_counter() - t_setup:.0f}s)", flush=True)
+        return socks
+
+    all_socks = await asyncio.gather(*(setup_first(i) for i in range(tables)))
     took = time.perf_counter() - t_setup
-    print(f"set-up: {tables} tables, {tables * seats} sockets in {took:.1f}s", flush=True)
+    stats.setup_seconds = took
+    print(
+        f"set-up: {tables} tables, {tables * seats} sockets in {took:.1f}s "
+        f"({setup_concurrency} tables at a time)",
+        flush=True,
+    )
     # The client shares the machine with the server it measures: what is alive now lives to the
     # end, and the run makes no garbage cycles worth collecting, so the collector stays off.
     gc.collect()
     gc.freeze()
     gc.disable()
-    cpu_before = cpu_snapshot(server_pids or [])
+    if idle_seconds > 0:
+        # What the open sockets cost with no move at all (heartbeats, presence).
+        idle_before = cpu_snapshot(server_pids or [], postgres)
+        await asyncio.sleep(idle_seconds)
+        idle_after = cpu_snapshot(server_pids or [], postgres)
+        print(
+            f"idle {idle_seconds:g}s with {tables * seats} sockets open, no moves: "
+            + ", ".join(
+                f"{k} {(idle_after[k] - idle_before[k]) / idle_seconds * 100:.0f}% of a core"
+                for k in idle_after
+            ),
+            flush=True,
+        )
+    cpu_before = cpu_snapshot(server_pids or [], postgres)
+    frames_before = tally.copy()
     start = time.perf_counter()
     deadline = start + seconds
     await asyncio.gather(
@@ -279,13 +351,37 @@ async def run_load(
         )
     )
     elapsed = time.perf_counter() - start
-    cpu_after = cpu_snapshot(server_pids or [])
+    cpu_after = cpu_snapshot(server_pids or [], postgres)
+    stats.frames = tally.since(frames_before)
     gc.enable()
     stats.cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
     stats.elapsed = elapsed  # type: ignore[attr-defined]
+    stats.start = start  # type: ignore[attr-defined]
     for c in clients:
         await c.aclose()
     return stats
+
+
+# Every simulated player connects from 127.0.0.1 and one process holds every socket: the own
+# stack's server gets the per-address and per-process socket caps and the creation limits lifted
+# (a real deployment counts each client's own address).
+LOOPBACK_LIMITS = {
+    "EMARA_WS_MAX_PER_ADDRESS": "100000",
+    "EMARA_WS_MAX_PER_PROCESS": "100000",
+    "EMARA_RATE_PROFILE_CREATE": "100000/hour",
+    "EMARA_RATE_TABLE_CREATE": "100000/hour",
+    "EMARA_TABLE_CREATE_LIMIT": "0",
+}
+
+
+def migrated_sqlite(path: Path) -> str:
+    """A new SQLite file at ``path``, migrated to head (in a subprocess, as ``TempDatabase``
+    migrates: alembic's env may configure logging or settings globally); its URL."""
+    url = f"sqlite:///{path.resolve()}"
+    code = "import sys; from app.db.migrate import upgrade; upgrade(sys.argv[1])"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EMARA_")}
+    subprocess.run([sys.executable, "-c", code, url], cwd=ROOT, check=True, timeout=120, env=env)
+    return url
 
 
 # -- the ceiling: a bare Postgres transaction of the same shape ------------------------------------
@@ -347,14 +443,49 @@ async def ceiling(
     return len(lat) / (time.perf_counter() - start), lat
 
 
+def worst_seconds(stats: Stats, shown: int = 6) -> None:
+    """Where the tail sits in time: the seconds of the run whose slowest move to every seat was
+    slowest (a periodic task or a collection shows as evenly spaced seconds)."""
+    start = getattr(stats, "start", None)
+    if start is None or not stats.sent_at:
+        return
+    by_second: dict[int, list[float]] = {}
+    for t0, rt in zip(stats.sent_at, stats.all_seats, strict=True):
+        by_second.setdefault(int(t0 - start), []).append(rt)
+    worst = sorted(by_second.items(), key=lambda kv: -max(kv[1]))[:shown]
+    print(
+        "slowest seconds (second of the run: moves sent in it, their max to every seat): "
+        + ", ".join(f"{sec}s: {len(v)}, {max(v) * 1e3:.0f} ms" for sec, v in sorted(worst))
+    )
+
+
 def report(stats: Stats, seats: int) -> None:
     n = len(stats.ack)
     elapsed = getattr(stats, "elapsed", 1.0)
     print(f"moves: {n} in {elapsed:.1f}s = {n / elapsed:.1f} moves/s")
     print(f"round trip sent→ack:          {fmt_ms(stats.ack)}")
     print(f"round trip sent→all {seats} seats:  {fmt_ms(stats.all_seats)}")
+    worst_seconds(stats)
     total_err = sum(stats.errors.values())
     print(f"errors: {total_err} {json.dumps(stats.errors, sort_keys=True) if total_err else ''}")
+    if n:
+        # What the clients received during the run (every socket, every frame, UTF-8 bytes).
+        fr = stats.frames
+        per_type = ", ".join(
+            f"{k} {fr.bytes[k] / n:.0f}"
+            for k in sorted(fr.bytes, key=lambda k: -fr.bytes[k])
+            if fr.bytes[k]
+        )
+        updates = fr.frames.get("update", 0)
+        mean_update = f"{fr.bytes['update'] / updates:.0f} B" if updates else "n/a"
+        deltas = fr.frames.get("delta", 0)
+        mean_delta = f"{fr.bytes['delta'] / deltas:.0f} B" if deltas else "n/a"
+        print(
+            f"bytes received per move (all frames to all sockets ÷ moves): "
+            f"{fr.total_bytes / n:.0f} B; mean update frame {mean_update} ({updates} updates), "
+            f"mean delta frame {mean_delta} ({deltas} deltas)"
+        )
+        print(f"  by frame type, B per move: {per_type}")
     if stats.finished_tables:
         print(f"games played to the end (each followed by a new table): {stats.finished_tables}")
     if n and stats.cpu:
@@ -364,6 +495,8 @@ def report(stats: Stats, seats: int) -> None:
             for who, secs in stats.cpu.items()
             if secs or who != "server"
         ]
+        if "postgres" not in stats.cpu:
+            parts.append("postgres n/a (embedded SQLite)")
         print("cpu: " + ", ".join(parts))
 
 
@@ -380,10 +513,36 @@ def main() -> int:
         help="seats of one table on different instances (default: a table's seats on one)",
     )
     ap.add_argument("--url", action="append", help="use running server(s) instead of own stack")
+    ap.add_argument(
+        "--sqlite",
+        action="store_true",
+        help="own stack on a fresh embedded SQLite file (the default store) instead of Postgres",
+    )
     ap.add_argument("--timeout", type=float, default=10.0)
+    ap.add_argument(
+        "--idle",
+        type=float,
+        default=0.0,
+        help="seconds of no moves after set-up, to measure what the open sockets cost",
+    )
+    ap.add_argument(
+        "--setup-concurrency", type=int, default=8, help="tables set up at once (HTTP + sockets)"
+    )
+    ap.add_argument(
+        "--full",
+        action="store_true",
+        help="clients ask for whole update frames instead of deltas (as a third-party client)",
+    )
     ap.add_argument("--ceiling-concurrency", type=int, default=4)
     ap.add_argument("--no-ceiling", action="store_true")
     ap.add_argument("--server-arg", action="append", default=[], help="extra uvicorn argument")
+    ap.add_argument(
+        "--server-env",
+        action="append",
+        default=[],
+        metavar="EMARA_X=V",
+        help="a server setting (EMARA_GC_FREEZE_SECONDS=0: Python's own collector)",
+    )
     ap.add_argument(
         "--clock",
         choices=["none", "10+20", "20+30"],
@@ -395,7 +554,8 @@ def main() -> int:
     print(
         f"load: {args.tables} tables × {args.seats} seats, "
         f"{'flat out' if args.rate <= 0 else f'{args.rate:g} move/s per table'}, "
-        f"{args.seconds:g}s, clock {args.clock}, cpus={os.cpu_count()}",
+        f"{args.seconds:g}s, clock {args.clock}, {'whole updates' if args.full else 'deltas'}, "
+        f"cpus={os.cpu_count()}",
         flush=True,
     )
     db: TempDatabase | None = None
@@ -405,24 +565,32 @@ def main() -> int:
         if args.url:
             bases = args.url
         else:
-            db = TempDatabase(prefix="emara_load").__enter__()
+            if args.sqlite:
+                # A fresh file, migrated as `make migrate` migrates the default one.
+                database_url = migrated_sqlite(logdir / "emara.db")
+                print(f"database: embedded SQLite {logdir / 'emara.db'}", flush=True)
+            else:
+                db = TempDatabase(prefix="emara_load").__enter__()
+                database_url = db.url
             for i in range(args.instances):
                 servers.append(
                     ServerProcess(
-                        db.url,
+                        database_url,
                         logdir / f"server{i}.log",
                         env={
                             "EMARA_LOG_LEVEL": "warning",
-                            # every simulated player connects from 127.0.0.1: lift the
-                            # per-address socket cap and the per-address creation limits
-                            "EMARA_WS_MAX_PER_ADDRESS": "100000",
-                            "EMARA_RATE_PROFILE_CREATE": "100000/hour",
-                            "EMARA_RATE_TABLE_CREATE": "100000/hour",
+                            **LOOPBACK_LIMITS,
+                            **dict(kv.split("=", 1) for kv in args.server_env),
                         },
                         extra_args=["--log-level", "warning", "--no-access-log", *args.server_arg],
                     ).start()
                 )
             bases = [s.base for s in servers]
+            print(
+                "server limits raised for a loopback load (every player is 127.0.0.1): "
+                + " ".join(f"{k}={v}" for k, v in LOOPBACK_LIMITS.items()),
+                flush=True,
+            )
         pids = [s.proc.pid for s in servers if s.proc is not None]
         stats = asyncio.run(
             run_load(
@@ -435,12 +603,18 @@ def main() -> int:
                 pids,
                 args.spread,
                 {"pace": {"mode": "live", "clock": args.clock}},
+                postgres=not args.sqlite,
+                setup_concurrency=args.setup_concurrency,
+                idle_seconds=args.idle,
+                deltas=not args.full,
             )
         )
         report(stats, args.seats)
         for s in servers:
             errs = server_errors(s.log_text())
             print(f"server {s.port}: {len(errs)} error lines in its log ({s.log_path})")
+        if db is None and not args.url:
+            print("ceiling: n/a (embedded SQLite; the ceiling is a bare Postgres transaction)")
         if db is not None and not args.no_ceiling:
             rows = db.query("SELECT state FROM game_table WHERE state IS NOT NULL LIMIT 1")
             snapshot = rows[0][0] if rows else {"pad": "x" * 8000}
@@ -464,6 +638,8 @@ def main() -> int:
             s.stop()
         if db is not None:
             db.drop()
+        for leftover in logdir.glob("emara.db*"):  # the SQLite file and its -wal/-shm
+            leftover.unlink()
     _ = PG_ADMIN_URL
     return 0
 
