@@ -68,7 +68,7 @@ class Settings(BaseSettings):
     rate_table_create: str = "300/hour"  # new tables per client address and per profile
     rate_invite_misses: str = "20/minute;200/hour"  # wrong table id or invite code
     rate_recover_misses: str = "10/minute;100/hour"  # wrong recovery codes
-    # ---- Table socket limits (docs/operations.md, "Socket limits")
+    # Table socket limits (docs/operations.md, "Socket limits")
     ws_max_depth: int = 32  # JSON nesting of an inbound frame
     ws_first_frame_bytes: int = 2048  # the auth frame of a socket opened without a cookie
     ws_idle_timeout_seconds: float = 60.0  # nothing heard for this long: closed (4408)
@@ -81,8 +81,7 @@ class Settings(BaseSettings):
     ws_max_per_address: int = 64
     ws_max_per_table: int = 64
     ws_max_per_process: int = 5000
-    # ---- end of the table socket limits
-    # ---- Presence and table chat (docs/operations.md "Presence and chat")
+    # Presence and table chat (docs/operations.md "Presence and chat")
     # Each instance refreshes its presence rows this often; a row not refreshed for ttl seconds
     # is swept: a person whose instance died turns absent within ttl + refresh seconds.
     presence_ttl_seconds: float = Field(default=45.0, gt=0)
@@ -90,7 +89,11 @@ class Settings(BaseSettings):
     # Chat messages per profile (per instance): this many per second on average, in bursts of.
     chat_rate_per_second: float = Field(default=0.5, gt=0)
     chat_rate_burst: int = Field(default=10, ge=1)
-    # ---- end of presence and table chat
+    # The cycle collector (app/collector.py): every this many seconds what is alive is frozen
+    # out of its walk (0: Python's own policy); every gc_full_seconds one full pass frees the
+    # reference cycles that became garbage meanwhile (its pause is logged).
+    gc_freeze_seconds: float = Field(default=1.0, ge=0)
+    gc_full_seconds: float = Field(default=600.0, gt=0)
     # --- Pace, My games and Web Push (docs/operations.md "Pace and push") ---
     # Seconds between two sweeps for expired deadlines (0: this instance does not sweep).
     deadline_sweep_seconds: float = Field(default=2.0, ge=0)
@@ -154,18 +157,18 @@ class Settings(BaseSettings):
     passkey_rp_name: str = "Crown of Emara"
     passkey_challenge_seconds: float = Field(default=300.0, gt=0, le=600)
     rate_passkey_signin: str = "30/minute;300/hour"
-    # ---- Game records (docs/records.md): imports per client address and profile, and the
+    # Game records (docs/records.md): imports per client address and profile, and the
     # largest record body (a record of the most moves a record may hold fits well within it).
     rate_record_import: str = "10/minute;60/hour"
     max_record_bytes: int = Field(default=1_048_576, ge=1024)
-    # ---- Games bots play alone (every seat a bot; docs/bots.md, docs/operations.md "Limits")
+    # Games bots play alone (every seat a bot; docs/bots.md, docs/operations.md "Limits")
     # Per profile: running games of theirs left to bots alone (a hand-over past it: 409).
     bot_unattended_per_profile: int = Field(default=2, ge=0)
     # Per process: moves of such games worked out at a time, and at most one move per slot
     # per this many seconds; the games queue for the slots in turn.
     bot_unattended_slots: int = Field(default=1, ge=1)
     bot_unattended_move_seconds: float = Field(default=0.5, ge=0)
-    # ---- Analysis after the game (docs/analysis.md): analyses one instance runs at a time
+    # Analysis after the game (docs/analysis.md): analyses one instance runs at a time
     # (0: this instance runs none), the playouts of one position's estimate (its CPU bound; the
     # bot version names it), the longest game analysed, the lease of a running analysis (a dead
     # instance's analysis is taken over once it runs out), how often an idle worker looks for

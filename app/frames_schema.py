@@ -1,5 +1,6 @@
 """The JSON Schema of the table socket's frames, both directions: the transport's own frames
-(app/realtime/frames.py) and the tables feature's (app/tables/frames.py), in one document.
+(app/realtime/frames.py), the tables feature's (app/tables/frames.py) and chat's and presence's
+(app/chat/frames.py), in one document.
 
 ``python -m app.frames_schema > docs/frames.schema.json`` writes the committed copy (a test
 fails when it is stale).
@@ -12,25 +13,23 @@ from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter
 
+from app.chat.frames import ChatAccepted, ChatHistory, ChatMessage, PresenceFrame
 from app.realtime.frames import (
     CLIENT_FRAME,
     Accepted,
-    ChatAccepted,
-    ChatHistory,
-    ChatMessage,
     Error,
-    PresenceFrame,
     ServerPing,
     ServerPong,
     Welcome,
 )
-from app.tables.frames import Lobby, Snapshot, Update
+from app.tables.frames import Delta, Lobby, Snapshot, Update
 
 ServerFrame = Annotated[
     Welcome
     | Lobby
     | Snapshot
     | Update
+    | Delta
     | Accepted
     | Error
     | ServerPing

@@ -28,6 +28,7 @@ from app.chat import endpoints as chat_endpoints
 from app.chat.feed import Companions
 from app.chat.service import ChatService
 from app.clock import Clock, SystemClock
+from app.collector import FreezePolicy, collector_loop
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import Unavailable, install_handlers
@@ -64,6 +65,7 @@ from app.solo import endpoints as solo_endpoints
 from app.solo.service import SoloService
 from app.tables import endpoints as table_endpoints
 from app.tables import vacation_endpoints as pace_endpoints
+from app.tables.access import TableAccess
 from app.tables.schemas import HealthOut
 from app.tables.service import TableService
 from app.tables.sweeper import Sweeper
@@ -209,6 +211,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # Several processes on one Postgres: hints cross between them by LISTEN/NOTIFY.
     relay = relay_for(hub, settings.effective_database_url, settings.notify_channel)
 
+    # Full collections walk only what was made since the last second (app/collector.py).
+    collector = FreezePolicy(clock, settings.gc_freeze_seconds, settings.gc_full_seconds)
+    collecting = collector_loop(collector)
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         # What start-up built (modules, the rules data, routes, schemas) lives as long as the
@@ -219,23 +225,26 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         if relay is not None:
             await relay.start()
         await runner.start()
-        await presence.start()  # presence and chat
+        await presence.start()
         if settings.deadline_sweep_seconds > 0:
             sweeper.start()
         me_feed.start()
         push.start()
         mail.start()
         await analysis_worker.start()
+        if collector.enabled:
+            collecting.start()
         try:
             yield
         finally:
+            await collecting.stop()
             await analysis_worker.stop()
             await invitation_push.stop()
             await mail.stop()
             await push.stop()
             await me_feed.stop()
             await sweeper.stop()
-            await presence.stop()  # presence and chat: this instance's people leave now
+            await presence.stop()  # this instance's people leave now
             await runner.stop()
             if relay is not None:
                 await relay.stop()
@@ -262,9 +271,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.clock = clock
     app.state.profiles = profiles_service
     app.state.limiter = limiter
-    app.state.presence = presence  # presence and chat
+    app.state.presence = presence
     app.state.chat = chat
     app.state.companions = Companions(chat, presence)
+    # The table socket (app/realtime) knows no feature: the tables' access and the companions
+    # that send frames of their own are handed to it here.
+    app.state.socket_access = TableAccess(service, profiles_service, limiter)
+    app.state.socket_companions = (app.state.companions,)
     app.state.pace = pace
     app.state.sweeper = sweeper
     app.state.my_games = my_games
@@ -300,7 +313,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(tutorial_endpoints.router)
     app.include_router(solo_endpoints.router)
     app.include_router(socket_endpoints.router)
-    app.include_router(chat_endpoints.router)  # presence and chat
+    app.include_router(chat_endpoints.router)
     app.include_router(pace_endpoints.router)
     app.include_router(my_endpoints.router)
     app.include_router(push_endpoints.router)

@@ -200,8 +200,13 @@ SUITE_SECRET_KEY = secrets.token_urlsafe(32)
 SUITE_BOT_PACE = {"bot_unattended_move_seconds": 0.0}
 
 
+# The test process keeps Python's own collector policy: a suite that freezes every second would
+# hide its tests' garbage from their `gc.collect()` (tests/test_collector.py tests the policy).
+SUITE_COLLECTOR = {"gc_freeze_seconds": 0.0}
+
+
 def make_settings(url: str, tmp_path: Path, **extra: Any) -> Settings:
-    extra = {**SUITE_RATE_LIMITS, **SUITE_BOT_PACE, **extra}
+    extra = {**SUITE_RATE_LIMITS, **SUITE_BOT_PACE, **SUITE_COLLECTOR, **extra}
     return Settings(
         database_url=url,
         data_dir=tmp_path / "data",

@@ -1,9 +1,11 @@
-"""What a table socket adds for presence and chat: its side of the hub, and the frames.
+"""Chat and presence on the table socket: a companion (app/realtime/ports.py ``Companion``) that
+``create_app`` registers with the socket.
 
-``Companions`` (one per process: the chat and presence services) gives each socket a ``Feed``.
-The socket subscribes a ``Split`` to the hub: lobby and game notices go to its outbox as before,
-presence and chat notices to the feed. The feed's own task turns them into frames, re-reading the
-database (the notice carries the table id only, from this process or another through the relay):
+``Companions`` (one per process: the chat and presence services) names the notice kinds it hears
+(presence, chat) and the client frame it answers (``chat``), and gives each socket a ``Feed``. The
+socket routes those notices to the feed; the game's and the lobby's never pass here. The feed's
+own task turns them into frames, re-reading the database (the notice carries the table id only,
+from this process or another through the relay):
 
 - after each ``hello``: ``chat_history`` (the newest 50, whether older ones remain, the viewer's
   mutes; the client reads older pages over HTTP);
@@ -21,26 +23,16 @@ import asyncio
 import contextlib
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
+from app.chat.frames import ChatAccepted, ChatHistory, ChatMessage, PresenceFrame
 from app.chat.service import ChatService
 from app.errors import AppError
 from app.presence.service import PresenceService
-from app.realtime.frames import (
-    Chat,
-    ChatAccepted,
-    ChatHistory,
-    ChatMessage,
-    PresenceFrame,
-    Sent,
-    error_frame,
-    trusted,
-    wire,
-)
+from app.realtime.frames import Chat, Sent, error_frame, trusted, wire
 from app.realtime.hub import Notice, NoticeKind
-from app.realtime.outbox import Outbox
 from app.tables.types import Viewer
 
-SIDE_KINDS = (NoticeKind.PRESENCE.value, NoticeKind.CHAT.value)
 RETRY_SECONDS = 0.5
 SENT_KEPT = 400  # ids a socket remembers sending (a history page + far more than LOOKBACK)
 
@@ -51,11 +43,10 @@ class Feed:
         companions: Companions,
         table_id: str,
         viewer: Callable[[], Viewer | None],
-        outbox: Outbox,
+        put_text: Callable[[str], bool],
     ) -> None:
         self.companions, self.table_id = companions, table_id
-        self.viewer, self.put_text = viewer, outbox.put_text
-        self.split = Split(outbox, self)  # the socket's hub listener
+        self.viewer, self.put_text = viewer, put_text
         self.last_chat: int | None = None  # newest message id sent (None: no history yet)
         self.sent: OrderedDict[int, None] = OrderedDict()  # the ids sent lately, oldest first
         self._history = self._chat = self._presence = False
@@ -120,27 +111,20 @@ class Feed:
             self.sent.popitem(last=False)
 
 
-class Split:
-    """The socket's hub listener: lobby and game notices to the outbox, the rest to the feed."""
-
-    def __init__(self, outbox: Outbox, feed: Feed) -> None:
-        self.outbox, self.feed = outbox, feed
-
-    def put_nowait(self, notice: object) -> None:
-        if isinstance(notice, Notice) and notice.kind in SIDE_KINDS:
-            self.feed.put_nowait(notice)
-        else:
-            self.outbox.put_nowait(notice)
-
-
 class Companions:
     """The chat and presence services as the table socket uses them."""
+
+    notice_kinds = frozenset({NoticeKind.PRESENCE.value, NoticeKind.CHAT.value})
+    frame_kinds = frozenset({"chat"})
 
     def __init__(self, chat: ChatService, presence: PresenceService) -> None:
         self.chat, self.presence = chat, presence
 
-    def feed(self, table_id: str, viewer: Callable[[], Viewer | None], outbox: Outbox) -> Feed:
-        return Feed(self, table_id, viewer, outbox)
+    def feed(
+        self, table_id: str, viewer: Callable[[], Any], put_text: Callable[[str], bool]
+    ) -> Feed:
+        """``viewer``: the socket's viewer now (the one the tables' access judged), or None."""
+        return Feed(self, table_id, lambda: _viewer(viewer()), put_text)
 
     async def opened(self, table_id: str, profile_id: str) -> None:
         await self.presence.opened(table_id, profile_id)
@@ -149,14 +133,22 @@ class Companions:
         with contextlib.suppress(Exception):  # never keeps a socket from closing
             await self.presence.closed(table_id, profile_id)
 
-    async def answer(self, viewer: Viewer, frame: Chat) -> Sent:
+    async def answer(self, viewer: Any, frame: Any) -> Sent:
         """Store a ``chat`` frame's message: the direct answer to send (``chat_accepted``, or the
         error, naming the msg_id), echoing the frame's ref."""
+        me = _viewer(viewer)
+        if not isinstance(frame, Chat) or me is None:
+            return error_frame("unknown_frame", "not a chat frame", getattr(frame, "ref", None))
         try:
-            posted = await self.chat.post(viewer, frame.text, frame.msg_id)
+            posted = await self.chat.post(me, frame.text, frame.msg_id)
         except AppError as exc:
             return error_frame(**exc.to_dict(), msg_id=frame.msg_id, ref=frame.ref)
         answer = {"msg_id": frame.msg_id, "id": posted.message["id"], "duplicate": posted.duplicate}
         if frame.ref is not None:
             answer["ref"] = frame.ref
         return trusted(ChatAccepted, answer)
+
+
+def _viewer(viewer: object) -> Viewer | None:
+    """The socket's viewer as the tables feature made it (app/tables/types.py)."""
+    return viewer if isinstance(viewer, Viewer) else None

@@ -8,11 +8,12 @@ import contextlib
 import json
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
 from app.devtools.stack import TempDatabase
+from app.tables.delta import DOC_FIELDS, GameDoc, apply_patch, digest
 
 
 @dataclass
@@ -96,12 +97,48 @@ def http_move(
 # -- WebSocket clients --------------------------------------------------------------------------
 
 
+@dataclass
+class FrameTally:
+    """Frames and their UTF-8 bytes as received, by frame type; one tally may serve many
+    sockets."""
+
+    frames: dict[str, int]
+    bytes: dict[str, int]
+
+    @classmethod
+    def empty(cls) -> FrameTally:
+        return cls({}, {})
+
+    def add(self, kind: str, size: int) -> None:
+        self.frames[kind] = self.frames.get(kind, 0) + 1
+        self.bytes[kind] = self.bytes.get(kind, 0) + size
+
+    def copy(self) -> FrameTally:
+        return FrameTally(dict(self.frames), dict(self.bytes))
+
+    def since(self, earlier: FrameTally) -> FrameTally:
+        """What arrived after ``earlier`` (a ``copy`` of this tally) was taken."""
+        return FrameTally(
+            {k: v - earlier.frames.get(k, 0) for k, v in self.frames.items()},
+            {k: v - earlier.bytes.get(k, 0) for k, v in self.bytes.items()},
+        )
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(self.bytes.values())
+
+
 class SeatSocket:
     """One seat's socket. ``frames`` collects every frame; ``version`` follows the table.
 
     With ``keep``, only about the last ``keep`` frames stay in ``frames`` (a load run would
     otherwise hold every frame it ever received); ``received`` counts them all, and the ``start``
     of ``wait_for`` counts from the first frame ever received.
+
+    Like the page (static/js/socket.js), the socket answers a server ``ping`` with a ``pong``
+    (``answer_pings``) and, with ``ping_every``, sends a ``ping`` of its own that often, so a
+    quiet socket is not closed as silent (4408). With ``tally``, every frame received is counted
+    there with its UTF-8 size.
     """
 
     def __init__(
@@ -111,8 +148,22 @@ class SeatSocket:
         token: str,
         origin: str | None = None,
         keep: int | None = None,
+        deltas: bool = False,
+        answer_pings: bool = True,
+        ping_every: float | None = None,
+        tally: FrameTally | None = None,
     ) -> None:
         self.url = f"{ws_base}/ws/tables/{table_id}"
+        self.answer_pings = answer_pings
+        self.ping_every = ping_every
+        self.tally = tally
+        self._pinger: asyncio.Task[None] | None = None
+        # With ``deltas`` the hello asks for them: ``doc`` is the game as the frames left it (a
+        # delta patches it); a delta that does not follow ``version``, or whose digest differs
+        # from ``doc``'s, is counted in ``resyncs`` and answered with a hello for a snapshot.
+        self.deltas = deltas
+        self.doc: dict[str, Any] | None = None
+        self.resyncs = 0
         self.origin = origin or ws_base.replace("ws://", "http://")
         self.token = token
         self.keep = keep
@@ -142,10 +193,18 @@ class SeatSocket:
         )
         self.close_code = None
         self._reader = asyncio.create_task(self._read())
+        if self.ping_every:
+            self._pinger = asyncio.create_task(self._ping(self.ping_every))
         if since is None and self.version >= 0:
             since = self.version
-        await self.send({"type": "hello", "since": since})
+        await self.hello(since)
         return self
+
+    async def hello(self, since: int | None) -> None:
+        frame: dict[str, Any] = {"type": "hello", "since": since}
+        if self.deltas:
+            frame["deltas"] = True
+        await self.send(frame)
 
     async def send(self, frame: dict[str, Any] | str | bytes) -> None:
         data = frame if isinstance(frame, str | bytes) else json.dumps(frame)
@@ -165,6 +224,12 @@ class SeatSocket:
         )
         return mid
 
+    async def _ping(self, every: float) -> None:
+        with contextlib.suppress(Exception):
+            while True:
+                await asyncio.sleep(every)
+                await self.send({"type": "ping"})
+
     async def _read(self) -> None:
         try:
             async for raw in self.ws:
@@ -172,7 +237,16 @@ class SeatSocket:
                     frame = json.loads(raw)
                 except ValueError:
                     frame = {"type": "_unparsable", "raw": str(raw)[:200]}
-                self._absorb(frame)
+                if self.tally is not None:
+                    text = raw if isinstance(raw, bytes) or raw.isascii() else raw.encode()
+                    size = len(text)
+                    self.tally.add(str(frame.get("type")), size)
+                if self.answer_pings and frame.get("type") == "ping":
+                    with contextlib.suppress(Exception):
+                        await self.send({"type": "pong"})
+                if not self._absorb(frame):
+                    self.resyncs += 1
+                    await self.hello(None)
                 async with self._cond:
                     self.frames.append(frame)
                     if self.keep is not None and len(self.frames) > 2 * self.keep:
@@ -183,22 +257,39 @@ class SeatSocket:
         except Exception:
             pass
         finally:
+            if self._pinger is not None:
+                self._pinger.cancel()
             self.close_code = getattr(self.ws, "close_code", None) or 1006
             async with self._cond:
                 self._cond.notify_all()
 
-    def _absorb(self, frame: dict[str, Any]) -> None:
+    def _absorb(self, frame: dict[str, Any]) -> bool:
+        """Follow the game's frames; False: out of step (a delta that cannot be applied)."""
         # Only state frames move the socket's version: an ack or an error names a version too,
         # but carries no view and no legal moves.
-        if frame.get("type") not in ("snapshot", "update"):
-            return
+        kind = frame.get("type")
+        if kind not in ("snapshot", "update", "delta"):
+            return True
         v = frame.get("version")
-        if isinstance(v, int) and v >= self.version:
-            self.version = v
-            if "legal_moves" in frame:
-                self.legal_moves = list(frame.get("legal_moves") or [])
-            if "view" in frame:
-                self.view = frame["view"]
+        if not isinstance(v, int) or v < self.version:
+            return True
+        if kind == "delta":
+            if self.doc is None or frame.get("since") != self.version:
+                return False
+            try:
+                doc = apply_patch(self.doc, frame.get("patch") or [])
+            except ValueError:
+                return False
+            if frame.get("digest") is not None and digest(cast(GameDoc, doc)) != frame["digest"]:
+                return False
+        else:
+            doc = {k: frame[k] for k in DOC_FIELDS if k in frame}
+        self.doc = doc
+        self.version = v
+        self.legal_moves = list(doc.get("legal_moves") or [])
+        if "view" in doc:
+            self.view = doc["view"]
+        return True
 
     @property
     def received(self) -> int:

@@ -18,6 +18,7 @@ from app.invitations.service import Invitations
 from app.profiles.deps import ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
+from app.tables.answers import LobbyAnswer
 from app.tables.schemas import LobbyOut, TableIdPath
 
 router = APIRouter(tags=["play again"])
@@ -107,7 +108,7 @@ async def withdraw(
 )
 async def accept(
     invitation_id: InvitationIdPath, profile_id: ProfileId, svc: Service
-) -> dict[str, Any]:
+) -> LobbyAnswer:
     """The invited person takes their seat (another free one if theirs was filled meanwhile)."""
     return await svc.accept(profile_id, invitation_id)
 

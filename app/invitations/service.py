@@ -31,6 +31,7 @@ from app.invitations import repository as repo
 from app.invitations.schemas import InvitationKind, InvitationStatus
 from app.isotime import iso
 from app.realtime.hub import Hub, Notice, NoticeKind
+from app.tables.answers import LobbyAnswer
 from app.tables.lobby import free_seat, lobby_table, open_rematch, seat_person, visible
 from app.tables.locks import KeyedLocks
 from app.tables.service import TableService
@@ -208,7 +209,7 @@ class Invitations:
             raise AlreadyAnswered("the invitation was answered already")
 
     # ------------------------------------------------------------------ answers
-    async def accept(self, profile_id: str, invitation_id: int) -> dict[str, Any]:
+    async def accept(self, profile_id: str, invitation_id: int) -> LobbyAnswer:
         table_id = await self._run(lambda s: self._table_of(s, profile_id, invitation_id))
         async with self.locks[table_id]:
             old = await self._run(lambda s: self._accept(s, profile_id, invitation_id))

@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from app.db.models import Presence, Seat, SeenAt
@@ -23,16 +25,19 @@ def _aware(moment: datetime) -> datetime:
 
 
 def hold(s: Session, table_id: str, profile_id: str, instance: str, expires: datetime) -> None:
-    """This instance holds a socket of the person: insert or extend its row."""
-    row = s.get(Presence, (table_id, profile_id, instance))
-    if row is None:
-        s.add(
-            Presence(
-                table_id=table_id, profile_id=profile_id, instance=instance, expires_at=expires
-            )
+    """This instance holds a socket of the person: insert or extend its row, in one statement
+    (a socket opening while the refresh re-inserts the same row must not break the key)."""
+    dialect = s.get_bind().dialect.name
+    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    stmt = insert(Presence).values(
+        table_id=table_id, profile_id=profile_id, instance=instance, expires_at=expires
+    )
+    s.execute(
+        stmt.on_conflict_do_update(
+            index_elements=[Presence.table_id, Presence.profile_id, Presence.instance],
+            set_={"expires_at": stmt.excluded.expires_at},
         )
-    else:
-        row.expires_at = expires
+    )
 
 
 def release(s: Session, table_id: str, profile_id: str, instance: str, now: datetime) -> None:

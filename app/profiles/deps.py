@@ -12,6 +12,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request, Response
 
+from app.bearer import token_from
 from app.config import Settings
 from app.errors import Unauthenticated
 from app.profiles.service import ProfileService
@@ -29,15 +30,6 @@ def profile_service(request: Request) -> ProfileService:
 def settings_of(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
-
-
-def token_from(authorization: str | None, cookie: str | None) -> str | None:
-    """The Bearer token when one is sent, else the cookie's (another scheme is not ours)."""
-    if authorization:
-        scheme, _, value = authorization.partition(" ")
-        if scheme.lower() == "bearer" and value.strip():
-            return value.strip()
-    return cookie or None
 
 
 def request_token(request: Request) -> str | None:

@@ -1,15 +1,17 @@
-"""The table socket's route: the origin check, then one ``Connection`` (app/realtime/socket.py)."""
+"""The table socket's route: the origin check, then one ``Connection`` (app/realtime/socket.py).
+
+What the socket serves is registered on ``app.state`` by ``create_app``: ``socket_access`` (the
+tables' ``Access``) and ``socket_companions`` (the features that send frames of their own)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, WebSocket
 
+from app.bearer import token_from
 from app.clock import SYSTEM_CLOCK, Clock
 from app.config import Settings
-from app.profiles.deps import token_from
-from app.realtime.access import ServiceAccess
 from app.realtime.limits import SocketLimits, SocketRegistry
-from app.realtime.ports import CLOSE_POLICY
+from app.realtime.ports import CLOSE_POLICY, Access
 from app.realtime.socket import Connection
 
 router = APIRouter()
@@ -25,11 +27,10 @@ def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
     return origin in own or origin in settings.allowed_origins
 
 
-def _shared(ws: WebSocket) -> tuple[ServiceAccess, SocketRegistry, SocketLimits, Clock]:
+def _shared(ws: WebSocket) -> tuple[Access, SocketRegistry, SocketLimits, Clock]:
     """The process's socket state, made on first use and kept on ``app.state``."""
     state = ws.app.state
-    if getattr(state, "socket_access", None) is None:
-        state.socket_access = ServiceAccess(state.service, state.profiles, state.limiter)
+    if getattr(state, "socket_registry", None) is None:
         state.socket_registry = SocketRegistry()
         state.socket_limits = SocketLimits.from_settings(state.settings)
     clock: Clock = getattr(state, "clock", None) or SYSTEM_CLOCK
@@ -55,6 +56,6 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         table_id[:64],
         ws.query_params.get("invite"),
         address,
-        getattr(ws.app.state, "companions", None),  # presence and chat (app/chat/feed.py)
+        getattr(ws.app.state, "socket_companions", ()),
     )
     await conn.run(token, presented=header_token is not None)

@@ -36,10 +36,13 @@ class Frame(BaseModel):
 
 # ---------------------------------------------------------------------------- client → server
 class Hello(Frame):
-    """Ask for the lobby and the game from ``since`` (None: a full snapshot)."""
+    """Ask for the lobby and the game from ``since`` (None: a full snapshot). ``deltas``: after
+    the snapshot, send each change as a ``delta`` (a JSON Patch of the game the socket holds)
+    instead of an ``update`` with the whole game (docs/protocol.md, "Deltas")."""
 
     type: Literal["hello"]
     since: Version | None = None
+    deltas: bool = False
     token: Token | None = None  # first-frame authentication
     ref: Ref | None = None
 
@@ -71,7 +74,6 @@ class Auth(Frame):
     ref: Ref | None = None
 
 
-# ---- table chat (app/chat): a message of the viewer; answered by chat_accepted or an error
 class Chat(Frame):
     """A chat message. ``msg_id`` is the client's own id for it: a retry with the same id (after
     a reconnect, say) answers with the first result, never stores a copy. The text is checked by
@@ -84,7 +86,8 @@ class Chat(Frame):
     ref: Ref | None = None
 
 
-# ---- end of table chat
+# What a client may send: the transport's own frames, the game's (hello, move) and a companion's
+# (chat, answered by app/chat/feed.py); parsed here, before anything is done with them.
 ClientFrame = Annotated[Hello | Move | Ping | Pong | Auth | Chat, Field(discriminator="type")]
 CLIENT_FRAME: TypeAdapter[Hello | Move | Ping | Pong | Auth | Chat] = TypeAdapter(ClientFrame)
 
@@ -151,66 +154,6 @@ class ServerPing(Sent):
 class ServerPong(Sent):
     type: Literal["pong"] = "pong"
     ref: Ref | None = None
-
-
-# ---- presence and table chat (app/presence, app/chat)
-class SeatPresence(Frame):
-    seat: int
-    present: bool
-    last_seen: str | None  # ISO 8601 UTC, when away and ever seen
-
-
-class PresenceFrame(Sent):
-    """Whether each person's seat has a socket open now (on any instance), else when last seen."""
-
-    type: Literal["presence"] = "presence"
-    seats: list[SeatPresence]
-
-
-class ChatMessage(Sent):
-    """A stored message, sent once to every socket of the table. ``seat`` None: a spectator.
-    ``text`` is plain text (show it as text, never markup)."""
-
-    type: Literal["chat"] = "chat"
-    id: int
-    seat: int | None
-    name: str
-    text: str
-    at: str | None
-    msg_id: str
-
-
-class ChatEntry(Frame):
-    id: int
-    seat: int | None
-    name: str
-    text: str
-    at: str | None
-    msg_id: str
-
-
-class ChatHistory(Sent):
-    """After each hello: the newest 50 messages, oldest first, and the seats this viewer muted.
-    ``more``: older messages remain (``GET /api/tables/{id}/chat?before=`` reads them)."""
-
-    type: Literal["chat_history"] = "chat_history"
-    messages: list[ChatEntry]
-    muted: list[int]
-    more: bool = False
-
-
-class ChatAccepted(Sent):
-    """The direct answer to a ``chat`` frame: the stored message's ``id`` (``duplicate``: this
-    ``msg_id`` had been sent already; the first result)."""
-
-    type: Literal["chat_accepted"] = "chat_accepted"
-    msg_id: str
-    id: int
-    duplicate: bool
-    ref: Ref | None = None
-
-
-# ---- end of presence and table chat
 
 
 def _plain(value: Any) -> Any:

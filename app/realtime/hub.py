@@ -23,14 +23,21 @@ log = logging.getLogger("emara.hub")
 
 
 class NoticeKind(StrEnum):
-    LOBBY = "lobby"  # the seats or the status changed
-    GAME = "game"  # a move (or the start): the game is at ``version``
-    # ---- presence and chat (app/presence, app/chat): receivers re-read from the database
-    PRESENCE = "presence"  # someone's first socket opened or last one closed (or ran out)
-    CHAT = "chat"  # a chat message was stored
+    """The kinds of notice the instances tell each other (over the relay): a shared vocabulary.
+    What each kind means belongs to the feature that publishes it; a socket routes a kind to
+    whoever registered for it (app/realtime/socket.py ``Notices``)."""
+
+    LOBBY = "lobby"  # the seats or the status changed (app/tables)
+    GAME = "game"  # a move (or the start): the game is at ``version`` (app/tables)
+    PRESENCE = "presence"  # someone's first socket opened or last one closed (app/presence)
+    CHAT = "chat"  # a chat message was stored (app/chat)
     # Every session of a profile was cut off (sign out everywhere, a recovery): ``table_id``
     # carries the profile's id. Its sockets and event streams end, on every instance.
     SIGNED_OUT = "signed_out"
+
+
+# The kinds that name a table (all but SIGNED_OUT): a listener re-reads what it shows.
+TABLE_NOTICES = tuple(k.value for k in NoticeKind if k is not NoticeKind.SIGNED_OUT)
 
 
 @dataclass(frozen=True)

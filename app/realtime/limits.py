@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from app.clock import Clock
 from app.config import Settings
+from app.realtime.heartbeat import Heartbeat
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,7 @@ class SocketRegistry:
     """How many sockets this process holds open, by profile, client address and table."""
 
     def __init__(self) -> None:
+        self.heartbeat = Heartbeat()  # ticks every open socket of the process
         self.by_profile: Counter[str] = Counter()
         self.by_address: Counter[str] = Counter()
         self.by_table: Counter[str] = Counter()

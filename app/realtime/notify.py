@@ -337,13 +337,13 @@ class HubRelay:
         self.hub.deliver(Notice(table_id, kind, version))
 
     def _on_resync(self) -> None:
-        from app.realtime.hub import Notice
+        """Hints may have been lost while the relay was away: every local table hears every
+        kind of table notice, so each listener looks again at what it shows."""
+        from app.realtime.hub import TABLE_NOTICES, Notice
 
         for table_id in self.hub.tables():
-            self.hub.deliver(Notice(table_id, "lobby"))
-            self.hub.deliver(Notice(table_id, "game", None))
-            self.hub.deliver(Notice(table_id, "presence"))  # presence and chat: look again
-            self.hub.deliver(Notice(table_id, "chat"))
+            for kind in TABLE_NOTICES:
+                self.hub.deliver(Notice(table_id, kind))
 
 
 def relay_for(hub: Any, database_url: str, channel: str = CHANNEL) -> HubRelay | None:

@@ -12,15 +12,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Coroutine, Mapping, Sequence
+from typing import Any
 
 from starlette.websockets import WebSocketDisconnect
 
 from app.clock import Clock
 from app.errors import AppError
 from app.realtime import frames as f
-from app.realtime.access import Render
 from app.realtime.hub import Notice
 from app.realtime.limits import Bucket, Slot, SocketLimits, SocketRegistry
 from app.realtime.outbox import GameChanged, HelloRequest, LobbyChanged, Outbox, PingDue, Text
@@ -36,17 +35,37 @@ from app.realtime.ports import (
     CLOSE_WAIT_SECONDS,
     RETRY_SECONDS,
     Access,
+    Companion,
+    CompanionFeed,
+    Render,
     SeatView,
     Transport,
     error,
 )
-from app.tables.frames import Lobby
-
-if TYPE_CHECKING:  # presence and chat (app/chat/feed.py)
-    from app.chat.feed import Companions, Feed
-    from app.tables.types import Viewer
 
 log = logging.getLogger("emara.socket")
+
+
+class Notices:
+    """The socket's hub listener: the notices a companion registered for go to its feed, the
+    rest (the game's and the lobby's) to the socket's outbox."""
+
+    def __init__(self, outbox: Outbox) -> None:
+        self.outbox = outbox
+        self._routes: dict[str, list[CompanionFeed]] = {}
+
+    def route(self, kinds: frozenset[str], feed: CompanionFeed) -> None:
+        for kind in kinds:
+            self._routes.setdefault(kind, []).append(feed)
+
+    def put_nowait(self, notice: object) -> None:
+        feeds = self._routes.get(notice.kind) if isinstance(notice, Notice) else None
+        if feeds is None:
+            self.outbox.put_nowait(notice)
+            return
+        assert isinstance(notice, Notice)
+        for feed in feeds:
+            feed.put_nowait(notice)
 
 
 class Connection:
@@ -60,13 +79,11 @@ class Connection:
         table_id: str,
         invite: str | None,
         address: str,
-        companions: Companions | None = None,
+        companions: Sequence[Companion] = (),
     ) -> None:
         self.transport, self.access, self.limits = transport, access, limits
-        # ---- presence and chat: None serves neither (the feed is made once the socket is served)
-        self.companions = companions
-        self.feed: Feed | None = None
-        # ---- end of presence and chat
+        self.companions = tuple(companions)
+        self.feeds: list[CompanionFeed] = []  # one per companion, made once the socket is served
         self.clock, self.registry = clock, registry
         self.table_id, self.invite, self.address = table_id, invite, address
         self.outbox = Outbox(limits.outbox_frames, limits.outbox_bytes, self._fell_behind)
@@ -75,6 +92,7 @@ class Connection:
         self.session_id = ""  # the device session (My devices): signing it out ends the socket
         self.viewer: SeatView | None = None
         self.synced = False  # a hello has been answered
+        self.deltas = False  # the last hello asked for deltas
         self.version: int | None = None  # last game version sent to this socket
         now = clock.monotonic()
         self.heard = now  # last frame from the client
@@ -143,26 +161,28 @@ class Connection:
             await self.transport.send_text(f.wire(welcome))
         except (WebSocketDisconnect, OSError):
             return  # gone already
-        listener: Any = self.outbox
+        listener = Notices(self.outbox)
         tasks = []
-        if self.companions is not None:  # ---- presence and chat: the feed hears its notices
-            self.feed = self.companions.feed(self.table_id, self._chat_viewer, self.outbox)
-            listener = self.feed.split
-            tasks.append(asyncio.create_task(self._guarded("feed", self.feed.run())))
+        for companion in self.companions:
+            feed = companion.feed(self.table_id, self._viewer, self.outbox.put_text)
+            self.feeds.append(feed)
+            listener.route(companion.notice_kinds, feed)
+            tasks.append(asyncio.create_task(self._guarded("companion", feed.run())))
         self.access.subscribe(self.table_id, listener)
         self.access.watch_session(self.profile_id, self.session_id, self._signed_out)
-        if self.companions is not None:
-            await self.companions.opened(self.table_id, self.profile_id)
+        for companion in self.companions:
+            await companion.opened(self.table_id, self.profile_id)
         if first is not None:
             self._hello(first)
         tasks += [
             asyncio.create_task(self._guarded("reader", self._reader())),
             asyncio.create_task(self._guarded("writer", self._writer())),
-            asyncio.create_task(self._guarded("heartbeat", self._heartbeat())),
         ]
+        self.registry.heartbeat.add(self, min(1.0, self.limits.heartbeat_seconds / 4))
         try:
             await self.done.wait()
         finally:
+            self.registry.heartbeat.remove(self)
             self.access.unsubscribe(self.table_id, listener)
             self.access.unwatch_session(self.profile_id, self.session_id, self._signed_out)
             for task in tasks:
@@ -170,8 +190,8 @@ class Connection:
             # Shielded: when the server itself cancels the handler (shutdown), the socket's tasks
             # still end before it returns.
             await asyncio.shield(asyncio.gather(*tasks, return_exceptions=True))
-            if self.companions is not None:  # presence: this socket is gone
-                await self.companions.closed(self.table_id, self.profile_id)
+            for companion in self.companions:  # this socket is gone (presence)
+                await companion.closed(self.table_id, self.profile_id)
             if self.close_code is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(
@@ -281,30 +301,32 @@ class Connection:
         elif isinstance(frame, f.Move):
             await self._move(frame)
         elif isinstance(frame, f.Chat):
-            await self._chat(frame)
+            await self._companion_frame(frame)
         # pong answers our ping; a later auth needs nothing (the socket is authenticated)
 
-    def _chat_viewer(self) -> Viewer | None:
-        return cast("Viewer | None", self.viewer)
+    def _viewer(self) -> SeatView | None:
+        return self.viewer
 
     def _hello(self, frame: f.Hello) -> None:
+        self.deltas = frame.deltas
         self.outbox.put_hello(frame.since, frame.ref)
-        if self.feed is not None:
-            self.feed.hello()  # chat_history follows the hello's answer
+        for feed in self.feeds:
+            feed.hello()  # what a companion sends follows the hello's answer
 
-    async def _chat(self, frame: f.Chat) -> None:
-        """A chat message: ``chat_accepted`` (or an error) with the frame's ref; the message
-        itself reaches every socket of the table through the feed."""
-        if self.companions is None or self.viewer is None:
-            self._reply(error("unknown_frame", "chat is not served here", frame.ref))
-            return
-        self._reply(await self.companions.answer(cast("Viewer", self.viewer), frame))
+    async def _companion_frame(self, frame: f.Chat) -> None:
+        """A client frame a companion answers (a chat message): its direct answer, with the
+        frame's ref; what it announces reaches the table's sockets through the companion's feeds."""
+        for companion in self.companions:
+            if frame.type in companion.frame_kinds and self.viewer is not None:
+                self._reply(await companion.answer(self.viewer, frame))
+                return
+        self._reply(error("unknown_frame", f"{frame.type} is not served here", frame.ref))
 
     async def _move(self, frame: f.Move) -> None:
         ref = frame.ref
         extra = {} if ref is None else {"ref": ref}
 
-        async def accepted(out: dict[str, Any]) -> None:
+        async def accepted(out: Mapping[str, Any]) -> None:
             self._reply(f.trusted(f.Accepted, {**out, **extra}))
 
         assert self.viewer is not None
@@ -316,15 +338,10 @@ class Connection:
             self._reply(f.error_frame(**exc.to_dict(), move_id=frame.move_id, ref=ref))
 
     # ---------------------------------------------------------------- heartbeat
-    async def _heartbeat(self) -> None:
-        step = min(1.0, self.limits.heartbeat_seconds / 4)
-        while True:
-            await asyncio.sleep(step)
-            self.tick()
-
     def tick(self) -> None:
-        """One heartbeat step on the injected clock: a send blocked too long or a silent client
-        ends the socket; a quiet socket gets a ping."""
+        """One heartbeat step on the injected clock (app/realtime/heartbeat.py calls it for every
+        open socket): a send blocked too long or a silent client ends the socket; a quiet socket
+        gets a ping."""
         now = self.clock.monotonic()
         if (
             self.sending_since is not None
@@ -389,7 +406,7 @@ class Connection:
         ``seat_lost``, then sent the lobby and a full snapshot), or closed (4403) when it may
         not look on. None: nothing to send (or the socket is closing)."""
         assert self.viewer is not None
-        render = await self.access.catch_up(self.viewer, since, force)
+        render = await self.access.catch_up(self.viewer, since, force, deltas=self.deltas)
         for _ in range(2):
             if render is None or render.for_profile(self.viewer.seat, self.profile_id):
                 return render
@@ -436,7 +453,7 @@ class Connection:
                 await self._send(f.wire(error("seat_lost", "you no longer hold a seat here")))
                 self.finish(CLOSE_FORBIDDEN, "seat lost")
             return
-        await self._send(f.wire(f.trusted(Lobby, {"table": lobby})))
+        await self._send(lobby)
 
     async def _on_game(self, notice: GameChanged) -> None:
         if not self.synced or self.viewer is None:

@@ -24,7 +24,7 @@ from .state import GameState
 from .summary import LogEntry, PlayerSummary, SummaryItem, summarize
 from .turn import apply_move, legal_moves, to_act
 from .undo import UndoPoint, undo_points
-from .view import events_for, view_for
+from .view import events_for, view_for, views_for
 
 __all__ = [
     "BadOptionsError",
@@ -64,6 +64,7 @@ __all__ = [
     "to_act",
     "undo_points",
     "view_for",
+    "views_for",
 ]
 
 

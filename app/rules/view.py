@@ -10,6 +10,7 @@ from .contracts import (
     EngineEvent,
     EventCardView,
     MarkerView,
+    MeView,
     PlayerView,
     TokenView,
     TurnView,
@@ -181,13 +182,7 @@ def view_for(state: GameState, seat: int | None) -> View:
         ],
         "favor": {"pile": len(st["favor"]["pile"]), "discard": len(st["favor"]["discard"])},
         "players_state": [_player_view(st, s) for s in range(n)],
-        "me": None
-        if seat is None
-        else {
-            "seat": seat,
-            "hand": list(st["ps"][seat]["hand"]),
-            "decision": _decision_for(st, seat),
-        },
+        "me": None if seat is None else view_for_me(st, seat),
         "victoria": None
         if st["victoria"] is None
         else {
@@ -197,6 +192,31 @@ def view_for(state: GameState, seat: int | None) -> View:
         "outcome": compute_outcome(st) if finished else None,
     }
     return view
+
+
+def views_for(state: GameState, seats: list[int | None]) -> dict[int | None, View]:
+    """``view_for`` of each seat in ``seats``, equal to it seat by seat: what every seat sees
+    alike (the board, every player's public state, the outcome) is built once and shared by the
+    views; each seat adds its own ``me`` and ``turn`` (its undo points)."""
+    st = state.tree
+    public = view_for(state, None)
+    out: dict[int | None, View] = {}
+    for seat in seats:
+        if seat is None:
+            out[seat] = public
+            continue
+        view = cast(View, dict(public))
+        view["turn"] = _turn_view(st, seat)
+        view["me"] = view_for_me(st, seat)
+        out[seat] = view
+    return out
+
+
+def view_for_me(st: St, seat: int) -> MeView:
+    n: int = st["players"]
+    if not (isinstance(seat, int) and 0 <= seat < n):
+        raise ValueError(f"no seat {seat!r} at this table")
+    return {"seat": seat, "hand": list(st["ps"][seat]["hand"]), "decision": _decision_for(st, seat)}
 
 
 _PUBLIC_FORM: dict[str, tuple[str, ...]] = {

@@ -1,4 +1,5 @@
-"""The game service's typed answers: a render, a log line, the game, a log page, a catch-up.
+"""The table service's typed answers: a lobby, a move's result, a render, a log line, the game,
+a log page, a catch-up.
 
 ``TypedDict``s over the engine's own contracts (``rules.View``, ``rules.EncodedMove``,
 ``rules.EngineEvent``): the JSON the routes and the socket send, checked by mypy where it is
@@ -8,10 +9,50 @@ describe the same shapes to clients.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from app import rules
 from app.tables.status import TableStatus
+
+
+class LobbySeatLine(TypedDict):
+    seat: int
+    taken: bool
+    name: str | None
+    bot_level: str | None
+    host: bool
+    you: bool
+    present: NotRequired[bool]  # a socket of this seat's person is open now (app/presence)
+    last_seen: NotRequired[str | None]
+
+
+class LobbyAnswer(TypedDict):
+    """A table as its lobby shows it to one profile (``LobbyOut``)."""
+
+    id: str
+    invite_code: str | None
+    status: str
+    seats: list[LobbySeatLine]
+    seat_count: int
+    options: dict[str, Any]
+    host: bool
+    my_seat: int | None
+    version: int
+    outcome: rules.Outcome | None
+    to_act: list[int]
+    created_at: str | None
+    name: str | None
+    rematch_id: str | None
+    clock: NotRequired[dict[str, Any] | None]
+
+
+class MoveAnswer(TypedDict):
+    """A move's result (``MoveOut``; the socket's ``accepted``)."""
+
+    version: int
+    move_id: str
+    events: list[rules.EngineEvent]
+    duplicate: bool
 
 
 class PlayerScoreLine(TypedDict):

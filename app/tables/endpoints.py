@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Query
 from app.profiles.deps import MaybeProfileId, ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
-from app.tables.answers import GameAnswer, LogPage
+from app.tables.answers import GameAnswer, LobbyAnswer, LogPage, MoveAnswer
 from app.tables.deps import Service, seated_at_table
 from app.tables.explain_schemas import ExplainOut
 from app.tables.schemas import (
@@ -40,7 +40,7 @@ LOG_MAX_PAGE = 200  # the most one GET …/log (or ``log_tail`` of GET …/game)
     response_model=LobbyOut,
     dependencies=[Depends(limit(LimitName.TABLE_CREATE))],
 )
-async def create_table(body: TableIn, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
+async def create_table(body: TableIn, profile_id: ProfileId, svc: Service) -> LobbyAnswer:
     """Open a private table with the caller seated as host. One seat: a solo game, started."""
     return await svc.create_table(profile_id, body.seats, body.options.model_dump())
 
@@ -58,7 +58,7 @@ async def my_tables(profile_id: ProfileId, svc: Service) -> dict[str, Any]:
 )
 async def table(
     table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: str | None = None
-) -> dict[str, Any]:
+) -> LobbyAnswer:
     """The lobby. Visible to its seats, and to anyone holding the invite code (`?invite=`)."""
     return await svc.lobby(profile_id, table_id, invite)
 
@@ -70,17 +70,17 @@ async def table(
 )
 async def join(
     table_id: TableIdPath, body: JoinIn, profile_id: ProfileId, svc: Service
-) -> dict[str, Any]:
+) -> LobbyAnswer:
     return await svc.join(profile_id, table_id, body.invite_code)
 
 
 @router.post("/{table_id}/leave", response_model=LobbyOut)
-async def leave(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
+async def leave(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> LobbyAnswer:
     return await svc.leave(profile_id, table_id)
 
 
 @router.post("/{table_id}/start", response_model=LobbyOut)
-async def start(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
+async def start(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> LobbyAnswer:
     """Host only, every seat taken. Deals the game from a server-side secret seed."""
     return await svc.start(profile_id, table_id)
 
@@ -92,7 +92,7 @@ async def start(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> d
 )
 async def rename(
     table_id: TableIdPath, body: NameIn, profile_id: ProfileId, svc: Service
-) -> dict[str, Any]:
+) -> LobbyAnswer:
     """Host only: name the table (shown in the lobby, My games and the page title); `null` or
     an empty name removes it."""
     return await svc.rename(profile_id, table_id, body.name)
@@ -158,7 +158,7 @@ async def move(
     profile_id: ProfileId,
     svc: Service,
     invite: str | None = None,
-) -> dict[str, Any]:
+) -> MoveAnswer:
     """Play one move. A repeated `move_id` (for the same seat) returns the first result and
     changes nothing."""
     viewer = await svc.viewer(profile_id, table_id, invite)

@@ -15,8 +15,7 @@ from anyio import to_thread
 
 from app import rules
 from app.db.session import Database
-from app.errors import NotFound, WrongStatus
-from app.tables import repository as repo
+from app.tables.feed import started
 from app.tables.types import Viewer
 
 # Answers kept (table, version, seat); one is a few kB.
@@ -35,17 +34,13 @@ class Explainer:
 
     def _explain(self, viewer: Viewer) -> dict[str, Any]:
         with self.db.session() as s:
-            t = repo.table(s, viewer.table_id)
-            if t is None:
-                raise NotFound("no such table")
-            if t.state is None:
-                raise WrongStatus("the game has not started")
+            t, blob = started(s, viewer.table_id)
             key = (t.id, t.version, viewer.seat)
             known = self.memory.get(key)
             if known is not None:
                 self.memory.move_to_end(key)
                 return known
-            state = rules.decode_state(t.state)
+            state = rules.decode_state(blob)
             version = t.version
         explained = rules.explain_for(state, viewer.seat)
         out: dict[str, Any] = {"version": version, **explained}

@@ -7,37 +7,17 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from app.engine_types import EncodedMove, Outcome, View
+from app.engine_types import EncodedMove, View
 from app.pace.schemas import ClockOut
 from app.realtime.frames import Frame, Sent, trusted
 from app.tables.answers import CatchUp
-from app.tables.schemas import GameSeat, LobbySeat, LogEntry, PlayerScore, VictoriaScore
+from app.tables.schemas import GameSeat, LobbyOut, LogEntry, PlayerScore, VictoriaScore
 from app.tables.status import TableStatus
-
-
-class LobbyTable(Frame):
-    """A table as its lobby shows it (``GET /api/tables/{id}``'s fields, and more)."""
-
-    id: str
-    invite_code: str | None  # only to its seats
-    status: TableStatus
-    seats: list[LobbySeat]
-    seat_count: int
-    options: dict[str, Any]
-    host: bool
-    my_seat: int | None
-    version: int
-    outcome: Outcome | None
-    to_act: list[int]  # whose move it is now (empty unless the game runs)
-    created_at: str | None
-    name: str | None
-    rematch_id: str | None
-    clock: ClockOut | None
 
 
 class Lobby(Sent):
     type: Literal["lobby"] = "lobby"
-    table: LobbyTable
+    table: LobbyOut
 
 
 class Snapshot(Sent):
@@ -68,6 +48,30 @@ class Update(Sent):
     clock: ClockOut | None
     since: int
     moves: list[LogEntry]
+
+
+class PatchOperation(Frame):
+    """One RFC 6902 operation (only these three are sent)."""
+
+    op: Literal["add", "remove", "replace"]
+    path: str
+    value: Any = None  # absent for "remove"
+
+
+class Delta(Sent):
+    """The moves since ``since`` and what they changed in the seat's game, to a socket whose
+    hello asked for deltas: ``patch`` turns the game as the socket had it at ``since`` (view,
+    legal_moves, scores, status, seats, clock, as its last snapshot, update or delta left them)
+    into the game at ``version``. ``digest``, on some versions: the CRC-32 of the canonical view
+    and legal moves after the patch (docs/protocol.md, "Deltas")."""
+
+    type: Literal["delta"] = "delta"
+    version: int
+    seat: int | None
+    since: int
+    moves: list[LogEntry]
+    patch: list[PatchOperation]
+    digest: str | None = None
 
 
 def game_frame(frame: CatchUp) -> Snapshot | Update:

@@ -33,6 +33,7 @@ from app.pace.clock import public as public_clock
 from app.presence import repository as presence_repo
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
+from app.tables.answers import LobbyAnswer
 from app.tables.locks import KeyedLocks
 from app.tables.render import lobby_view
 from app.tables.status import TableStatus
@@ -83,17 +84,16 @@ def visible(
     return t, seats
 
 
-def lobby_of(s: Session, t: GameTable, seats: list[Seat], profile_id: str | None) -> dict[str, Any]:
+def lobby_of(s: Session, t: GameTable, seats: list[Seat], profile_id: str | None) -> LobbyAnswer:
     """The lobby view of a loaded table, with its players' names (and presence, when wired)."""
     names = repo.names(s, [x.profile_id for x in seats if x.profile_id])
     view = lobby_view(t, seats, names, profile_id)
-    # ---- presence (app/presence): present now, last seen when away, per person's seat
+    # Presence (app/presence): present now, last seen when away, per person's seat.
     here = {p["seat"]: p for p in presence_repo.seat_list(s, t.id)}
     for seat in view["seats"]:
         p = here.get(seat["seat"])
         seat["present"] = bool(p and p["present"])
         seat["last_seen"] = p["last_seen"] if p else None
-    # ---- end of presence
     # Pace: the running clock (deadlines per seat), for every viewer of the lobby.
     humans = {x.seat for x in seats if x.bot_level is None}
     view["clock"] = public_clock(cast(ClockBlob | None, t.clock), humans)
@@ -201,7 +201,7 @@ class Lobby:
     # ------------------------------------------------------------------ open
     async def create_table(
         self, profile_id: str, seat_count: int, options: dict[str, Any]
-    ) -> dict[str, Any]:
+    ) -> LobbyAnswer:
         table_id = await to_thread.run_sync(self.create_sync, profile_id, seat_count, options)
         if seat_count == 1:
             # A solo table is a one-seat table that starts at once.
@@ -226,12 +226,10 @@ class Lobby:
     # ------------------------------------------------------------------ look
     async def lobby(
         self, profile_id: str | None, table_id: str, invite_code: str | None
-    ) -> dict[str, Any]:
+    ) -> LobbyAnswer:
         return await to_thread.run_sync(self._lobby, profile_id, table_id, invite_code)
 
-    def _lobby(
-        self, profile_id: str | None, table_id: str, invite_code: str | None
-    ) -> dict[str, Any]:
+    def _lobby(self, profile_id: str | None, table_id: str, invite_code: str | None) -> LobbyAnswer:
         with self.db.session() as s:
             t, seats = visible(s, profile_id, table_id, invite_code)
             return lobby_of(s, t, seats, profile_id)
@@ -249,10 +247,10 @@ class Lobby:
                 raise Forbidden("this table does not allow spectators")
             return Viewer(t.id, seat, profile_id)
 
-    async def my_tables(self, profile_id: str) -> list[dict[str, Any]]:
+    async def my_tables(self, profile_id: str) -> list[LobbyAnswer]:
         return await to_thread.run_sync(self._my_tables, profile_id)
 
-    def _my_tables(self, profile_id: str) -> list[dict[str, Any]]:
+    def _my_tables(self, profile_id: str) -> list[LobbyAnswer]:
         with self.db.session() as s:
             return [
                 lobby_of(s, t, repo.seats(s, t.id), profile_id)
@@ -260,14 +258,14 @@ class Lobby:
             ]
 
     # ------------------------------------------------------------------ name
-    async def rename(self, profile_id: str, table_id: str, name: str | None) -> dict[str, Any]:
+    async def rename(self, profile_id: str, table_id: str, name: str | None) -> LobbyAnswer:
         """The host names the table (None: no name); every viewer hears of it."""
         async with self.locks[table_id]:
             out = await to_thread.run_sync(self._rename, profile_id, table_id, name)
         self._changed(table_id)
         return out
 
-    def _rename(self, profile_id: str, table_id: str, name: str | None) -> dict[str, Any]:
+    def _rename(self, profile_id: str, table_id: str, name: str | None) -> LobbyAnswer:
         with self.db.session() as s:
             t, seats = visible(s, profile_id, table_id, None)
             if t.host_profile_id != profile_id:
@@ -280,13 +278,13 @@ class Lobby:
             return lobby_of(s, t, seats, profile_id)
 
     # ------------------------------------------------------------------ seats
-    async def join(self, profile_id: str, table_id: str, invite_code: str) -> dict[str, Any]:
+    async def join(self, profile_id: str, table_id: str, invite_code: str) -> LobbyAnswer:
         async with self.locks[table_id]:
             out = await to_thread.run_sync(self._join, profile_id, table_id, invite_code)
         self._changed(table_id)
         return out
 
-    def _join(self, profile_id: str, table_id: str, invite_code: str) -> dict[str, Any]:
+    def _join(self, profile_id: str, table_id: str, invite_code: str) -> LobbyAnswer:
         with self.db.session() as s:
             t, seats = visible(s, None, table_id, invite_code)
             if any(x.profile_id == profile_id for x in seats):
@@ -306,13 +304,13 @@ class Lobby:
             repo.bump_seats(s, t.id)
             return lobby_of(s, t, repo.seats(s, t.id), profile_id)
 
-    async def leave(self, profile_id: str, table_id: str) -> dict[str, Any]:
+    async def leave(self, profile_id: str, table_id: str) -> LobbyAnswer:
         async with self.locks[table_id]:
             out = await to_thread.run_sync(self._leave, profile_id, table_id)
         self._changed(table_id)
         return out
 
-    def _leave(self, profile_id: str, table_id: str) -> dict[str, Any]:
+    def _leave(self, profile_id: str, table_id: str) -> LobbyAnswer:
         with self.db.session() as s:
             t, seats = visible(s, profile_id, table_id, None)
             if t.status != TableStatus.LOBBY:
@@ -331,14 +329,14 @@ class Lobby:
             repo.bump_seats(s, t.id)
             return lobby_of(s, t, rest, profile_id)
 
-    async def start(self, profile_id: str, table_id: str) -> dict[str, Any]:
+    async def start(self, profile_id: str, table_id: str) -> LobbyAnswer:
         async with self.locks[table_id]:
             out = await to_thread.run_sync(self._start, profile_id, table_id)
         self._changed(table_id)
         self.hub.publish(Notice(table_id, NoticeKind.GAME, out["version"]))
         return out
 
-    def _start(self, profile_id: str, table_id: str) -> dict[str, Any]:
+    def _start(self, profile_id: str, table_id: str) -> LobbyAnswer:
         with self.db.session() as s:
             t, seats = visible(s, profile_id, table_id, None)
             if t.host_profile_id != profile_id:

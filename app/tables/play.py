@@ -1,4 +1,4 @@
-"""Play: the move transaction and the game reads.
+"""Play: the move transaction (what a seat receives after it is app/tables/feed.py).
 
 A move is one Core transaction: (read the snapshot) -> judge -> conditional update -> log insert
 -> commit; only after the commit is it published to the hub (which waits on nothing). The
@@ -10,7 +10,7 @@ handed to a bot binds the very next move everywhere, with no notice needed.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, cast
+from typing import Any
 
 from anyio import to_thread
 from sqlalchemy import Connection
@@ -30,18 +30,14 @@ from app.errors import (
     WrongStatus,
 )
 from app.pace.book import UNKNOWN, PaceBook
-from app.pace.events import pace_log
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
-from app.tables.answers import CatchUp, CatchUpBase, GameAnswer, LogPage, UpdateAnswer
+from app.tables.answers import MoveAnswer
 from app.tables.cache import TableCache
 from app.tables.locks import KeyedLocks
-from app.tables.render import log_entry, render
 from app.tables.status import TableStatus
 from app.tables.types import Fresh, LogRow, Viewer
 
-# A client that is further behind than this gets a fresh snapshot instead of the missed moves.
-MAX_CATCH_UP = 200
 # Attempts of one move when the seats changed under it (each one re-reads them).
 SEAT_ATTEMPTS = 3
 
@@ -52,7 +48,7 @@ FinishHook = Callable[[Connection, str], None]
 class Prior(Exception):
     """Carries the earlier result of a move_id out of the transaction (which then rolls back)."""
 
-    def __init__(self, result: dict[str, Any]) -> None:
+    def __init__(self, result: MoveAnswer) -> None:
         super().__init__("duplicate move_id")
         self.result = result
 
@@ -61,7 +57,12 @@ class SeatsChanged(Exception):
     """The seats changed since the move read them: the move is judged again from the database."""
 
 
-def prior_result(conn: Connection, table_id: str, move_id: str, seat: int) -> dict[str, Any] | None:
+class EndsGame(Exception):
+    """The move ends the game: it is played again in a transaction, where the finish hooks
+    write beside it (the one-statement path has no transaction to give them)."""
+
+
+def prior_result(conn: Connection, table_id: str, move_id: str, seat: int) -> MoveAnswer | None:
     r = repo.prior(conn, table_id, seat, move_id)
     if r is None:
         return None
@@ -108,8 +109,8 @@ class Play:
         move: Any,
         expected_version: int,
         move_id: str,
-        on_commit: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
-    ) -> dict[str, Any]:
+        on_commit: Callable[[MoveAnswer], Awaitable[None]] | None = None,
+    ) -> MoveAnswer:
         """Apply one move for the viewer's seat. The single entry point for HTTP, WS and bots.
 
         ``on_commit`` (optional) hears the result after the commit and before the broadcast: the
@@ -145,19 +146,19 @@ class Play:
         move_id: str,
         bot: bool = False,
         profile_id: str | None = None,
-    ) -> tuple[dict[str, Any], bool]:
+    ) -> tuple[MoveAnswer, bool]:
         """The move's transaction; (result, True) when committed now, (earlier result, False)
         for a move_id this seat has played already. A person's move (``bot`` False) is played
         only if ``profile_id`` holds ``seat`` in the seats the move is judged with."""
-        for _ in range(SEAT_ATTEMPTS - 1):
+        one = self.db.postgres
+        for _ in range(SEAT_ATTEMPTS + 1):  # (one more when the move turns out to end the game)
             try:
-                return self._attempt(table_id, seat, move, expected, move_id, bot, profile_id)
+                return self._attempt(table_id, seat, move, expected, move_id, bot, profile_id, one)
+            except EndsGame:
+                one = False
             except SeatsChanged:
                 self.cache.forget(table_id)  # the next attempt reads the seats in its own txn
-        try:
-            return self._attempt(table_id, seat, move, expected, move_id, bot, profile_id)
-        except SeatsChanged:
-            raise StaleVersion("the seats changed; try again", version=expected) from None
+        raise StaleVersion("the seats changed; try again", version=expected)
 
     def _attempt(
         self,
@@ -168,23 +169,28 @@ class Play:
         move_id: str,
         bot: bool,
         profile_id: str | None,
-    ) -> tuple[dict[str, Any], bool]:
+        one_statement: bool = False,
+    ) -> tuple[MoveAnswer, bool]:
         """The snapshot is read from the database unless this process knows version
         ``expected`` itself: a table's state at a version never changes, and the conditional
         update checks both the version and the seats the move was judged with. A ``move_id``
         seen before (for this seat) is caught by the log's unique key, which rolls the whole
         transaction back. A person cannot move for a seat handed to a bot, nor for a seat their
         profile does not hold in those seats (left, or taken by someone else on any instance),
-        nor a ``bot`` for a seat no bot holds."""
+        nor a ``bot`` for a seat no bot holds.
+
+        ``one_statement`` (Postgres) and this process knows the table at ``expected``: nothing
+        is read, and the update and the log insert go as one statement that commits by itself
+        (``repository.advance_and_log``) — one round trip for the whole move."""
         epoch = self.cache.epoch
+        fresh = self.cache.get(table_id)
+        known = (
+            fresh is not None and fresh.version == expected and fresh.status == TableStatus.PLAYING
+        )
+        one = one_statement and known
         try:
-            with self.db.begin() as conn:
-                fresh = self.cache.get(table_id)
-                if (
-                    fresh is not None
-                    and fresh.version == expected
-                    and fresh.status == TableStatus.PLAYING
-                ):
+            with self.db.autocommit() if one else self.db.begin() as conn:
+                if fresh is not None and known:
                     state, seats, seen = fresh.state, fresh.seats, fresh.seats_version
                     holders = fresh.holders
                     stored: Any = UNKNOWN
@@ -225,30 +231,25 @@ class Play:
                         version=expected,
                     ) from exc
                 finished = rules.outcome(tr.state) is not None
+                if finished and one:
+                    raise EndsGame()
                 status = TableStatus.FINISHED if finished else TableStatus.PLAYING
                 new_version = expected + 1
                 now = utcnow()
                 clock, deadline = self.pace.on_move(
                     conn, table_id, expected, seen, stored, tr.state, seats
                 )
-                changed = repo.advance(
-                    conn,
-                    {
-                        "p_id": table_id,
-                        "p_expected": expected,
-                        "p_seats": seen,
-                        "p_state": rules.state_blob(tr.state),
-                        "p_version": new_version,
-                        "p_status": status,
-                        "p_at": now,
-                        "p_clock": clock,
-                        "p_deadline": deadline,
-                    },
-                )
-                if changed != 1:
-                    # Lost a race (to a retry of this very move, or another), or the seats moved.
-                    self._check_seats_current(conn, table_id, expected, seen, move_id, seat)
-                    raise StaleVersion("the table has moved on", version=expected)
+                params = {
+                    "p_id": table_id,
+                    "p_expected": expected,
+                    "p_seats": seen,
+                    "p_state": rules.state_blob(tr.state),
+                    "p_version": new_version,
+                    "p_status": status,
+                    "p_at": now,
+                    "p_clock": clock,
+                    "p_deadline": deadline,
+                }
                 raw_events = list(tr.events)
                 entry = LogRow(
                     version=new_version,
@@ -257,18 +258,25 @@ class Play:
                     events=raw_events,
                     created_at=now,
                 )
-                repo.log_move(
-                    conn,
-                    {
-                        "table_id": table_id,
-                        "version": new_version,
-                        "seat": seat,
-                        "move": entry.move,
-                        "events": raw_events,
-                        "move_id": move_id,
-                        "created_at": now,
-                    },
-                )
+                row = {
+                    "table_id": table_id,
+                    "version": new_version,
+                    "seat": seat,
+                    "move": entry.move,
+                    "events": raw_events,
+                    "move_id": move_id,
+                    "created_at": now,
+                }
+                if one:
+                    changed = repo.advance_and_log(conn, params, row)
+                else:
+                    changed = repo.advance(conn, params)
+                if changed != 1:
+                    # Lost a race (to a retry of this very move, or another), or the seats moved.
+                    self._check_seats_current(conn, table_id, expected, seen, move_id, seat)
+                    raise StaleVersion("the table has moved on", version=expected)
+                if not one:
+                    repo.log_move(conn, row)
                 if finished:
                     for hook in self.finish_hooks:
                         hook(conn, table_id)
@@ -311,139 +319,3 @@ class Play:
             refuse(conn, row, table_id, move_id, seat)
         if row.seats_version != seen:
             raise SeatsChanged()
-
-    # ------------------------------------------------------------------ reads
-    async def game(self, viewer: Viewer, log_tail: int | None = None) -> GameAnswer:
-        """The game for the viewer; its log whole, or only the newest ``log_tail`` lines (then
-        ``log_more`` tells whether older ones remain: ``log_page`` reads them)."""
-        return await to_thread.run_sync(self._game, viewer, log_tail)
-
-    def _game(self, viewer: Viewer, log_tail: int | None) -> GameAnswer:
-        with self.db.session() as s:
-            t = repo.table(s, viewer.table_id)
-            if t is None:
-                raise NotFound("no such table")
-            if t.state is None:
-                raise WrongStatus("the game has not started")
-            if log_tail is None:
-                records, more = repo.full_log(s, t.id), False
-            else:
-                records, more = repo.log_page(s, t.id, None, log_tail)
-            seats = repo.game_seats(s, t.id)
-            return {
-                **render(rules.decode_state(t.state), t.version, viewer.seat),
-                "status": t.status,
-                "seats": seats,
-                "log": [log_entry(r, viewer.seat) for r in records],
-                "log_more": more,
-                "clock": self.pace.public(t.clock, seats),
-                "pace_log": pace_log(s, t.id),
-            }
-
-    async def log_page(self, viewer: Viewer, before: int | None, limit: int) -> LogPage:
-        """The newest ``limit`` log lines below version ``before``, oldest first, redacted for
-        the viewer's seat; ``more``: older ones remain."""
-
-        def work() -> LogPage:
-            with self.db.session() as s:
-                t = repo.table(s, viewer.table_id)
-                if t is None:
-                    raise NotFound("no such table")
-                if t.state is None:
-                    raise WrongStatus("the game has not started")
-                rows, more = repo.log_page(s, t.id, before, limit)
-                return {"entries": [log_entry(r, viewer.seat) for r in rows], "more": more}
-
-        return await to_thread.run_sync(work)
-
-    async def catch_up(
-        self, viewer: Viewer, since: int | None, force: bool = False
-    ) -> CatchUp | None:
-        """What a listener at ``since`` needs: the missed moves, or a snapshot.
-
-        None when there is no game yet, or when ``since`` is current (unless ``force``). The
-        frame carries ``holders`` (the profile holding each seat, read with the state it
-        renders): the caller checks its viewer against it and removes it before sending.
-        """
-        frame = self.fresh_update(viewer, since, force)
-        if frame is not None:
-            return frame
-        table_id = viewer.table_id
-        # Another socket of this table is reading it already (a move committed by another
-        # process reaches all of them at once): one read serves them all.
-        if not force and await self.cache.wait_loading(table_id):
-            frame = self.fresh_update(viewer, since, force)
-            if frame is not None:
-                return frame
-        done = self.cache.start_loading(table_id)
-        try:
-            return await to_thread.run_sync(self.catch_up_sync, viewer, since, force)
-        finally:
-            self.cache.done_loading(table_id, done)
-
-    def fresh_update(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
-        """The update for a listener one move behind, when this process knows that move:
-        rendered from memory, with no database round trip and no worker thread. (If the table has
-        moved on since, the next notice brings the socket further.)"""
-        fresh = self.cache.get(viewer.table_id)
-        if fresh is None or force or since is None or fresh.version != since + 1:
-            return None
-        clock = self.pace.public_known(
-            viewer.table_id, fresh.version, fresh.seats_version, fresh.seats
-        )
-        if clock is UNKNOWN:
-            return None
-        return {
-            **render(fresh.state, fresh.version, viewer.seat),
-            "holders": fresh.holders,
-            "type": "update",
-            "status": fresh.status,
-            "seats": [dict(x) for x in fresh.seats],
-            "since": since,
-            "moves": [log_entry(fresh.entry, viewer.seat)],
-            "clock": cast(dict[str, Any] | None, clock),  # known (not UNKNOWN) here
-        }
-
-    def catch_up_sync(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
-        frame = self.fresh_update(viewer, since, force)
-        if frame is not None:
-            return frame
-        return self.catch_up_db(viewer, since, force)
-
-    def catch_up_db(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
-        """``catch_up`` read from the database (and remembered as the table's fresh state)."""
-        epoch = self.cache.epoch
-        with self.db.begin() as conn:
-            t = repo.snapshot(conn, viewer.table_id)
-            if t is None or t.state is None:
-                return None
-            if since is not None and since == t.version and not force:
-                return None
-            state = rules.decode_state(t.state)
-            game_seats, holders = repo.game_seats_and_holders(conn, viewer.table_id)
-            base: CatchUpBase = {
-                **render(state, t.version, viewer.seat),
-                "status": t.status,
-                "seats": game_seats,
-                "holders": holders,
-                "clock": self.pace.public(t.clock, game_seats),
-            }
-            self.pace.remember(viewer.table_id, t.version, t.seats_version, t.clock)
-            if since is None or since > t.version or t.version - since > MAX_CATCH_UP:
-                return {**base, "type": "snapshot"}
-            records = repo.log_between(conn, viewer.table_id, since, t.version)
-            out: UpdateAnswer = {
-                **base,
-                "type": "update",
-                "since": since,
-                "moves": [log_entry(r, viewer.seat) for r in records],
-            }
-        if records and records[-1].version == t.version:
-            # Remember the table as read (another process committed it): the other sockets of
-            # the table here, and the next move made here, start from it.
-            last = records[-1]
-            entry = LogRow(last.version, last.seat, last.move, last.events, last.created_at)
-            seats = [dict(x) for x in game_seats]
-            fresh = Fresh(t.version, state, t.status, entry, seats, t.seats_version, holders)
-            self.cache.remember(viewer.table_id, fresh, epoch)
-        return out

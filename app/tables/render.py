@@ -9,7 +9,7 @@ from typing import Any, Protocol, cast
 from app import rules
 from app.db.models import GameTable, Seat
 from app.isotime import iso
-from app.tables.answers import GameRender, LogLineOut, ScoreLine
+from app.tables.answers import GameRender, LobbyAnswer, LobbySeatLine, LogLineOut, ScoreLine
 from app.tables.status import TableStatus
 
 
@@ -60,6 +60,32 @@ def render(state: Any, version: int, seat: int | None) -> GameRender:
     }
 
 
+def render_all(state: Any, version: int, seats: list[int | None]) -> dict[int | None, GameRender]:
+    """``render`` of each seat in ``seats`` (None: a spectator), the views built together
+    (``rules.views_for``: what every seat sees alike is built once)."""
+    views = rules.views_for(state, seats)
+    out: dict[int | None, GameRender] = {}
+    scores: list[ScoreLine] | None = None
+    for seat in seats:
+        view = views[seat]
+        legal: list[rules.EncodedMove] = []
+        if seat is not None:
+            legal = [
+                cast(rules.EncodedMove, rules.encode_move(m))
+                for m in rules.legal_moves(state, seat)
+            ]
+        if scores is None:
+            scores = scores_of(view)  # the same for every seat
+        out[seat] = {
+            "version": version,
+            "seat": seat,
+            "view": view,
+            "legal_moves": legal,
+            "scores": scores,
+        }
+    return out
+
+
 def log_entry(r: LogLine, seat: int | None) -> LogLineOut:
     """A log line redacted for ``seat``."""
     return {
@@ -73,11 +99,11 @@ def log_entry(r: LogLine, seat: int | None) -> LogLineOut:
 
 def lobby_view(
     t: GameTable, seats: Iterable[Seat], names: dict[str, str], profile_id: str | None
-) -> dict[str, Any]:
+) -> LobbyAnswer:
     """The lobby of a table for ``profile_id`` (the invite code only to its seats)."""
     seats = list(seats)
     by_seat = {x.seat: x for x in seats}
-    seat_list = []
+    seat_list: list[LobbySeatLine] = []
     for n in range(t.seat_count):
         x = by_seat.get(n)
         seat_list.append(

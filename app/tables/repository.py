@@ -39,7 +39,8 @@ ADVANCE = (
     .where(
         TABLE.c.id == bindparam("p_id"),
         TABLE.c.version == bindparam("p_expected"),
-        TABLE.c.status == TableStatus.PLAYING,
+        # (a parameter, not a literal: the statement is also the CTE of ADVANCE_AND_LOG)
+        TABLE.c.status == bindparam("p_playing", type_=TABLE.c.status.type),
         TABLE.c.seats_version == bindparam("p_seats"),
     )
     .values(
@@ -53,6 +54,27 @@ ADVANCE = (
     )
 )
 LOG = insert(MOVE)
+# Postgres: the conditional update and the log insert in one statement (one round trip, atomic
+# by itself): the insert takes its row from the update's RETURNING, so no row is logged unless
+# the table moved; a move_id played already breaks the log's unique key and undoes both.
+_UP = ADVANCE.returning(TABLE.c.id).cte("up")
+ADVANCE_AND_LOG = (
+    insert(MOVE)
+    .from_select(
+        ["table_id", "version", "seat", "move", "events", "move_id", "created_at"],
+        select(
+            _UP.c.id,
+            # (named apart from the table's columns: a parameter named like one would set it)
+            bindparam("m_version", type_=MOVE.c.version.type),
+            bindparam("m_seat", type_=MOVE.c.seat.type),
+            bindparam("m_move", type_=MOVE.c.move.type),
+            bindparam("m_events", type_=MOVE.c.events.type),
+            bindparam("m_move_id", type_=MOVE.c.move_id.type),
+            bindparam("m_created_at", type_=MOVE.c.created_at.type),
+        ),
+    )
+    .returning(MOVE.c.version)
+)
 SNAPSHOT = select(
     TABLE.c.status, TABLE.c.version, TABLE.c.state, TABLE.c.seats_version, TABLE.c.clock
 ).where(TABLE.c.id == bindparam("p_id"))
@@ -101,11 +123,18 @@ def game_seats_and_holders(
 
 def advance(conn: Connection, params: dict[str, Any]) -> int:
     """The conditional update; the number of rows it changed (0 or 1)."""
-    return int(conn.execute(ADVANCE, params).rowcount)
+    return int(conn.execute(ADVANCE, {**params, "p_playing": TableStatus.PLAYING}).rowcount)
 
 
 def log_move(conn: Connection, row: dict[str, Any]) -> None:
     conn.execute(LOG, row)
+
+
+def advance_and_log(conn: Connection, params: dict[str, Any], row: dict[str, Any]) -> int:
+    """Postgres: ``advance`` and ``log_move`` as one statement; the rows logged (0 or 1)."""
+    values = {**params, "p_playing": TableStatus.PLAYING}
+    values.update({f"m_{k}": v for k, v in row.items() if k != "table_id"})
+    return len(conn.execute(ADVANCE_AND_LOG, values).all())
 
 
 def prior(conn: Connection, table_id: str, seat: int, move_id: str) -> Any:

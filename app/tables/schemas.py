@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from app.engine_types import EncodedMove, EngineEvent, View
+from app.engine_types import EncodedMove, EngineEvent, Outcome, View
 from app.pace.schemas import ClockOut, LivePace, PaceEventOut, PaceOption
 from app.strict import Strict
 from app.tables.status import TableStatus
@@ -100,14 +100,15 @@ class LobbySeat(BaseModel):
     bot_level: str | None
     host: bool
     you: bool
-    # ---- presence (app/presence): a socket of this seat's person is open now (any instance);
-    # else when their last one closed (ISO 8601 UTC; null: never seen, or a bot or empty seat)
+    # A socket of this seat's person is open now (any instance, app/presence); else when their
+    # last one closed (ISO 8601 UTC; null: never seen, or a bot or empty seat).
     present: bool = False
     last_seen: str | None = None
 
 
 class LobbyOut(BaseModel):
-    """A table as its lobby shows it (the invite code only to its seats)."""
+    """A table as its lobby shows it (the invite code only to its seats): the answer of
+    ``GET /api/tables/{id}`` and the ``table`` of the socket's ``lobby`` frame."""
 
     id: str
     invite_code: str | None
@@ -118,7 +119,7 @@ class LobbyOut(BaseModel):
     host: bool
     my_seat: int | None
     version: int
-    outcome: dict[str, Any] | None
+    outcome: Outcome | None
     created_at: str | None
     clock: ClockOut | None = None
     # The seats whose move it is (empty unless the game runs).
@@ -191,7 +192,7 @@ class MoveOut(BaseModel):
 
     version: int
     move_id: str
-    events: list[Any]
+    events: list[EngineEvent]
     duplicate: bool
 
 

@@ -1,7 +1,7 @@
 """The table service: one object over the lobby, play, the fresh-table memory and the audit.
 
 ``app.state.service`` is this object: the endpoints, the socket and the bot runner call it. The
-work lives in the feature modules (``lobby``, ``play``, ``cache``, ``audit``, ``profiles``);
+work lives in the feature modules (``lobby``, ``play``, ``feed``, ``cache``, ``audit``);
 this facade only wires them to one database, hub and set of per-table locks.
 """
 
@@ -16,10 +16,11 @@ from app.db.session import Database
 from app.pace.book import PaceBook
 from app.realtime.hub import Hub
 from app.tables import repository as repo
-from app.tables.answers import CatchUp, GameAnswer, LogPage
+from app.tables.answers import CatchUp, GameAnswer, LobbyAnswer, LogPage, MoveAnswer
 from app.tables.audit import Audit
 from app.tables.cache import TableCache
 from app.tables.explain import Explainer
+from app.tables.feed import GameFeed
 from app.tables.lobby import Lobby
 from app.tables.locks import KeyedLocks
 from app.tables.play import Play
@@ -41,6 +42,7 @@ class TableService:
         self.pace = PaceBook()
         self.lobbies = Lobby(db, hub, self.locks, self.pace)
         self.play = Play(db, hub, self.locks, self.cache, self.pace)
+        self.feed = GameFeed(db, self.cache, self.pace)
         self.audit = Audit(db)
         self.explainer = Explainer(db)
 
@@ -55,27 +57,27 @@ class TableService:
     # ------------------------------------------------------------------ lobby
     async def create_table(
         self, profile_id: str, seat_count: int, options: dict[str, Any]
-    ) -> dict[str, Any]:
+    ) -> LobbyAnswer:
         return await self.lobbies.create_table(profile_id, seat_count, options)
 
     async def lobby(
         self, profile_id: str | None, table_id: str, invite_code: str | None
-    ) -> dict[str, Any]:
+    ) -> LobbyAnswer:
         return await self.lobbies.lobby(profile_id, table_id, invite_code)
 
-    async def join(self, profile_id: str, table_id: str, invite_code: str) -> dict[str, Any]:
+    async def join(self, profile_id: str, table_id: str, invite_code: str) -> LobbyAnswer:
         return await self.lobbies.join(profile_id, table_id, invite_code)
 
-    async def leave(self, profile_id: str, table_id: str) -> dict[str, Any]:
+    async def leave(self, profile_id: str, table_id: str) -> LobbyAnswer:
         return await self.lobbies.leave(profile_id, table_id)
 
-    async def start(self, profile_id: str, table_id: str) -> dict[str, Any]:
+    async def start(self, profile_id: str, table_id: str) -> LobbyAnswer:
         return await self.lobbies.start(profile_id, table_id)
 
-    async def rename(self, profile_id: str, table_id: str, name: str | None) -> dict[str, Any]:
+    async def rename(self, profile_id: str, table_id: str, name: str | None) -> LobbyAnswer:
         return await self.lobbies.rename(profile_id, table_id, name)
 
-    async def my_tables(self, profile_id: str) -> list[dict[str, Any]]:
+    async def my_tables(self, profile_id: str) -> list[LobbyAnswer]:
         return await self.lobbies.my_tables(profile_id)
 
     async def holds_seat(self, profile_id: str, table_id: str) -> bool:
@@ -96,12 +98,12 @@ class TableService:
     def seat_viewer(table_id: str, seat: int) -> Viewer:
         return seat_viewer(table_id, seat)
 
-    # ------------------------------------------------------------------ play
+    # ------------------------------------------------------------------ play and the feed
     async def game(self, viewer: Viewer, log_tail: int | None = None) -> GameAnswer:
-        return await self.play.game(viewer, log_tail)
+        return await self.feed.game(viewer, log_tail)
 
     async def log_page(self, viewer: Viewer, before: int | None, limit: int) -> LogPage:
-        return await self.play.log_page(viewer, before, limit)
+        return await self.feed.log_page(viewer, before, limit)
 
     async def explain(self, viewer: Viewer) -> dict[str, Any]:
         """Every piece on the board explained for the viewer's seat (app/tables/explain.py)."""
@@ -113,8 +115,8 @@ class TableService:
         move: Any,
         expected_version: int,
         move_id: str,
-        on_commit: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
-    ) -> dict[str, Any]:
+        on_commit: Callable[[MoveAnswer], Awaitable[None]] | None = None,
+    ) -> MoveAnswer:
         return await self.play.submit_move(viewer, move, expected_version, move_id, on_commit)
 
     async def catch_up(
@@ -122,8 +124,8 @@ class TableService:
     ) -> CatchUp | None:
         """``fresh``: read from the database, whatever this process remembers."""
         if fresh:
-            return await to_thread.run_sync(self.play.catch_up_db, viewer, since, force)
-        return await self.play.catch_up(viewer, since, force)
+            return await to_thread.run_sync(self.feed.catch_up_db, viewer, since, force)
+        return await self.feed.catch_up(viewer, since, force)
 
     # ------------------------------------------------------------------ audit
     def replay_matches(self, table_id: str) -> bool:

@@ -8,7 +8,7 @@ as a seat change), on every instance; a lobby notice follows the commit.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import cast
 
 from anyio import to_thread
 
@@ -20,6 +20,7 @@ from app.pace import clock as pc
 from app.pace.events import PaceEventKind, add_event
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
+from app.tables.answers import LobbyAnswer
 from app.tables.lobby import lobby_of, visible
 from app.tables.locks import KeyedLocks
 from app.tables.status import TableStatus
@@ -43,22 +44,20 @@ class PaceService:
         self.locks = locks
         self.clock = clock
 
-    async def pause(self, profile_id: str, table_id: str) -> dict[str, Any]:
+    async def pause(self, profile_id: str, table_id: str) -> LobbyAnswer:
         return await self._vacation(profile_id, table_id, paused=True)
 
-    async def resume(self, profile_id: str, table_id: str) -> dict[str, Any]:
+    async def resume(self, profile_id: str, table_id: str) -> LobbyAnswer:
         return await self._vacation(profile_id, table_id, paused=False)
 
-    async def _vacation(self, profile_id: str, table_id: str, paused: bool) -> dict[str, Any]:
+    async def _vacation(self, profile_id: str, table_id: str, paused: bool) -> LobbyAnswer:
         async with self.locks[table_id]:
             now = self.clock.now()
             out = await to_thread.run_sync(self._set_paused, profile_id, table_id, paused, now)
         self.hub.publish(Notice(table_id, NoticeKind.LOBBY))
         return out
 
-    def _set_paused(
-        self, profile_id: str, table_id: str, paused: bool, now: float
-    ) -> dict[str, Any]:
+    def _set_paused(self, profile_id: str, table_id: str, paused: bool, now: float) -> LobbyAnswer:
         with self.db.session() as s:
             t, seats = visible(s, profile_id, table_id, None)
             if t.host_profile_id != profile_id:

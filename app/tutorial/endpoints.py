@@ -7,13 +7,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
 from app.profiles.deps import ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
+from app.tables.answers import LobbyAnswer
 from app.tables.schemas import LobbyOut, TableIdPath
 from app.tutorial.schemas import GuideIn, GuideOut, HintOut
 from app.tutorial.service import Tutorial
@@ -35,7 +36,7 @@ Guide = Annotated[Tutorial, Depends(tutorial)]
     response_model=LobbyOut,
     dependencies=[Depends(limit(LimitName.TABLE_CREATE))],
 )
-async def start(profile_id: ProfileId, guide: Guide) -> dict[str, Any]:
+async def start(profile_id: ProfileId, guide: Guide) -> LobbyAnswer:
     """Open a guided first game: a real table with the caller in seat 0 and two `greedy` bots,
     started at once (the caller moves first). Its lobby has `options.guided: true`."""
     return await guide.start(profile_id)

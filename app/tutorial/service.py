@@ -11,6 +11,7 @@ from app.bots.runner import BotRunner
 from app.bots.service import BotSeats
 from app.db.session import Database
 from app.errors import AppError, NotYourSeat, WrongStatus
+from app.tables.answers import LobbyAnswer
 from app.tables.schemas import TableOptions
 from app.tables.service import TableService
 from app.tables.status import TableStatus
@@ -47,7 +48,7 @@ class Tutorial:
         self.bot_seats = bot_seats
         self.runner = runner
 
-    async def start(self, profile_id: str) -> dict[str, Any]:
+    async def start(self, profile_id: str) -> LobbyAnswer:
         """A new guided table, its bots seated and the game started; the lobby."""
         lobby = await self.tables.create_table(profile_id, SEATS, guided_options())
         table_id = str(lobby["id"])

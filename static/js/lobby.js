@@ -96,14 +96,13 @@ export class Lobby {
     if (changed) this.render();
     else this.extras.heard(); // an answer to an invitation changes no seat
   }
-  // ---- presence: a `presence` frame updates the seats' present / last_seen
+  // A `presence` frame updates the seats' present / last_seen.
   presenceChanged(f) {
     if (this.stopped || !this.table) return;
     const here = presenceMap(f.seats);
     const seats = (this.table.seats || []).map((s) => (s && here.has(s.seat) ? { ...s, ...here.get(s.seat) } : s));
     this.update({ ...this.table, seats });
   }
-  // ---- end of presence
   async poll() {
     try {
       const tb = await get(tableUrl(this.id, this.invite));
@@ -117,6 +116,18 @@ export class Lobby {
     if (n) n.textContent = text;
   }
   render() {
+    // A redraw rebuilds the lobby around the extras' box; a field focused in it (the table's
+    // name being typed) keeps its focus and caret.
+    const active = document.activeElement;
+    const keep = active && this.extras.box.contains(active) ? active : null;
+    const caret = keep && typeof keep.selectionStart === "number" ? [keep.selectionStart, keep.selectionEnd] : null;
+    this.draw();
+    if (keep && keep.isConnected && document.activeElement !== keep) {
+      keep.focus();
+      if (caret) keep.setSelectionRange(caret[0], caret[1]);
+    }
+  }
+  draw() {
     const root = clear(main());
     const tb = this.table;
     if (!tb) {

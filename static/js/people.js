@@ -32,7 +32,12 @@ export function peopleList(invite, here = () => false) {
 export class LobbyExtras {
   constructor(tableId) {
     this.id = tableId;
-    this.box = h("section.lobby-extras", { "data-testid": "lobby-extras" });
+    // The name form is one element for the lobby's life: a redraw (a lobby frame, an answer)
+    // updates it in place, so the field being typed in is never swapped for a fresh one.
+    this.nameBox = h("div.table-name-box");
+    this.listBox = h("div");
+    this.box = h("section.lobby-extras", { "data-testid": "lobby-extras" }, this.nameBox, this.listBox);
+    this.form = null;
     this.invitations = [];
     this.version = null;
     this.editing = false;
@@ -74,10 +79,13 @@ export class LobbyExtras {
   draw() {
     const tb = this.table;
     const host = !!(tb && tb.host);
-    clear(this.box);
-    if (host) this.box.append(this.nameForm(tb));
+    if (host) {
+      const form = this.nameForm(tb);
+      if (form.parentNode !== this.nameBox) this.nameBox.append(form);
+    } else clear(this.nameBox);
+    clear(this.listBox);
     if (this.invitations.length) {
-      this.box.append(h("h2", t("people.invited")),
+      this.listBox.append(h("h2", t("people.invited")),
         h("ul.invited-list", { "data-testid": "invited-list" }, this.invitations.map((inv) =>
           h("li", { "data-testid": "invited", "data-status": inv.status, "data-name": inv.name },
             h("strong", inv.name), " — ", h("span.tag", { class: "inv-" + inv.status }, t("people.status." + inv.status)),
@@ -87,13 +95,18 @@ export class LobbyExtras {
       const seated = new Set();
       const pending = new Set(this.invitations.filter((i) => i.status === "pending").map((i) => i.name));
       for (const s of tb.seats || []) if (s && s.name) seated.add(s.name);
-      this.box.append(h("h2", t("people.invite_title")), h("p.hint", t("people.invite_hint")),
+      this.listBox.append(h("h2", t("people.invite_title")), h("p.hint", t("people.invite_hint")),
         peopleList((p, btn) => this.invite(p, btn), (p) => seated.has(p.name) || pending.has(p.name)));
     }
   }
 
   nameForm(tb) {
-    // What the host is typing survives a redraw (a lobby frame may arrive mid-word).
+    if (this.form) {
+      // What the host is typing survives a redraw (a lobby frame may arrive mid-word); when
+      // nothing is being typed, the field shows the table's name.
+      if (this.nameDraft === null && document.activeElement !== this.form.input) this.form.input.value = tb.name || "";
+      return this.form.el;
+    }
     const input = h("input", { id: "table-name", "data-testid": "table-name", maxlength: "60", value: this.nameDraft ?? (tb.name || ""), placeholder: t("people.name_placeholder"),
       oninput: () => { this.nameDraft = input.value; } });
     const save = h("button.small", { type: "submit", "data-testid": "table-name-save" }, t("people.name_save"));
@@ -110,6 +123,7 @@ export class LobbyExtras {
         save.disabled = false;
       }
     });
+    this.form = { el: form, input };
     return form;
   }
 

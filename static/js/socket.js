@@ -43,10 +43,12 @@ export function tableSocketUrl(id, invite) {
 export class TableSocket {
   // url: the socket address (or a function giving it at each connect); since(): the last version seen (null: nothing yet);
   // onFrame(frame): every frame that is not a direct answer; onState("connecting" | "live" |
-  // "reconnecting"), "reconnecting" once a socket was lost or refused.
-  constructor({ url, since = () => null, onFrame = () => {}, onState = () => {} }) {
+  // "reconnecting"), "reconnecting" once a socket was lost or refused; deltas: the hello asks
+  // for `delta` frames after the snapshot (docs/protocol.md, "Deltas").
+  constructor({ url, since = () => null, onFrame = () => {}, onState = () => {}, deltas = false }) {
     this.url = url;
     this.since = since;
+    this.deltas = deltas;
     this.onFrame = onFrame;
     this.onState = onState;
     this.ws = null;
@@ -126,7 +128,7 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.onState("live");
       this.lastFrameAt = Date.now();
-      ws.send(JSON.stringify({ type: "hello", since: this.since() }));
+      ws.send(JSON.stringify(this.deltas ? { type: "hello", since: this.since(), deltas: true } : { type: "hello", since: this.since() }));
       for (const [, p] of this.pending) ws.send(JSON.stringify(p.frame));
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.heartbeat(ws), PING_EVERY_MS);

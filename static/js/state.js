@@ -1,5 +1,6 @@
 // The table's client state: the view, the legal moves, the log and who holds each seat, as the
 // last snapshot/update frame (or GET …/game answer) left them. Versions only go forward.
+import { applyPatch, digest, docOf } from "/js/delta.js";
 import { t } from "/js/i18n.js";
 import { seatName } from "/js/pieces.js";
 
@@ -12,6 +13,7 @@ export class TableState {
     this.log = [];
     this.logMore = false; // older moves remain on the server (log.js pages them)
     this.status = null;
+    this.doc = null; // the game as the server rendered it at `version` (what a delta patches)
     // Who holds each seat: {seat, name, bot_level} from the game frames, plus host/you from the
     // lobby frames the socket sends after every seat change (a bot taking or leaving a seat).
     this.seats = new Map();
@@ -57,7 +59,24 @@ export class TableState {
     }
     if (g.status) this.status = g.status;
     if (typeof version === "number") this.version = version;
+    if (g.view) this.doc = docOf(g);
     return { applied: true, needLog };
+  }
+
+  // A `delta` frame: the game it leads to, as an update frame, or null when the page is out of
+  // step (it lacks the version the patch applies to, or the patched copy fails the digest) and
+  // needs a snapshot.
+  patched(d) {
+    if (typeof d.version === "number" && d.version <= this.version) return { type: "update", version: d.version };
+    if (!this.doc || d.since !== this.version) return null;
+    let doc;
+    try {
+      doc = applyPatch(this.doc, d.patch || []);
+    } catch (e) {
+      return null;
+    }
+    if (d.digest && digest(doc) !== d.digest) return null;
+    return { ...doc, type: "update", version: d.version, since: d.since, seat: d.seat, moves: d.moves || [] };
   }
 
   // The newest moves of the log (GET …/game?log_tail=): older pages read before stay in front.

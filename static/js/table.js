@@ -77,8 +77,9 @@ export class TableScreen {
       since: () => (this.state.version >= 0 ? this.state.version : null),
       onFrame: (f) => this.onFrame(f),
       onState: (s) => this.setConn(s),
+      deltas: true,
     });
-    // ---- table chat and presence: one panel kept across re-renders, mounted beside the game
+    // Table chat and presence: one panel kept across re-renders, mounted beside the game.
     this.chat = new ChatPanel({
       tableId: id,
       socket: this.socket,
@@ -95,7 +96,6 @@ export class TableScreen {
     // on a tablet or desktop the chat is a column beside the game (kept across re-renders)
     this.slot = h("div.table-slot");
     this.layout = h("div.table-layout", { "data-testid": "table-layout" }, this.slot);
-    // ---- end of table chat and presence
     this.onVisible = () => document.visibilityState === "visible" && this.resync();
     this.onOnline = () => this.socket.reconnectNow();
     this.since = new SinceMarks(this); // since you looked (since.js)
@@ -203,7 +203,13 @@ export class TableScreen {
   // Catch up: over the socket when it is up (hello with the last version seen), else over HTTP.
   resync() {
     if (this.stopped) return;
-    if (!this.socket.send({ type: "hello", since: this.state.version >= 0 ? this.state.version : null })) this.fetchGame();
+    if (!this.socket.send({ type: "hello", since: this.state.version >= 0 ? this.state.version : null, deltas: true })) this.fetchGame();
+  }
+
+  // Out of step with the deltas (one missed, or a copy that fails its digest): a snapshot.
+  resnap() {
+    if (this.stopped) return;
+    if (!this.socket.send({ type: "hello", since: null, deltas: true })) this.fetchGame();
   }
 
   // Every kind of frame the server sends (docs/frames.schema.json, "server"; a test holds them
@@ -215,6 +221,12 @@ export class TableScreen {
       case "update":
         this.apply(f);
         return;
+      case "delta": {
+        const g = this.state.patched(f);
+        if (g) this.apply(g);
+        else this.resnap();
+        return;
+      }
       case "lobby":
         if (f.table) this.takeTable(f.table);
         return;

@@ -2,8 +2,8 @@
 a feature imports another feature of its own layer only when the contract names that edge, and
 no import cycle joins two packages. Checked on the source (ast), without importing anything.
 
-The transport (app/realtime) still knows a few features by name: those imports are listed below,
-one by one, with the reason; the list only shrinks (an entry that no longer happens fails too).
+The transport (app/realtime) knows no feature: the features it serves are handed to it at
+start-up (``create_app``), so no module under app/realtime imports one.
 """
 
 from __future__ import annotations
@@ -18,18 +18,6 @@ ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app"
 CONTRACT = ROOT / "docs" / "architecture.md"
 
-# (importing module, imported module): realtime imports of features that remain, to be removed.
-REALTIME_KNOWS_FEATURES = "realtime learns features by registration: to be removed"
-ALLOWED_UPWARD: dict[tuple[str, str], str] = {
-    ("app.realtime.access", "app.tables.service"): REALTIME_KNOWS_FEATURES,
-    ("app.realtime.access", "app.tables.answers"): REALTIME_KNOWS_FEATURES,
-    ("app.realtime.access", "app.tables.frames"): REALTIME_KNOWS_FEATURES,
-    ("app.realtime.socket", "app.tables.frames"): REALTIME_KNOWS_FEATURES,
-    ("app.realtime.access", "app.profiles.service"): REALTIME_KNOWS_FEATURES,
-    ("app.realtime.socket", "app.chat.feed"): REALTIME_KNOWS_FEATURES,
-    ("app.realtime.socket", "app.tables.types"): REALTIME_KNOWS_FEATURES,
-    ("app.realtime.endpoints", "app.profiles.deps"): REALTIME_KNOWS_FEATURES,
-}
 # Layers whose packages are features: a sideways import between two of them must be named.
 FEATURE_LAYERS = frozenset({"base features", "tables", "features"})
 
@@ -155,23 +143,20 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def violations(found: list[Edge], c: Contract) -> list[str]:
-    """Every import the contract forbids, allow-listed ones aside."""
+    """Every import the contract forbids."""
     bad = []
     for e in found:
         a, b = package_of(e.source), package_of(e.target)
         assert a is not None and b is not None
-        if (e.source, e.target) in ALLOWED_UPWARD:
-            continue
         if c.rank[a] < c.rank[b]:
             bad.append(f"{e.where}: {c.layer[a]} {a} imports {c.layer[b]} {b} ({e.target})")
         elif c.rank[a] == c.rank[b] and c.layer[a] in FEATURE_LAYERS and (a, b) not in c.sideways:
             bad.append(f"{e.where}: {a} imports {b} ({e.target}), a sideways import not named")
     graph: dict[str, set[str]] = {}
     for e in found:
-        if (e.source, e.target) not in ALLOWED_UPWARD:
-            a, b = package_of(e.source), package_of(e.target)
-            assert a is not None and b is not None
-            graph.setdefault(a, set()).add(b)
+        a, b = package_of(e.source), package_of(e.target)
+        assert a is not None and b is not None
+        graph.setdefault(a, set()).add(b)
     bad += [f"import cycle: {' <-> '.join(group)}" for group in cycles(graph)]
     return bad
 
@@ -193,17 +178,16 @@ def test_no_import_goes_up_a_layer_sideways_unnamed_or_round_a_cycle() -> None:
     assert violations(edges(), c) == []
 
 
-def test_the_realtime_allow_list_only_names_imports_that_still_happen() -> None:
-    happening = {(e.source, e.target) for e in edges()}
-    stale = sorted(set(ALLOWED_UPWARD) - happening)
-    assert stale == [], f"remove these from ALLOWED_UPWARD, they are gone: {stale}"
-
-
-def test_the_allow_list_holds_realtime_imports_of_features_only() -> None:
+def test_the_transport_imports_no_feature() -> None:
+    """Said on its own, so that a failure names it: app/realtime is handed the features."""
     c = contract(CONTRACT.read_text(encoding="utf-8"))
-    for source, target in ALLOWED_UPWARD:
-        assert package_of(source) == "realtime"
-        assert c.layer[str(package_of(target))] in FEATURE_LAYERS
+    upward = [
+        f"{e.where}: {e.target}"
+        for e in edges()
+        if package_of(e.source) == "realtime"
+        and c.rank[str(package_of(e.target))] > c.rank["realtime"]
+    ]
+    assert upward == []
 
 
 def test_the_checker_sees_an_upward_import_a_sideways_one_and_a_cycle() -> None:

@@ -264,10 +264,11 @@ def test_an_invitation_from_people_i_play_with_appears_in_my_games_and_seats_me(
         )
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_a_table_name_being_typed_survives_a_lobby_redraw(
-    mail_server: ServerProcess, browser: Any
+    mail_server: ServerProcess, browser: Any, artifacts: Path, size: str
 ) -> None:
-    with people(browser, DESKTOP, PHONE) as (host, _guest):
+    with people(browser, DESKTOP if size == "desktop" else PHONE) as (host,):
         sign_up(host, mail_server, "Eva")
         made = httpx.post(mail_server.url("/api/profiles"), json={"name": "Fay"}, timeout=30)
         fay = made.json()
@@ -276,6 +277,8 @@ def test_a_table_name_being_typed_survives_a_lobby_redraw(
         host.get_by_test_id("lobby").wait_for(timeout=WAIT)
         table_id = host.url.rstrip("/").split("/")[-1].split("?")[0]
         host.get_by_test_id("table-name").fill("Friday club")
+        # The field is one element for the lobby's life: mark it, to find it again after a redraw.
+        host.get_by_test_id("table-name").evaluate("el => { el.dataset.mark = 'typed-in'; }")
         # Someone takes a seat while the name is being typed: the lobby is drawn again.
         invite = host.evaluate(
             "id => fetch(`/api/tables/${id}`).then(r => r.json()).then(t => t.invite_code)",
@@ -285,5 +288,8 @@ def test_a_table_name_being_typed_survives_a_lobby_redraw(
             json={"invite_code": invite})  # fmt: skip
         host.locator("[data-testid=lobby-seat]").filter(has_text="Fay").wait_for(timeout=WAIT)
         assert host.get_by_test_id("table-name").input_value() == "Friday club"
+        # the same field, still focused: the host types on without clicking back into it
+        assert host.evaluate("() => document.activeElement.dataset.mark") == "typed-in"
+        shoot(host, artifacts, f"lobby-name-typed-{size}")
         host.get_by_test_id("table-name-save").click()
         host.locator("h1").filter(has_text="Friday club").wait_for(timeout=WAIT)

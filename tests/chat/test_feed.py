@@ -35,7 +35,7 @@ def test_each_message_reaches_a_socket_once_even_when_it_commits_late(
     tid = table_of(client, ann, bob)["id"]
     viewer = Viewer(tid, 0, ann.id)
     out = Outbox()
-    feed = Feed(app.state.companions, tid, lambda: viewer, out)  # type: ignore[arg-type]
+    feed = Feed(app.state.companions, tid, lambda: viewer, out.put_text)
 
     def store(text: str, msg_id: str, id_: int | None = None) -> None:
         with app.state.db.session() as s:

@@ -212,3 +212,28 @@ def test_visit_fresh_lists_token_kept_this_visit() -> None:
     assert not any(
         m.get("kind") == "cash_favor" and m.get("token") == token for m in legal_moves(s, 0)
     )
+
+
+def test_the_views_of_all_seats_at_once_equal_each_seats_own_view_over_whole_games() -> None:
+    """``views_for`` shares what every seat sees alike; seat by seat it is ``view_for``."""
+    from app.rules import apply_move, new_game, to_act, views_for
+
+    for players, seed in ((1, 3), (2, 5), (3, 7), (4, 9)):
+        rng = random.Random(seed)
+        state = new_game(seed, {"players": players})
+        seats: list[int | None] = [*range(players), None]
+        checked = 0
+        while True:
+            together = views_for(state, seats)
+            for seat in seats:
+                alone = view_for(state, seat)
+                assert json.dumps(together[seat], sort_keys=True) == json.dumps(
+                    alone, sort_keys=True
+                ), (players, seat, checked)
+            checked += 1
+            acting = to_act(state)
+            if not acting:
+                break
+            moves = legal_moves(state, acting[0])
+            state = apply_move(state, acting[0], moves[int(rng.random() * len(moves))]).state
+        assert checked > 50

@@ -19,8 +19,8 @@ from websockets.exceptions import ConnectionClosed
 
 from app.chat.errors import ChatNotAllowed
 from app.errors import NotFound, NotYourSeat
-from app.realtime.access import Render
 from app.realtime.hub import Notice
+from app.realtime.ports import Render
 from app.tables.types import Viewer
 from tests.conftest import LiveServer, Player, new_player
 from tests.ws.client import Http, Socket
@@ -117,7 +117,9 @@ def test_a_render_for_a_seat_now_held_by_another_profile_is_never_sent() -> None
         assert json.loads(await transport.next())["type"] == "lobby"
         assert json.loads(await transport.next())["seat"] == 0  # p1 holds seat 0
 
-        async def taken(viewer: Any, since: int | None, force: bool, shared: bool = True) -> Any:
+        async def taken(
+            viewer: Any, since: int | None, force: bool, shared: bool = True, deltas: bool = False
+        ) -> Any:
             return Render(1, snapshot(1, viewer.seat), {0: "p2"})  # seat 0 is p2's now
 
         async def looks_on(profile_id: str, table_id: str, invite: str | None) -> FakeViewer:
@@ -148,7 +150,9 @@ def test_a_socket_that_may_no_longer_look_on_is_closed() -> None:
         await transport.next()
         await transport.next()
 
-        async def taken(viewer: Any, since: int | None, force: bool, shared: bool = True) -> Any:
+        async def taken(
+            viewer: Any, since: int | None, force: bool, shared: bool = True, deltas: bool = False
+        ) -> Any:
             return Render(1, snapshot(1, 0), {0: "p2"})
 
         async def gone(profile_id: str, table_id: str, invite: str | None) -> FakeViewer:

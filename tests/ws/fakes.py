@@ -10,10 +10,11 @@ from typing import Any
 
 from app import rules
 from app.clock import ManualClock
-from app.realtime.access import Listener, Render, game_frame
-from app.realtime.frames import wire
+from app.realtime.frames import trusted, wire
 from app.realtime.limits import SocketLimits, SocketRegistry
+from app.realtime.ports import Listener, Render
 from app.realtime.socket import Connection
+from app.tables.frames import Lobby, game_frame
 
 GUARD = 30.0  # only so that a broken test fails instead of hanging
 GAME = rules.new_game(7, {"players": 2})
@@ -121,13 +122,18 @@ class FakeAccess:
     ) -> FakeViewer:
         return await self.viewer(profile_id, table_id, invite)
 
-    async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> dict[str, Any]:
+    async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> str:
         if self.lobby_error is not None:
             raise self.lobby_error
-        return lobby(table_id)
+        return wire(trusted(Lobby, {"table": lobby(table_id)}))
 
     async def catch_up(
-        self, viewer: Any, since: int | None, force: bool, shared: bool = True
+        self,
+        viewer: Any,
+        since: int | None,
+        force: bool,
+        shared: bool = True,
+        deltas: bool = False,
     ) -> Render | None:
         self.catch_ups += 1
         text = snapshot(self.version, viewer.seat)

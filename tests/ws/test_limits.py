@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from app.realtime.access import SharedRenders
 from app.realtime.frames import Hello, Move, Ping, Refusal, parse_client
 from app.realtime.hub import Notice
 from app.realtime.limits import Bucket, Slot, SocketLimits, SocketRegistry
 from app.realtime.outbox import GameChanged, LobbyChanged, Outbox, PingDue, Text
+from app.tables.feed import SharedRenders
 from tests.ws.fakes import FakeClock
 
 

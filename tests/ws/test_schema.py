@@ -25,6 +25,7 @@ def test_schema_names_every_frame_in_both_directions() -> None:
         "lobby",
         "snapshot",
         "update",
+        "delta",
         "accepted",
         "error",
         "ping",

@@ -11,8 +11,8 @@ from pydantic import TypeAdapter, ValidationError
 
 from app import engine_types, rules
 from app.realtime import frames as f
-from app.realtime.access import game_frame
 from app.rules.moves import _FIELD_TYPES
+from app.tables.frames import game_frame
 from app.tables.render import render
 from tests.frame_check import problems
 

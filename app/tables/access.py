@@ -1,0 +1,113 @@
+"""The tables as the table socket sees them (``app.realtime.ports.Access``): who a token signs
+in, who may look at a table (the invite guess counted like the HTTP ones), the lobby frame, the
+game feed's catch-ups shared between sockets (app/tables/feed.py), and the move."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, cast
+
+from app.errors import NotFound, RateLimited
+from app.profiles.service import ProfileService, session_subject
+from app.ratelimit import LimitName, RateLimiter
+from app.realtime.frames import trusted, wire
+from app.realtime.ports import Listener, Render
+from app.tables.feed import Key, SharedRenders, frame_of
+from app.tables.frames import Lobby
+from app.tables.service import TableService, Viewer
+
+
+class TableAccess:
+    """What the socket needs from the tables (``app.realtime.ports.Access``)."""
+
+    def __init__(
+        self, svc: TableService, profiles: ProfileService, limiter: RateLimiter | None = None
+    ) -> None:
+        self.svc = svc
+        self.profiles = profiles
+        self.limiter = limiter
+        self.renders = SharedRenders()
+        svc.hub.watchers.append(self.renders.forget)
+
+    async def profile_of(self, token: str | None) -> str | None:
+        """The profile a token signs in (checked for expiry and revocation), else None."""
+        return await self.profiles.profile_for_token(token)
+
+    async def session_of(self, token: str | None) -> tuple[str, str] | None:
+        """(profile, device session) a token signs in, else None."""
+        info = await self.profiles.session(token)
+        return None if info is None else (info.profile_id, info.session_id)
+
+    async def viewer(self, profile_id: str, table_id: str, invite: str | None) -> Viewer:
+        return await self.svc.viewer(profile_id, table_id, invite)
+
+    async def admit(
+        self, profile_id: str, table_id: str, invite: str | None, address: str
+    ) -> Viewer:
+        """The handshake's look-up: with an invite code it is a guess like the HTTP ones, counted
+        under the same "invite" limit when refused (429 once the limit is used up) — except for
+        a player who sits at the table, who needs no invite and is never locked out."""
+        if invite is None or self.limiter is None:
+            return await self.viewer(profile_id, table_id, invite)
+        keys = [f"ip:{address}", f"profile:{profile_id}"]
+        try:
+            await self.limiter.ensure_open(LimitName.INVITE, keys)
+        except RateLimited:
+            if not await self.svc.holds_seat(profile_id, table_id):
+                raise
+        try:
+            return await self.viewer(profile_id, table_id, invite)
+        except NotFound:
+            await self.limiter.miss(LimitName.INVITE, keys)
+            raise
+
+    async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> str:
+        table = await self.svc.lobby(profile_id, table_id, invite)
+        return wire(trusted(Lobby, {"table": table}))
+
+    async def catch_up(
+        self,
+        viewer: Viewer,
+        since: int | None,
+        force: bool,
+        shared: bool = True,
+        deltas: bool = False,
+    ) -> Render | None:
+        """The catch-up for the viewer's seat; ``shared`` False reads the table afresh (no
+        render shared with other sockets, no memory of this process: never a delta)."""
+        if not shared:
+            frame = await self.svc.catch_up(viewer, since, force=True, fresh=True)
+            return None if frame is None else frame_of(frame)
+        key: Key = (viewer.table_id, viewer.seat, since, force)
+        return await self.renders.get(
+            key,
+            lambda: self.svc.catch_up(viewer, since, force=force),
+            deltas,
+            quick=lambda: self.svc.feed.fresh_update(viewer, since, force),
+        )
+
+    def watch_session(self, profile_id: str, session_id: str, end: Callable[[], None]) -> None:
+        """``end`` is called when the profile is signed out everywhere, or this device is."""
+        self.svc.hub.watch_profile(profile_id, end)
+        self.svc.hub.watch_profile(session_subject(session_id), end)
+
+    def unwatch_session(self, profile_id: str, session_id: str, end: Callable[[], None]) -> None:
+        self.svc.hub.unwatch_profile(profile_id, end)
+        self.svc.hub.unwatch_profile(session_subject(session_id), end)
+
+    async def submit_move(
+        self,
+        viewer: Viewer,
+        move: dict[str, Any],
+        expected_version: int,
+        move_id: str,
+        on_commit: Callable[[Mapping[str, Any]], Awaitable[None]],
+    ) -> None:
+        await self.svc.submit_move(viewer, move, expected_version, move_id, on_commit)
+
+    def subscribe(self, table_id: str, listener: Listener) -> None:
+        self.svc.hub.subscribe(table_id, cast(asyncio.Queue[object], listener))
+
+    def unsubscribe(self, table_id: str, listener: Listener) -> None:
+        self.svc.hub.unsubscribe(table_id, cast(asyncio.Queue[object], listener))

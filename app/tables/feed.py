@@ -1,0 +1,368 @@
+"""The game feed: what a seat receives, from the engine's typed ``View`` to the frames.
+
+- the game for HTTP (``game``, ``log_page``), redacted for the viewer's seat;
+- a socket's catch-up (``catch_up``): the update for one move behind, rendered from this process's
+  memory of the table when it holds that move (no database round trip), else read from the
+  database — the missed moves, or a snapshot when there is no ``since`` or it is too far behind;
+- the frames themselves (``SharedRenders``): each catch-up for (table, seat, since, force) is
+  rendered once and encoded once; every socket that asks for the same thing while the table has
+  not changed gets the same bytes. A lobby or game notice for a table (a move, a seat change, from
+  this process or relayed) forgets that table's renders, and renders already under way for it.
+
+The move itself is judged and committed in app/tables/play.py; the socket (app/realtime) reaches
+this module through app/tables/access.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any, cast
+
+from anyio import to_thread
+from sqlalchemy.orm import Session
+
+from app import rules
+from app.db.models import GameTable
+from app.db.session import Database
+from app.errors import NotFound, WrongStatus
+from app.pace.book import UNKNOWN, PaceBook
+from app.pace.events import pace_log
+from app.realtime.frames import trusted, wire
+from app.realtime.hub import Notice, NoticeKind
+from app.realtime.ports import Render
+from app.tables import repository as repo
+from app.tables.answers import (
+    CatchUp,
+    CatchUpBase,
+    GameAnswer,
+    GameRender,
+    LogPage,
+    UpdateAnswer,
+)
+from app.tables.cache import TableCache
+from app.tables.delta import DIGEST_EVERY, DOC_FIELDS, GameDoc, diff, digest
+from app.tables.frames import Delta, game_frame
+from app.tables.render import log_entry, render, render_all
+from app.tables.types import Fresh, LogRow, Viewer
+
+# A client that is further behind than this gets a fresh snapshot instead of the missed moves.
+MAX_CATCH_UP = 200
+# Tables whose newest state is kept rendered for every seat (the others render again).
+RENDERS_KEPT = 1024
+# The notices that change a game render (the others are other features').
+GAME_NOTICES = frozenset({NoticeKind.LOBBY.value, NoticeKind.GAME.value})
+
+
+def started(s: Session, table_id: str) -> tuple[GameTable, dict[str, Any]]:
+    """The table and its game's stored state (else the typed error that says why not)."""
+    t = repo.table(s, table_id)
+    if t is None:
+        raise NotFound("no such table")
+    if t.state is None:
+        raise WrongStatus("the game has not started")
+    return t, t.state
+
+
+def frame_of(catch_up: CatchUp) -> Render:
+    """A catch-up as the socket sends it: the typed frame (without ``holders``), encoded once."""
+    return Render(catch_up["version"], wire(game_frame(catch_up)), catch_up.get("holders", {}))
+
+
+class GameFeed:
+    def __init__(self, db: Database, cache: TableCache, pace: PaceBook) -> None:
+        self.db = db
+        self.cache = cache
+        self.pace = pace
+        # table -> (its fresh state, that state rendered for every seat and a spectator)
+        self._renders: OrderedDict[str, tuple[Fresh, dict[int | None, GameRender]]] = OrderedDict()
+
+    async def game(self, viewer: Viewer, log_tail: int | None = None) -> GameAnswer:
+        """The game for the viewer; its log whole, or only the newest ``log_tail`` lines (then
+        ``log_more`` tells whether older ones remain: ``log_page`` reads them)."""
+        return await to_thread.run_sync(self._game, viewer, log_tail)
+
+    def _game(self, viewer: Viewer, log_tail: int | None) -> GameAnswer:
+        with self.db.session() as s:
+            t, blob = started(s, viewer.table_id)
+            if log_tail is None:
+                records, more = repo.full_log(s, t.id), False
+            else:
+                records, more = repo.log_page(s, t.id, None, log_tail)
+            seats = repo.game_seats(s, t.id)
+            return {
+                **render(rules.decode_state(blob), t.version, viewer.seat),
+                "status": t.status,
+                "seats": seats,
+                "log": [log_entry(r, viewer.seat) for r in records],
+                "log_more": more,
+                "clock": self.pace.public(t.clock, seats),
+                "pace_log": pace_log(s, t.id),
+            }
+
+    async def log_page(self, viewer: Viewer, before: int | None, limit: int) -> LogPage:
+        """The newest ``limit`` log lines below version ``before``, oldest first, redacted for
+        the viewer's seat; ``more``: older ones remain."""
+
+        def work() -> LogPage:
+            with self.db.session() as s:
+                t, _ = started(s, viewer.table_id)
+                rows, more = repo.log_page(s, t.id, before, limit)
+                return {"entries": [log_entry(r, viewer.seat) for r in rows], "more": more}
+
+        return await to_thread.run_sync(work)
+
+    async def catch_up(
+        self, viewer: Viewer, since: int | None, force: bool = False
+    ) -> CatchUp | None:
+        """What a listener at ``since`` needs: the missed moves, or a snapshot.
+
+        None when there is no game yet, or when ``since`` is current (unless ``force``). The
+        frame carries ``holders`` (the profile holding each seat, read with the state it
+        renders): the caller checks its viewer against it and removes it before sending.
+        """
+        frame = self.fresh_update(viewer, since, force)
+        if frame is not None:
+            return frame
+        table_id = viewer.table_id
+        # Another socket of this table is reading it already (a move committed by another
+        # process reaches all of them at once): one read serves them all.
+        if not force and await self.cache.wait_loading(table_id):
+            frame = self.fresh_update(viewer, since, force)
+            if frame is not None:
+                return frame
+        done = self.cache.start_loading(table_id)
+        try:
+            return await to_thread.run_sync(self.catch_up_sync, viewer, since, force)
+        finally:
+            self.cache.done_loading(table_id, done)
+
+    def fresh_update(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
+        """The update for a listener one move behind, when this process knows that move:
+        rendered from memory, with no database round trip and no worker thread. (If the table has
+        moved on since, the next notice brings the socket further.)"""
+        fresh = self.cache.get(viewer.table_id)
+        if fresh is None or force or since is None or fresh.version != since + 1:
+            return None
+        clock = self.pace.public_known(
+            viewer.table_id, fresh.version, fresh.seats_version, fresh.seats
+        )
+        if clock is UNKNOWN:
+            return None
+        return {
+            **self._rendered(viewer.table_id, fresh, viewer.seat),
+            "holders": fresh.holders,
+            "type": "update",
+            "status": fresh.status,
+            "seats": [dict(x) for x in fresh.seats],
+            "since": since,
+            "moves": [log_entry(fresh.entry, viewer.seat)],
+            "clock": cast(dict[str, Any] | None, clock),  # known (not UNKNOWN) here
+        }
+
+    def _rendered(self, table_id: str, fresh: Fresh, seat: int | None) -> GameRender:
+        """The table's fresh state rendered for ``seat``: the first seat to ask renders every
+        seat and a spectator at once (``render_all``); the others of that version take theirs."""
+        known = self._renders.get(table_id)
+        if known is None or known[0] is not fresh:
+            seats: list[int | None] = [x["seat"] for x in fresh.seats]
+            seats.append(None)
+            known = (fresh, render_all(fresh.state, fresh.version, seats))
+            self._renders[table_id] = known
+            self._renders.move_to_end(table_id)
+            while len(self._renders) > RENDERS_KEPT:
+                self._renders.popitem(last=False)
+        found = known[1].get(seat)
+        return found if found is not None else render(fresh.state, fresh.version, seat)
+
+    def catch_up_sync(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
+        frame = self.fresh_update(viewer, since, force)
+        if frame is not None:
+            return frame
+        return self.catch_up_db(viewer, since, force)
+
+    def catch_up_db(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
+        """``catch_up`` read from the database (and remembered as the table's fresh state)."""
+        epoch = self.cache.epoch
+        with self.db.begin() as conn:
+            t = repo.snapshot(conn, viewer.table_id)
+            if t is None or t.state is None:
+                return None
+            if since is not None and since == t.version and not force:
+                return None
+            state = rules.decode_state(t.state)
+            game_seats, holders = repo.game_seats_and_holders(conn, viewer.table_id)
+            base: CatchUpBase = {
+                **render(state, t.version, viewer.seat),
+                "status": t.status,
+                "seats": game_seats,
+                "holders": holders,
+                "clock": self.pace.public(t.clock, game_seats),
+            }
+            self.pace.remember(viewer.table_id, t.version, t.seats_version, t.clock)
+            if since is None or since > t.version or t.version - since > MAX_CATCH_UP:
+                return {**base, "type": "snapshot"}
+            records = repo.log_between(conn, viewer.table_id, since, t.version)
+            out: UpdateAnswer = {
+                **base,
+                "type": "update",
+                "since": since,
+                "moves": [log_entry(r, viewer.seat) for r in records],
+            }
+        if records and records[-1].version == t.version:
+            # Remember the table as read (another process committed it): the other sockets of
+            # the table here, and the next move made here, start from it.
+            last = records[-1]
+            entry = LogRow(last.version, last.seat, last.move, last.events, last.created_at)
+            seats = [dict(x) for x in game_seats]
+            fresh = Fresh(t.version, state, t.status, entry, seats, t.seats_version, holders)
+            self.cache.remember(viewer.table_id, fresh, epoch)
+        return out
+
+
+Key = tuple[str, int | None, int | None, bool]  # table, seat, since, force
+DOCS_KEPT = 4096  # the newest document of this many (table, seat) pairs, to diff the next from
+
+
+def doc_of(catch_up: CatchUp) -> GameDoc:
+    return cast(GameDoc, {k: catch_up[k] for k in DOC_FIELDS})  # type: ignore[literal-required]
+
+
+class Entry:
+    """One shared catch-up: its frame encoded for full views and, when the seat's document at
+    ``since`` was known, as a delta — each encoded once, when first asked for."""
+
+    __slots__ = ("_delta", "_full", "before", "catch_up")
+
+    def __init__(self, catch_up: CatchUp, before: CatchUp | None) -> None:
+        self.catch_up = catch_up
+        self.before = before  # the seat's catch-up at ``since`` (None: not known here)
+        self._full: Render | None = None
+        self._delta: Render | None = None
+
+    def full(self) -> Render:
+        if self._full is None:
+            self._full = frame_of(self.catch_up)
+        return self._full
+
+    def delta(self) -> Render:
+        """The delta frame, or the full one when there is nothing to diff from."""
+        c = self.catch_up
+        if self.before is None or c["type"] != "update":
+            return self.full()
+        if self._delta is None:
+            doc = doc_of(c)
+            version = c["version"]
+            fields: dict[str, Any] = {
+                "version": version,
+                "seat": c["seat"],
+                "since": c["since"],
+                "moves": c["moves"],
+                "patch": diff(doc_of(self.before), doc),
+            }
+            if version % DIGEST_EVERY == 0:
+                fields["digest"] = digest(doc)
+            self._delta = Render(version, wire(trusted(Delta, fields)), c.get("holders", {}))
+        return self._delta
+
+
+class SharedRenders:
+    def __init__(self, max_tables: int = 512) -> None:
+        self.max_tables = max_tables
+        # By table, so that a notice forgets its table's renders without looking at the others';
+        # the tables rendered least recently go first.
+        self._done: OrderedDict[str, dict[Key, Entry | None]] = OrderedDict()
+        self._pending: dict[str, dict[Key, asyncio.Task[Entry | None]]] = {}
+        # (table, seat) -> (version, catch-up): the newest game rendered for the seat, kept across
+        # notices (a version's game never changes), so that the next one can be a delta.
+        self._docs: OrderedDict[tuple[str, int | None], tuple[int, CatchUp]] = OrderedDict()
+        self.renders = 0  # how many times the feed was asked (for tests and figures)
+
+    def forget(self, notice: Notice) -> None:
+        if notice.kind not in GAME_NOTICES:
+            return
+        self._done.pop(notice.table_id, None)
+        self._pending.pop(notice.table_id, None)
+
+    async def get(
+        self,
+        key: Key,
+        produce: Callable[[], Awaitable[CatchUp | None]],
+        deltas: bool = False,
+        quick: Callable[[], CatchUp | None] | None = None,
+    ) -> Render | None:
+        """The catch-up for ``key``; ``deltas``: as a delta frame when it can be one. ``quick``
+        makes it at once when it can (from memory, nothing to wait for): no task is needed."""
+        table = key[0]
+        done = self._done.get(table)
+        if done is not None and key in done:
+            self._done.move_to_end(table)
+            entry = done[key]
+        elif quick is not None and key not in self._pending.get(table, {}) and (ready := quick()):
+            entry = Entry(ready, self._remember(key, ready))
+            self._keep(key, entry)
+            self.renders += 1
+        else:
+            task = self._pending.get(table, {}).get(key)
+            if task is None:
+                # A task of its own: a socket that goes away mid-render cancels its wait, not
+                # the render the other sockets wait for.
+                task = asyncio.create_task(self._render(key, produce))
+                task.add_done_callback(_retrieve)
+                self._pending.setdefault(table, {})[key] = task
+                self.renders += 1
+            entry = await asyncio.shield(task)
+        if entry is None:
+            return None
+        return entry.delta() if deltas else entry.full()
+
+    async def _render(
+        self, key: Key, produce: Callable[[], Awaitable[CatchUp | None]]
+    ) -> Entry | None:
+        me = asyncio.current_task()
+        try:
+            frame = await produce()
+        except BaseException:
+            self._settle(key, me)
+            raise
+        entry = None if frame is None else Entry(frame, self._remember(key, frame))
+        if self._settle(key, me):  # not forgotten meanwhile: still current
+            self._keep(key, entry)
+        return entry
+
+    def _keep(self, key: Key, entry: Entry | None) -> None:
+        self._done.setdefault(key[0], {})[key] = entry
+        self._done.move_to_end(key[0])
+        if len(self._done) > self.max_tables:
+            self._done.popitem(last=False)
+
+    def _settle(self, key: Key, task: asyncio.Task[Any] | None) -> bool:
+        """The render of ``key`` is over: True when it was still the table's current one."""
+        pending = self._pending.get(key[0])
+        if pending is None or pending.get(key) is not task:
+            return False
+        del pending[key]
+        if not pending:
+            del self._pending[key[0]]
+        return True
+
+    def _remember(self, key: Key, frame: CatchUp) -> CatchUp | None:
+        """Keep the seat's game at this version; the one at ``since``, when known."""
+        seat = (key[0], key[1])
+        known = self._docs.get(seat)
+        before = None
+        if known is not None and frame["type"] == "update" and known[0] == frame["since"]:
+            before = known[1]
+        if known is None or known[0] < frame["version"]:
+            self._docs[seat] = (frame["version"], frame)
+            self._docs.move_to_end(seat)
+            if len(self._docs) > DOCS_KEPT:
+                self._docs.popitem(last=False)
+        return before
+
+
+def _retrieve(task: asyncio.Task[Entry | None]) -> None:
+    """A failed render is reported to the sockets that waited; nobody else needs it."""
+    if not task.cancelled():
+        task.exception()
