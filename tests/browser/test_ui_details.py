@@ -118,6 +118,8 @@ def test_at_the_table_menu_notices_and_chart_read_clearly(server: Any, browser: 
 
 
 def test_the_phone_log_opens_at_its_newest_lines(server: Any, browser: Any) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     ctx = [browser.new_context(viewport=PHONE) for _ in range(2)]
     try:
         page, second = (c.new_page() for c in ctx)
@@ -135,7 +137,22 @@ def test_the_phone_log_opens_at_its_newest_lines(server: Any, browser: Any) -> N
              const r = last.getBoundingClientRect();
              const bar = document.querySelector('.tabbar').getBoundingClientRect().top;
              return window.scrollY > 0 && r.top >= 0 && r.bottom <= bar + 0.5; }"""
-        page.wait_for_function(newest_in_view, timeout=WAIT)
+        # Polled on a timer, not on animation frames: a page of one of two contexts may get no
+        # frames for a while in headless Chromium, and the scroll this waits for is no animation.
+        try:
+            page.wait_for_function(newest_in_view, polling=100, timeout=WAIT)
+        except PlaywrightTimeout:
+            geometry = page.evaluate("""() => {
+                const lines = document.querySelectorAll('#log-list li');
+                const last = lines[lines.length - 1].getBoundingClientRect();
+                const bar = document.querySelector('.tabbar').getBoundingClientRect();
+                const tab = document.querySelector('[role=tab][aria-selected=true]');
+                return {scrollY: window.scrollY, innerHeight: window.innerHeight,
+                        scrollHeight: document.documentElement.scrollHeight,
+                        lastTop: last.top, lastBottom: last.bottom, barTop: bar.top,
+                        tab: tab && tab.id, tabbars: document.querySelectorAll('.tabbar').length};
+            }""")
+            pytest.fail(f"the newest log line is not in view above the tab bar: {geometry}")
     finally:
         for c in ctx:
             c.close()
