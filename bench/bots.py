@@ -2,14 +2,15 @@
 
     .venv/bin/python bench/bots.py [--games N] [--budget SECONDS_PER_MOVE] [--playouts N]
                                      [--starts 40,30,20] [--pairs strong-greedy,...]
-                                     [--verbose] [--skip-solo] [--skip-tables]
+                                     [--verbose] [--skip-solo] [--skip-tables] [--players 2|3|4]
 
 With --playouts the strong bot thinks a fixed number of playouts a move and never looks at the
 clock: the figures are the same on every run and every machine (the time is still measured).
 
 Solo: the strong bot plays N games at each building start value 40, 30 and 20; prints the win rate
 against Victoria and the mean score. Tables: for each pair of levels, N four-player games with two
-seats of each level (seats alternate, the start seat rotates); prints how often each level takes
+seats of each level (seats alternate, the start seat rotates; --players 2 plays the two levels
+heads-up, --players 3 alternates them seat by seat); prints how often each level takes
 first place (a shared first place counts half), how often one of its seats is first alone
 ("strictly first"), and its mean score, plus the slowest bot turn seen.
 """
@@ -146,21 +147,25 @@ def tables(
     playouts: int | None,
     pairs: list[tuple[str, str]],
     verbose: bool = False,
+    players: int = 4,
 ) -> None:
-    print(
-        f"Four-player tables, two seats per level ({games} games per pair, "
-        f"{_limit(budget, playouts)})"
-    )
+    seating = {
+        2: "Two-player tables, one seat per level (heads-up)",
+        3: "Three-player tables, the levels alternating seat by seat",
+        4: "Four-player tables, two seats per level",
+    }[players]
+    print(f"{seating} ({games} games per pair, {_limit(budget, playouts)})")
     for a, b in pairs:
         clock = Clock()
         points = {a: 0.0, b: 0.0}
         alone = {a: 0, b: 0}
         scores: dict[str, list[int]] = {a: [], b: []}
         for g in range(games):
-            levels = [a, b, a, b] if g % 2 == 0 else [b, a, b, a]
-            out = play(
-                20_000 + g, {"players": 4, "start_player": g % 4}, levels, budget, clock, playouts
-            )
+            first_level, second_level = (a, b) if g % 2 == 0 else (b, a)
+            levels = [first_level if s % 2 == 0 else second_level for s in range(players)]
+            options = {"players": players, "start_player": g % players}
+            seed = 20_000 + g if players == 4 else 20_000 + 1000 * players + g
+            out = play(seed, options, levels, budget, clock, playouts)
             ranked = out["players"]
             best = min(p["rank"] for p in ranked)
             first = [p for p in ranked if p["rank"] == best]
@@ -195,6 +200,7 @@ def main() -> None:
     ap.add_argument("--verbose", action="store_true", help="a line per game")
     ap.add_argument("--skip-solo", action="store_true")
     ap.add_argument("--skip-tables", action="store_true")
+    ap.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats at each table")
     args = ap.parse_args()
     if not args.skip_solo:
         solo(
@@ -206,7 +212,7 @@ def main() -> None:
         )
     if not args.skip_tables:
         pairs = [(p.split("-")[0], p.split("-")[1]) for p in args.pairs.split(",")]
-        tables(args.games, args.budget, args.playouts, pairs, args.verbose)
+        tables(args.games, args.budget, args.playouts, pairs, args.verbose, args.players)
 
 
 if __name__ == "__main__":
