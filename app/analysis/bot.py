@@ -15,7 +15,9 @@ from app.bots.advice import advise
 from app.bots.estimate import estimate
 
 # Bump when the estimate or the advice changes their numbers for the same inputs.
-METHOD = "strong-2"  # 2: one seed for every position's estimate (common random numbers)
+# 2: one seed for every position's estimate (common random numbers); 3: at a table, the strong
+# bot's playouts run through the other seats' turns to the end of its next turn.
+METHOD = "strong-3"
 ADVICE_PLAYOUTS = 48
 
 

@@ -23,8 +23,11 @@ LEVELS = ("random", "greedy", "strong")
 DEFAULT_BUDGET = 0.12  # seconds of thinking per move for `strong`, at most
 TURN_BUDGET = 0.35  # seconds of thinking for a whole turn (see TurnTimer)
 MAX_CANDIDATES = 10  # `strong` plays out at most this many of the best one-step candidates
-MAX_ROLLOUT_STEPS = 14  # moves of the seat's own turn a playout plays at most
 MAX_ROUND_STEPS = 40  # solo: moves a playout to the end of the round plays at most
+# At a table a playout ends with the seat's next turn (this many turns counted from the one it
+# is in), after at most this many moves of every seat.
+ROLLOUT_TURNS = 2
+MAX_TABLE_STEPS = 80
 MAX_SAMPLES = 24
 # `strong` values positions with what holdings can still become limited to this many points a
 # remaining turn (`value.estimate`'s `pace`): late in the game that keeps its two tracks level.
@@ -332,30 +335,61 @@ def _rollout(
     rng: random.Random,
     policy: Callable[[Any, int, list[dict[str, Any]], random.Random], dict[str, Any]],
 ) -> float | None:
-    """Play `move`, then finish this seat's turn (or decision) with `policy`; value the result.
+    """Play `move`, then play on with `policy` for the seat; value the result.
 
     Solo, the playout goes on to the end of the round (the seat's later turns of the round
     included): nobody else moves in between, and what a turn sets up often pays off in the next.
+    At a table it goes on through the other seats' turns, each seat playing greedily on the
+    sampled state, to the end of the seat's next turn (or of the round): what the others take
+    from the rondels and the town before then, and what the seat can still do after them, count.
     """
-    key = _turn_key(state, seat)
-    solo = int(state.tree["players"]) == 1
+    if int(state.tree["players"]) > 1:
+        return _table_rollout(state, seat, move, rng, policy)
     rnd = state.tree["round"]
     sim = _after(state, seat, move)
     if sim is None:
         return None
-    for _ in range(MAX_ROUND_STEPS if solo else MAX_ROLLOUT_STEPS):
+    for _ in range(MAX_ROUND_STEPS):
         st = sim.tree
         if seat not in rules.to_act(sim):
             break
-        if solo:
-            if st["round"] != rnd or st["phase"] != "turns":
-                break
-        elif _turn_key(sim, seat) != key:
+        if st["round"] != rnd or st["phase"] != "turns":
             break
         legal = [rules.encode_move(m) if not isinstance(m, dict) else m for m in _legal(sim, seat)]
         if not legal:
             break
         nxt = _after(sim, seat, policy(sim, seat, legal, rng))
+        if nxt is None:
+            break
+        sim = nxt
+    return _value(sim, seat, STRONG_PACE)
+
+
+def _table_rollout(
+    state: Any,
+    seat: int,
+    move: dict[str, Any],
+    rng: random.Random,
+    policy: Callable[[Any, int, list[dict[str, Any]], random.Random], dict[str, Any]],
+) -> float | None:
+    rnd = state.tree["round"]
+    done = state.tree["ps"][seat]["turns_taken"] + ROLLOUT_TURNS
+    sim = _after(state, seat, move)
+    if sim is None:
+        return None
+    for _ in range(MAX_TABLE_STEPS):
+        st = sim.tree
+        if st["phase"] != "turns" or st["round"] != rnd or st["ps"][seat]["turns_taken"] >= done:
+            break
+        acting = list(rules.to_act(sim))
+        if not acting:
+            break
+        who = acting[0]
+        legal = [rules.encode_move(m) if not isinstance(m, dict) else m for m in _legal(sim, who)]
+        if not legal:
+            break
+        pick = policy(sim, seat, legal, rng) if who == seat else greedy_move(sim, who, legal, rng)
+        nxt = _after(sim, who, pick)
         if nxt is None:
             break
         sim = nxt

@@ -52,6 +52,18 @@ ADVISOR_PER_TURN = {
     "toolmaker": 0.7,
 }
 
+# Advisors whose yield each turn feeds one track (rules: Baker bread, Dressmaker and Mayoress CP;
+# Bailiff, Landlord and Toolmaker BP). The paced value (the strong bot's) counts their yield on
+# that track, so it does not count on balancing with points that can only go to one side.
+ADVISOR_TRACK = {
+    "baker": "cp",
+    "dressmaker": "cp",
+    "mayoress": "cp",
+    "bailiff": "bp",
+    "landlord": "bp",
+    "toolmaker": "bp",
+}
+
 TOTAL_WEIGHT = 0.08  # a small pull towards more points overall, once the tracks are balanced
 
 
@@ -79,7 +91,8 @@ def estimate(view: dict[str, Any], seat: int, pace: float | None = None) -> floa
 
     `pace`: at most this many points a remaining turn come from what the seat's holdings can
     still become (potential, craftsmen, advisors, favor rewards); None: no such limit. The
-    holdings' final-scoring worth always counts in full.
+    holdings' final-scoring worth always counts in full. With a pace, the yield of an advisor
+    that feeds one track (`ADVISOR_TRACK`) counts on that track, outside the pace.
     """
     outcome = view.get("outcome")
     if outcome:
@@ -93,8 +106,17 @@ def estimate(view: dict[str, Any], seat: int, pace: float | None = None) -> floa
     # Conversion capacity: stock beyond a few units per remaining turn counts at final points.
     capacity = 2.0 + 1.5 * left
 
+    advisors = list(me.get("advisors") or [])
     cp = float(me.get("cp") or 0)
     bp = float(me.get("bp") or 0)
+    if pace is not None:
+        # The yield still to come of a one-track advisor counts as points on its track, outside
+        # the pace (the advisor is hired: its yield needs no further action to be placed).
+        on_track = [a for a in advisors if a in ADVISOR_TRACK]
+        later = max(left - 1, 0)
+        cp += sum(ADVISOR_PER_TURN[a] for a in on_track if ADVISOR_TRACK[a] == "cp") * later
+        bp += sum(ADVISOR_PER_TURN[a] for a in on_track if ADVISOR_TRACK[a] == "bp") * later
+        advisors = [a for a in advisors if a not in ADVISOR_TRACK]
     flex = 0.0
     # What is still to come (scaled down to `pace` below), apart from the tracks and final worth.
     fcp = fbp = fflex = 0.0
@@ -144,7 +166,7 @@ def estimate(view: dict[str, Any], seat: int, pace: float | None = None) -> floa
             flex += FAVOR_FINAL
     n_craft = len(me.get("craftsmen") or [])
     fflex += CRAFTSMAN_PER_TURN * n_craft * max(left - 1, 0)
-    for adv in me.get("advisors") or []:
+    for adv in advisors:
         fflex += ADVISOR_PER_TURN.get(adv, 0.0) * max(left - 1, 0)
     total = cp + bp + flex + fcp + fbp + fflex
     future = fcp + fbp + fflex

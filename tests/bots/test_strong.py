@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from app import rules
-from app.bots import BotError, choose_move
+from app.bots import BotError, choose_move, policy
 from app.bots.advice import advise
 from app.bots.estimate import estimate
 from app.bots.policy import (
@@ -23,6 +23,7 @@ from app.bots.policy import (
     position_seed,
     rank_moves,
 )
+from app.bots.value import ADVISOR_TRACK
 from app.bots.value import estimate as value_estimate
 
 
@@ -194,8 +195,71 @@ def test_pace_only_limits_what_holdings_can_still_become() -> None:
             free = value_estimate(view, seat)
             assert value_estimate(view, seat, None) == free
             assert value_estimate(view, seat, 8.0) <= free + 1e-9
-            assert value_estimate(view, seat, 1000.0) == pytest.approx(free)
+            if not set(view["players_state"][seat]["advisors"]) & set(ADVISOR_TRACK):
+                assert value_estimate(view, seat, 1000.0) == pytest.approx(free)
     # Late in the game, a tight pace values the same holdings lower.
     seat = rules.to_act(late)[0]
     view = own_part(late, seat)
     assert value_estimate(view, seat, 0.0) < value_estimate(view, seat)
+
+
+def _holding(advisor: str, cp: int, bp: int) -> dict[str, Any]:
+    """The part of a view the value reads: one seat in round 3 with one advisor."""
+    me = {
+        "cp": cp,
+        "bp": bp,
+        "resources": {},
+        "goods": {},
+        "craftsmen": [],
+        "advisors": [advisor],
+        "favor_tokens": [],
+        "turns_taken": 0,
+    }
+    return {"phase": "turns", "round": 3, "outcome": None, "players_state": {0: me}}
+
+
+def test_the_paced_value_counts_a_one_track_advisor_on_its_track() -> None:
+    # The Baker (bread: CP) and the Bailiff (BP) yield alike each turn; a seat behind on CP gains
+    # more from the one that feeds CP, a seat behind on BP from the other.
+    assert ADVISOR_TRACK["baker"] == "cp" and ADVISOR_TRACK["bailiff"] == "bp"
+    behind_on_cp, behind_on_bp = (20, 40), (40, 20)
+    for pace in (8.0, 1000.0):
+        assert value_estimate(_holding("baker", *behind_on_cp), 0, pace) > value_estimate(
+            _holding("bailiff", *behind_on_cp), 0, pace
+        )
+        assert value_estimate(_holding("bailiff", *behind_on_bp), 0, pace) > value_estimate(
+            _holding("baker", *behind_on_bp), 0, pace
+        )
+    # Unpaced (the greedy level's value) the yield of either may go to either track.
+    assert value_estimate(_holding("baker", *behind_on_cp), 0) == value_estimate(
+        _holding("bailiff", *behind_on_cp), 0
+    )
+
+
+def test_a_playout_at_a_table_plays_the_other_seats_to_the_seats_next_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = _position(21, 3, 6)
+    seat = rules.to_act(state)[0]
+    taken = state.tree["ps"][seat]["turns_taken"]
+    movers: list[int] = []
+    greedy = policy.greedy_move
+    ends: list[Any] = []
+    real_value = policy._value
+
+    def record(sim: Any, who: int, legal: list[dict[str, Any]], rng: random.Random) -> Any:
+        movers.append(who)
+        return greedy(sim, who, legal, rng)
+
+    def value(sim: Any, who: int, pace: float | None = None) -> float:
+        ends.append(sim)
+        return real_value(sim, who, pace)
+
+    monkeypatch.setattr(policy, "greedy_move", record)
+    monkeypatch.setattr(policy, "_value", value)
+    move = _legal(state, seat)[0]
+    assert policy._rollout(state, seat, move, random.Random(1), policy._paced) is not None
+    assert movers and seat not in movers  # the other seats moved, greedily
+    end = ends[-1].tree
+    if end["phase"] == "turns" and end["round"] == state.tree["round"]:
+        assert end["ps"][seat]["turns_taken"] == taken + policy.ROLLOUT_TURNS
