@@ -343,48 +343,22 @@ def _rollout(
     sampled state, to the end of the seat's next turn (or of the round): what the others take
     from the rondels and the town before then, and what the seat can still do after them, count.
     """
-    if int(state.tree["players"]) > 1:
-        return _table_rollout(state, seat, move, rng, policy)
-    rnd = state.tree["round"]
-    sim = _after(state, seat, move)
-    if sim is None:
-        return None
-    for _ in range(MAX_ROUND_STEPS):
-        st = sim.tree
-        if seat not in rules.to_act(sim):
-            break
-        if st["round"] != rnd or st["phase"] != "turns":
-            break
-        legal = [rules.encode_move(m) if not isinstance(m, dict) else m for m in _legal(sim, seat)]
-        if not legal:
-            break
-        nxt = _after(sim, seat, policy(sim, seat, legal, rng))
-        if nxt is None:
-            break
-        sim = nxt
-    return _value(sim, seat, STRONG_PACE)
-
-
-def _table_rollout(
-    state: Any,
-    seat: int,
-    move: dict[str, Any],
-    rng: random.Random,
-    policy: Callable[[Any, int, list[dict[str, Any]], random.Random], dict[str, Any]],
-) -> float | None:
+    solo = int(state.tree["players"]) == 1
     rnd = state.tree["round"]
     done = state.tree["ps"][seat]["turns_taken"] + ROLLOUT_TURNS
     sim = _after(state, seat, move)
     if sim is None:
         return None
-    for _ in range(MAX_TABLE_STEPS):
+    for _ in range(MAX_ROUND_STEPS if solo else MAX_TABLE_STEPS):
         st = sim.tree
-        if st["phase"] != "turns" or st["round"] != rnd or st["ps"][seat]["turns_taken"] >= done:
-            break
         acting = list(rules.to_act(sim))
-        if not acting:
+        if not acting or (solo and seat not in acting):
             break
-        who = acting[0]
+        if st["phase"] != "turns" or st["round"] != rnd:
+            break
+        if not solo and st["ps"][seat]["turns_taken"] >= done:
+            break
+        who = seat if solo else acting[0]
         legal = [rules.encode_move(m) if not isinstance(m, dict) else m for m in _legal(sim, who)]
         if not legal:
             break
