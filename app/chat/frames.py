@@ -21,26 +21,22 @@ class PresenceFrame(Sent):
     seats: list[SeatPresence]
 
 
-class ChatMessage(Sent):
-    """A stored message, sent once to every socket of the table. ``seat`` None: a spectator.
-    ``text`` is plain text (show it as text, never markup)."""
+class ChatEntry(Frame):
+    """A stored message. ``seat`` None: a spectator. ``text`` is plain text (show it as text,
+    never markup)."""
+
+    id: int
+    seat: int | None
+    name: str
+    text: str
+    at: str | None
+    msg_id: str
+
+
+class ChatMessage(ChatEntry, Sent):
+    """A stored message (``ChatEntry``) as a frame, sent once to every socket of the table."""
 
     type: Literal["chat"] = "chat"
-    id: int
-    seat: int | None
-    name: str
-    text: str
-    at: str | None
-    msg_id: str
-
-
-class ChatEntry(Frame):
-    id: int
-    seat: int | None
-    name: str
-    text: str
-    at: str | None
-    msg_id: str
 
 
 class ChatHistory(Sent):
