@@ -21,9 +21,10 @@ snapshot.
 
 from __future__ import annotations
 
-import json
 import zlib
 from typing import Any, Literal, TypedDict
+
+import orjson
 
 from app.engine_types import EncodedMove, View
 
@@ -98,15 +99,18 @@ def _diff(old: Any, new: Any, path: str, ops: list[PatchOp]) -> None:
         ops.append({"op": "replace", "path": path, "value": new})
 
 
-def canonical(value: Any) -> str:
-    """The canonical JSON text of a value: keys sorted, no spaces, non-ASCII as is."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def canonical(value: Any) -> bytes:
+    """The canonical JSON of a value, as UTF-8: keys sorted, no spaces, non-ASCII as is — the
+    text of ``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` for
+    the engine's documents (string keys, integers, no floats), written by orjson at a tenth of
+    its cost (tests/ws/test_deltas.py compares the two over whole games)."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
 def digest(doc: GameDoc) -> str:
     """The check of a document: 8 hex digits over its view and legal moves."""
-    text = canonical({"view": doc["view"], "legal_moves": doc["legal_moves"]})
-    return f"{zlib.crc32(text.encode()):08x}"
+    data = canonical({"view": doc["view"], "legal_moves": doc["legal_moves"]})
+    return f"{zlib.crc32(data):08x}"
 
 
 def _unescape(token: str) -> str:

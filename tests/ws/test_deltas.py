@@ -6,6 +6,7 @@ lost or corrupted delta is noticed and healed by a snapshot."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from typing import Any
 
@@ -14,8 +15,10 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app import rules
 from app.devtools.players import SeatSocket
-from app.tables.delta import DIGEST_EVERY, DOC_FIELDS, apply_patch, diff, digest
+from app.tables.delta import DIGEST_EVERY, DOC_FIELDS, apply_patch, canonical, diff, digest
+from app.tables.render import render_all
 from tests.conftest import LiveServer, SecretCanary, pick_move
 from tests.ws.client import Http, Socket
 from tests.ws.test_socket import run, setup_table
@@ -51,6 +54,26 @@ def test_a_patch_tells_json_types_apart_and_leaves_its_input_alone() -> None:
     before = {"a": 1, "b": [1, 2], "c": {"d": True, "e": 0}}
     assert apply_patch(old, ops) == new
     assert old == before  # copied on the way, never changed in place
+
+
+def test_the_canonical_json_is_pythons_sorted_compact_json_at_every_version_of_a_game() -> None:
+    seats: list[int | None] = [0, 1, 2, 3, None]
+    state = rules.new_game(11, {"players": 4})
+    rng = random.Random(11)
+    versions = 0
+    while rules.outcome(state) is None:
+        for r in render_all(state, versions, seats).values():
+            value = {"view": r["view"], "legal_moves": r["legal_moves"]}
+            text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            assert canonical(value) == text.encode()
+        seat = rules.to_act(state)[0]
+        legal = [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
+        state = rules.apply_move(state, seat, pick_move(legal, rng)).state
+        versions += 1
+    assert versions > 100
+    value = {"b": 'Žofie ✓ \u2028 "q" \\ \n\t', "a": [1, -2, None, True, {"y": {}, "x": []}]}
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert canonical(value) == text.encode()
 
 
 def sorted_bytes(value: Any) -> bytes:
