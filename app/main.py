@@ -248,6 +248,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await runner.stop()
             if relay is not None:
                 await relay.stop()
+            if db.direct is not None:
+                await db.direct.close()
             db.dispose()
 
     app = FastAPI(

@@ -17,6 +17,7 @@ from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
 from sqlalchemy.exc import DataError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.db.direct import DirectPool, libpq_dsn
 from app.errors import Malformed, Unavailable
 from app.private_files import sqlite_file
 
@@ -219,8 +220,10 @@ class Database:
     def __init__(self, url: str, pool_size: int = 20, max_overflow: int = 10) -> None:
         self.url = url
         self.engine = make_engine(url, pool_size, max_overflow)
-        # Postgres takes a move as one statement (app/tables/repository.py advance_and_log)
+        # Postgres takes a move as one statement (app/tables/repository.py advance_and_log),
+        # sent from the event loop (app/db/direct.py)
         self.postgres = self.engine.dialect.name == "postgresql"
+        self.direct = DirectPool(libpq_dsn(url)) if self.postgres else None
         self._factory = sessionmaker(self.engine, expire_on_commit=False)
 
     @contextmanager

@@ -86,6 +86,23 @@ class PaceBook:
             stored = self.known(table_id, expected, seen)
         if isinstance(stored, _Unknown):
             stored = cast(pc.ClockBlob | None, clock_of(conn, table_id))
+        return self.after_move(stored, state, seats)
+
+    def after_known_move(
+        self, table_id: str, version: int, seats_version: int, state: Any, seats: list[Any]
+    ) -> tuple[pc.ClockBlob | None, float | None] | None:
+        """``after_move`` from the clock this process remembers for the table at (``version``,
+        ``seats_version``); None when it does not know that clock."""
+        stored = self.known(table_id, version, seats_version)
+        if isinstance(stored, _Unknown):
+            return None
+        return self.after_move(stored, state, seats)
+
+    def after_move(
+        self, stored: pc.ClockBlob | None, state: Any, seats: list[dict[str, Any]]
+    ) -> tuple[pc.ClockBlob | None, float | None]:
+        """The clock and the table deadline after a move that left ``state``, from the clock
+        before it (None: the table has no clock)."""
         if stored is None:
             return None, None
         blob = pc.after_move(stored, rules.to_act(state), self.clock.now())

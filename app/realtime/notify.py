@@ -28,6 +28,8 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from app.db.direct import libpq_dsn
+
 log = logging.getLogger("emara.notify")
 
 CHANNEL = "emara_tables"
@@ -41,14 +43,6 @@ ResyncHandler = Callable[[], Awaitable[None] | None]
 
 def is_postgres_url(url: str) -> bool:
     return url.startswith(("postgresql", "postgres:"))
-
-
-def libpq_dsn(url: str) -> str:
-    """``postgresql+psycopg://u@h:5432/db`` (SQLAlchemy form) → ``postgresql://u@h:5432/db``."""
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        return url
-    return scheme.split("+", 1)[0] + "://" + rest
 
 
 def encode_hint(table_id: str, version: int | None, origin: str, kind: str = "game") -> str:

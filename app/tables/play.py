@@ -9,9 +9,11 @@ handed to a bot binds the very next move everywhere, with no notice needed.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import psycopg
 from anyio import to_thread
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
@@ -86,6 +88,62 @@ def refuse(conn: Connection, row: Any, table_id: str, move_id: str, seat: int) -
     raise StaleVersion("the table has moved on", version=row.version)
 
 
+def _written(
+    table_id: str,
+    seat: int,
+    move: dict[str, Any],
+    move_id: str,
+    expected: int,
+    seen: int,
+    tr: rules.Transition,
+    clock: Any,
+    deadline: float | None,
+    status: TableStatus = TableStatus.PLAYING,
+) -> tuple[dict[str, Any], dict[str, Any], LogRow]:
+    """What a move writes: the table's conditional update's parameters, the log row, and the
+    log line as this process remembers it."""
+    now = utcnow()
+    new_version = expected + 1
+    params = {
+        "p_id": table_id,
+        "p_expected": expected,
+        "p_seats": seen,
+        "p_state": rules.state_blob(tr.state),
+        "p_version": new_version,
+        "p_status": status,
+        "p_at": now,
+        "p_clock": clock,
+        "p_deadline": deadline,
+    }
+    raw_events = list(tr.events)
+    entry = LogRow(
+        version=new_version,
+        seat=seat,
+        move=rules.encode_move(rules.decode_move(move)),
+        events=raw_events,
+        created_at=now,
+    )
+    row = {
+        "table_id": table_id,
+        "version": new_version,
+        "seat": seat,
+        "move": entry.move,
+        "events": raw_events,
+        "move_id": move_id,
+        "created_at": now,
+    }
+    return params, row, entry
+
+
+def _answer(entry: LogRow, move_id: str, seat: int) -> MoveAnswer:
+    return {
+        "version": entry.version,
+        "move_id": move_id,
+        "events": rules.events_for(entry.events, seat),
+        "duplicate": False,
+    }
+
+
 class Play:
     def __init__(
         self,
@@ -121,21 +179,100 @@ class Play:
         if not isinstance(move, dict):
             raise Malformed("move must be an object")
         async with self.locks[viewer.table_id]:
-            out, _fresh = await to_thread.run_sync(
-                self.submit_sync,
-                viewer.table_id,
-                viewer.seat,
-                move,
-                expected_version,
-                move_id,
-                viewer.bot,
-                viewer.profile_id,
-            )
+            direct = await self._direct(viewer.seat, viewer, move, expected_version, move_id)
+            if direct is not None:
+                out = direct
+            else:
+                out, _fresh = await to_thread.run_sync(
+                    self.submit_sync,
+                    viewer.table_id,
+                    viewer.seat,
+                    move,
+                    expected_version,
+                    move_id,
+                    viewer.bot,
+                    viewer.profile_id,
+                )
         if on_commit is not None:
             await on_commit(out)
         # Also on a duplicate: the first attempt may have committed without being announced.
         self.hub.publish(Notice(viewer.table_id, NoticeKind.GAME, out["version"]))
         return out
+
+    async def _direct(
+        self, seat: int, viewer: Viewer, move: dict[str, Any], expected: int, move_id: str
+    ) -> MoveAnswer | None:
+        """The move on the event loop, in the plain case: Postgres, this process knows the table
+        at ``expected`` with its seats and clock, the seat is the mover's, the move is legal and
+        does not end the game. Then it is judged here and written as one statement sent from
+        the loop (app/db/direct.py): no worker thread, nothing read. None in every other case,
+        and when the statement fails or changes nothing: ``submit_sync`` then plays the move
+        from the start and says what happened (a move_id that landed is caught by the log's
+        unique key there)."""
+        pool = self.db.direct
+        table_id = viewer.table_id
+        epoch = self.cache.epoch
+        fresh = self.cache.get(table_id)
+        if (
+            pool is None
+            or fresh is None
+            or fresh.version != expected
+            or fresh.status != TableStatus.PLAYING
+        ):
+            return None
+        bot_seat = any(x["seat"] == seat and x["bot_level"] for x in fresh.seats)
+        if bot_seat != viewer.bot:
+            return None
+        if not viewer.bot and (
+            viewer.profile_id is None or fresh.holders.get(seat) != viewer.profile_id
+        ):
+            return None
+        try:
+            tr = rules.apply_move(fresh.state, seat, move)
+        except rules.IllegalMoveError:
+            return None
+        if rules.outcome(tr.state) is not None:
+            return None
+        paced = self.pace.after_known_move(
+            table_id, expected, fresh.seats_version, tr.state, fresh.seats
+        )
+        if paced is None:
+            return None
+        clock, deadline = paced
+        params, row, entry = _written(
+            table_id, seat, move, move_id, expected, fresh.seats_version, tr, clock, deadline
+        )
+        # Its own task: a socket that closes while the statement runs must not leave a move
+        # that committed unremembered (the next move here would start from the version before).
+        write = asyncio.ensure_future(repo.advance_and_log_direct(pool, params, row))
+        try:
+            changed = await asyncio.shield(write)
+        except asyncio.CancelledError:
+            self.cache.forget(table_id)
+
+            def settled(task: asyncio.Future[int]) -> None:
+                self.cache.forget(table_id)
+                if not task.cancelled() and task.exception() is None and task.result() == 1:
+                    self.hub.publish(Notice(table_id, NoticeKind.GAME, entry.version))
+
+            write.add_done_callback(settled)
+            raise
+        except psycopg.Error:
+            return None
+        if changed != 1:
+            return None
+        after = Fresh(
+            entry.version,
+            tr.state,
+            TableStatus.PLAYING,
+            entry,
+            fresh.seats,
+            fresh.seats_version,
+            fresh.holders,
+        )
+        self.cache.remember(table_id, after, epoch)
+        self.pace.remember(table_id, entry.version, fresh.seats_version, clock)
+        return _answer(entry, move_id, seat)
 
     def submit_sync(
         self,
@@ -234,39 +371,12 @@ class Play:
                 if finished and one:
                     raise EndsGame()
                 status = TableStatus.FINISHED if finished else TableStatus.PLAYING
-                new_version = expected + 1
-                now = utcnow()
                 clock, deadline = self.pace.on_move(
                     conn, table_id, expected, seen, stored, tr.state, seats
                 )
-                params = {
-                    "p_id": table_id,
-                    "p_expected": expected,
-                    "p_seats": seen,
-                    "p_state": rules.state_blob(tr.state),
-                    "p_version": new_version,
-                    "p_status": status,
-                    "p_at": now,
-                    "p_clock": clock,
-                    "p_deadline": deadline,
-                }
-                raw_events = list(tr.events)
-                entry = LogRow(
-                    version=new_version,
-                    seat=seat,
-                    move=rules.encode_move(rules.decode_move(move)),
-                    events=raw_events,
-                    created_at=now,
+                params, row, entry = _written(
+                    table_id, seat, move, move_id, expected, seen, tr, clock, deadline, status
                 )
-                row = {
-                    "table_id": table_id,
-                    "version": new_version,
-                    "seat": seat,
-                    "move": entry.move,
-                    "events": raw_events,
-                    "move_id": move_id,
-                    "created_at": now,
-                }
                 if one:
                     changed = repo.advance_and_log(conn, params, row)
                 else:
@@ -292,18 +402,10 @@ class Play:
                 current = repo.version_of(conn, table_id)
             raise StaleVersion("the table has moved on", version=current) from None
         # Committed (the transaction block is closed).
-        fresh = Fresh(new_version, tr.state, status, entry, seats, seen, holders)
+        fresh = Fresh(entry.version, tr.state, status, entry, seats, seen, holders)
         self.cache.remember(table_id, fresh, epoch)
-        self.pace.remember(table_id, new_version, seen, clock)
-        return (
-            {
-                "version": new_version,
-                "move_id": move_id,
-                "events": rules.events_for(raw_events, seat),
-                "duplicate": False,
-            },
-            True,
-        )
+        self.pace.remember(table_id, entry.version, seen, clock)
+        return _answer(entry, move_id, seat), True
 
     @staticmethod
     def _check_seats_current(

@@ -26,6 +26,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
+from app.db.direct import Compiled, DirectPool
 from app.db.models import GameTable, MoveRecord, Profile, Seat, TableInvitation
 from app.tables.status import TableStatus
 
@@ -75,6 +76,7 @@ ADVANCE_AND_LOG = (
     )
     .returning(MOVE.c.version)
 )
+ADVANCE_AND_LOG_DIRECT = Compiled(ADVANCE_AND_LOG)
 SNAPSHOT = select(
     TABLE.c.status, TABLE.c.version, TABLE.c.state, TABLE.c.seats_version, TABLE.c.clock
 ).where(TABLE.c.id == bindparam("p_id"))
@@ -132,9 +134,20 @@ def log_move(conn: Connection, row: dict[str, Any]) -> None:
 
 def advance_and_log(conn: Connection, params: dict[str, Any], row: dict[str, Any]) -> int:
     """Postgres: ``advance`` and ``log_move`` as one statement; the rows logged (0 or 1)."""
+    return len(conn.execute(ADVANCE_AND_LOG, advance_and_log_values(params, row)).all())
+
+
+async def advance_and_log_direct(
+    pool: DirectPool, params: dict[str, Any], row: dict[str, Any]
+) -> int:
+    """``advance_and_log`` sent from the event loop (app/db/direct.py)."""
+    return len(await pool.rows(ADVANCE_AND_LOG_DIRECT, advance_and_log_values(params, row)))
+
+
+def advance_and_log_values(params: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     values = {**params, "p_playing": TableStatus.PLAYING}
     values.update({f"m_{k}": v for k, v in row.items() if k != "table_id"})
-    return len(conn.execute(ADVANCE_AND_LOG, values).all())
+    return values
 
 
 def prior(conn: Connection, table_id: str, seat: int, move_id: str) -> Any:

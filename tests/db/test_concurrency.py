@@ -418,3 +418,95 @@ def test_a_move_from_a_known_table_is_one_statement_on_postgres(
     assert [s for s, _ in cold][-2:] == ["UPDATE", "INSERT"]  # read, then the two writes
     assert not any(auto for _, auto in cold)
     assert log_length(svc, tid) == 2 and svc.replay_matches(tid)
+
+
+def stored(svc: TableService, tid: str, version: int) -> tuple[Any, ...]:
+    """What the table holds and the move ``version`` left (as the database's own text)."""
+    from sqlalchemy import text
+
+    with svc.db.begin() as conn:
+        table = conn.execute(
+            text("SELECT CAST(clock AS TEXT), status, version FROM game_table WHERE id = :t"),
+            {"t": tid},
+        ).one()
+        move = conn.execute(
+            text("SELECT seat, CAST(move AS TEXT) FROM move WHERE table_id = :t AND version = :v"),
+            {"t": tid, "v": version},
+        ).one()
+    return (*table, *move)
+
+
+def test_a_known_table_s_move_is_written_from_the_event_loop_on_postgres(
+    client: TestClient, app: Any, ann: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Postgres: a person's move on a table this process knows is judged and written without a
+    worker thread (app/db/direct.py), and stores the same text the threaded path stores; the
+    same move_id sent again is the same move. SQLite keeps the threaded path."""
+    import orjson
+
+    from app import rules
+    from app.tables import play
+
+    svc = app.state.service
+    tid = started_table(client, ann, bob)
+    threaded: list[str] = []
+    real = play.to_thread.run_sync
+
+    async def counted(fn: Any, *args: Any, **kw: Any) -> Any:
+        if getattr(fn, "__name__", "") == "submit_sync":
+            threaded.append(args[4])  # its move_id
+        return await real(fn, *args, **kw)
+
+    def move(move_id: str) -> tuple[Any, Any]:
+        version, moves = legal_at(client, ann, tid)
+        body = {"move": moves[0], "expected_version": version, "move_id": move_id}
+        r = client.post(f"/api/tables/{tid}/moves", json=body, headers=ann.headers)
+        assert r.status_code == 200, r.text
+        return r.json(), rules.encode_move(rules.decode_move(moves[0]))
+
+    monkeypatch.setattr(play.to_thread, "run_sync", counted)
+    _, first = move("first")  # cold: the table is read first
+    after_first = stored(svc, tid, 1)
+    assert threaded == ["first"]
+    out, second = move("second")
+    assert out["version"] == 2 and not out["duplicate"]
+    after_second = stored(svc, tid, 2)
+    assert threaded == (["first"] if svc.db.postgres else ["first", "second"])
+    # the same text either way: the clock's JSON null, the status, the move and its events
+    assert after_first[:2] == after_second[:2] and after_second[2] == 2
+    assert after_first[4] == orjson.dumps(first).decode()
+    assert after_second[4] == orjson.dumps(second).decode()
+    body = {"move": second, "expected_version": 1, "move_id": "second"}
+    again = client.post(f"/api/tables/{tid}/moves", json=body, headers=ann.headers).json()
+    assert again["duplicate"] and again["version"] == 2
+    assert log_length(svc, tid) == 2 and svc.replay_matches(tid)
+
+
+def test_a_direct_write_whose_answer_is_lost_is_settled_by_the_threaded_path(
+    client: TestClient, app: Any, ann: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection fails after the statement committed (the answer never came back): the
+    move is played again on the threaded path, which finds it in the log — one move, once."""
+    import psycopg
+
+    from app.tables import repository
+
+    svc = app.state.service
+    if not svc.db.postgres:
+        pytest.skip("the direct path is Postgres's")
+    tid = started_table(client, ann, bob)
+    real = repository.advance_and_log_direct
+
+    async def lost(*args: Any) -> int:
+        await real(*args)
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+    for n in range(2):
+        version, moves = legal_at(client, ann, tid)
+        body = {"move": moves[0], "expected_version": version, "move_id": f"m{n}"}
+        if n == 1:
+            monkeypatch.setattr(repository, "advance_and_log_direct", lost)
+        r = client.post(f"/api/tables/{tid}/moves", json=body, headers=ann.headers)
+        assert r.status_code == 200 and r.json()["version"] == n + 1
+    assert r.json()["duplicate"]  # the threaded path found the move the direct one wrote
+    assert log_length(svc, tid) == 2 and svc.replay_matches(tid)

@@ -7,12 +7,12 @@ import asyncio
 
 import pytest
 
+from app.db.direct import libpq_dsn
 from app.devtools.stack import TempDatabase
 from app.realtime.notify import (
     PgNotifier,
     decode_hint,
     encode_hint,
-    libpq_dsn,
     notify_statement,
 )
 from tests.conftest import need_postgres as require_postgres
