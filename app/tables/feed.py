@@ -1,9 +1,10 @@
 """The game feed: what a seat receives, from the engine's typed ``View`` to the frames.
 
 - the game for HTTP (``game``, ``log_page``), redacted for the viewer's seat;
-- a socket's catch-up (``catch_up``): the update for one move behind, rendered from this process's
-  memory of the table when it holds that move (no database round trip), else read from the
-  database — the missed moves, or a snapshot when there is no ``since`` or it is too far behind;
+- a socket's catch-up (``catch_up``): the update for a few moves behind, rendered from this
+  process's memory of the table when it holds those moves (no database round trip), else read
+  from the database — the missed moves, or a snapshot when there is no ``since`` or it is too far
+  behind;
 - the frames themselves (``SharedRenders``): each catch-up for (table, seat, since, force) is
   rendered once and encoded once; every socket that asks for the same thing while the table has
   not changed gets the same bytes. A lobby or game notice for a table (a move, a seat change, from
@@ -45,7 +46,7 @@ from app.tables.cache import TableCache
 from app.tables.delta import DIGEST_EVERY, DOC_FIELDS, GameDoc, diff, digest
 from app.tables.frames import Delta, game_frame
 from app.tables.render import log_entry, render, render_all
-from app.tables.types import Fresh, LogRow, Viewer
+from app.tables.types import LINES_KEPT, Fresh, LogRow, Viewer
 
 # A client that is further behind than this gets a fresh snapshot instead of the missed moves.
 MAX_CATCH_UP = 200
@@ -139,11 +140,14 @@ class GameFeed:
             self.cache.done_loading(table_id, done)
 
     def fresh_update(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
-        """The update for a listener one move behind, when this process knows that move:
-        rendered from memory, with no database round trip and no worker thread. (If the table has
-        moved on since, the next notice brings the socket further.)"""
+        """The update for a listener a few moves behind, when this process knows those moves
+        (``Fresh.lines_after``): rendered from memory, with no database round trip and no worker
+        thread. (If the table has moved on since, the next notice brings the socket further.)"""
         fresh = self.cache.get(viewer.table_id)
-        if fresh is None or force or since is None or fresh.version != since + 1:
+        if fresh is None or force or since is None:
+            return None
+        lines = fresh.lines_after(since)
+        if lines is None:
             return None
         clock = self.pace.public_known(
             viewer.table_id, fresh.version, fresh.seats_version, fresh.seats
@@ -157,7 +161,7 @@ class GameFeed:
             "status": fresh.status,
             "seats": [dict(x) for x in fresh.seats],
             "since": since,
-            "moves": [log_entry(fresh.entry, viewer.seat)],
+            "moves": [log_entry(line, viewer.seat) for line in lines],
             "clock": cast(dict[str, Any] | None, clock),  # known (not UNKNOWN) here
         }
 
@@ -213,10 +217,21 @@ class GameFeed:
         if records and records[-1].version == t.version:
             # Remember the table as read (another process committed it): the other sockets of
             # the table here, and the next move made here, start from it.
-            last = records[-1]
-            entry = LogRow(last.version, last.seat, last.move, last.events, last.created_at)
+            lines = [
+                LogRow(r.version, r.seat, r.move, r.events, r.created_at)
+                for r in records[-LINES_KEPT:]
+            ]
             seats = [dict(x) for x in game_seats]
-            fresh = Fresh(t.version, state, t.status, entry, seats, t.seats_version, holders)
+            fresh = Fresh(
+                t.version,
+                state,
+                t.status,
+                lines[-1],
+                seats,
+                t.seats_version,
+                holders,
+                tuple(lines[:-1]),
+            )
             self.cache.remember(viewer.table_id, fresh, epoch)
         return out
 

@@ -269,6 +269,7 @@ class Play:
             fresh.seats,
             fresh.seats_version,
             fresh.holders,
+            fresh.lines_to_keep(),
         )
         self.cache.remember(table_id, after, epoch)
         self.pace.remember(table_id, entry.version, fresh.seats_version, clock)
@@ -402,7 +403,8 @@ class Play:
                 current = repo.version_of(conn, table_id)
             raise StaleVersion("the table has moved on", version=current) from None
         # Committed (the transaction block is closed).
-        fresh = Fresh(entry.version, tr.state, status, entry, seats, seen, holders)
+        kept = fresh.lines_to_keep() if fresh is not None and known else ()
+        fresh = Fresh(entry.version, tr.state, status, entry, seats, seen, holders, kept)
         self.cache.remember(table_id, fresh, epoch)
         self.pace.remember(table_id, entry.version, seen, clock)
         return _answer(entry, move_id, seat), True

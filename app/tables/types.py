@@ -49,3 +49,21 @@ class Fresh:
     seats_version: int
     # The profile holding each seat at ``seats_version`` (server-side only: never rendered).
     holders: dict[int, str | None] = field(default_factory=dict)
+    # The log lines just before ``entry``, oldest first, of consecutive versions (at most
+    # LINES_KEPT - 1): a socket a few moves behind is caught up from memory as well.
+    earlier: tuple[LogRow, ...] = ()
+
+    def lines_after(self, since: int) -> list[LogRow] | None:
+        """The log lines after version ``since`` up to this one; None unless all are here."""
+        behind = self.version - since
+        if behind < 1 or behind > len(self.earlier) + 1:
+            return None
+        return [*self.earlier[len(self.earlier) - behind + 1 :], self.entry]
+
+    def lines_to_keep(self) -> tuple[LogRow, ...]:
+        """``earlier`` of the version that follows this one."""
+        return (*self.earlier, self.entry)[-(LINES_KEPT - 1) :]
+
+
+# Log lines a table's memory holds (``Fresh``), the newest included.
+LINES_KEPT = 8

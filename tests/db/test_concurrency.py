@@ -510,3 +510,34 @@ def test_a_direct_write_whose_answer_is_lost_is_settled_by_the_threaded_path(
         assert r.status_code == 200 and r.json()["version"] == n + 1
     assert r.json()["duplicate"]  # the threaded path found the move the direct one wrote
     assert log_length(svc, tid) == 2 and svc.replay_matches(tid)
+
+
+def test_a_socket_a_few_moves_behind_is_caught_up_from_memory_as_the_database_would(
+    client: TestClient, app: Any, ann: Player, bob: Player
+) -> None:
+    """The process keeps the last log lines of a table it moved: a socket up to LINES_KEPT - 1
+    moves behind gets its update (every missed move) without a read, the same frame a read of
+    the database gives; further behind, it is read."""
+    from app.tables.service import Viewer
+    from app.tables.types import LINES_KEPT
+
+    svc = app.state.service
+    tid = started_table(client, ann, bob)
+    for n in range(LINES_KEPT + 2):
+        version, moves = legal_at(client, ann, tid)
+        seat, who = (0, ann) if moves else (1, bob)
+        _, moves = legal_at(client, who, tid)
+        svc.play.submit_sync(tid, seat, moves[0], version, f"m{n}", profile_id=who.id)
+    top = svc.cache.fresh[tid].version
+    assert top == LINES_KEPT + 2
+    viewer = Viewer(tid, 1, bob.id)
+    kept = {since: svc.feed.fresh_update(viewer, since, False) for since in range(top)}
+    svc.cache.fresh.clear()
+    for since, frame in kept.items():
+        if since < top - LINES_KEPT:
+            assert frame is None, since
+            continue
+        read = svc.feed.catch_up_db(viewer, since, False)
+        svc.cache.fresh.pop(tid, None)
+        assert frame == read, since
+        assert [m["version"] for m in frame["moves"]] == list(range(since + 1, top + 1))
