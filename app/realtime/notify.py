@@ -264,12 +264,15 @@ class HubRelay:
         if self not in self.hub.background:
             self.hub.background.append(self)
         await self.notifier.start()
+        self.hub.hint = self.hint
         self._queue = asyncio.Queue(maxsize=10_000)  # on this loop (an app may start again)
         self._sender = asyncio.create_task(self._send_loop(), name="emara-notify-sender")
 
     async def stop(self) -> None:
         if self in self.hub.background:
             self.hub.background.remove(self)
+        if self.hub.hint == self.hint:
+            self.hub.hint = None
         if self._sender is not None:
             # Flush what is queued (bounded), then stop.
             with contextlib.suppress(TimeoutError):
@@ -283,8 +286,19 @@ class HubRelay:
     async def send(self, notice: Any) -> None:
         self.offer(notice)
 
+    async def sent(self) -> None:
+        """Wait until every hint offered so far has been sent (tests)."""
+        await self._queue.join()
+
+    def hint(self, table_id: str, version: int) -> tuple[str, str]:
+        """The channel and payload of a game hint from this process (``Hub.hint``)."""
+        return self.notifier.channel, encode_hint(table_id, version, self.notifier.origin)
+
     def offer(self, notice: Any) -> None:
-        """The hub hands a local notice over: queued for the sender task, never waited on."""
+        """The hub hands a local notice over: queued for the sender task, never waited on (not
+        one the move's statement sent already)."""
+        if getattr(notice, "relayed", False):
+            return
         try:
             self._queue.put_nowait(notice)
         except asyncio.QueueFull:  # other processes resync on their own later hints

@@ -179,9 +179,10 @@ class Play:
         if not isinstance(move, dict):
             raise Malformed("move must be an object")
         async with self.locks[viewer.table_id]:
+            relayed = False
             direct = await self._direct(viewer.seat, viewer, move, expected_version, move_id)
             if direct is not None:
-                out = direct
+                out, relayed = direct
             else:
                 out, _fresh = await to_thread.run_sync(
                     self.submit_sync,
@@ -196,12 +197,12 @@ class Play:
         if on_commit is not None:
             await on_commit(out)
         # Also on a duplicate: the first attempt may have committed without being announced.
-        self.hub.publish(Notice(viewer.table_id, NoticeKind.GAME, out["version"]))
+        self.hub.publish(Notice(viewer.table_id, NoticeKind.GAME, out["version"], relayed))
         return out
 
     async def _direct(
         self, seat: int, viewer: Viewer, move: dict[str, Any], expected: int, move_id: str
-    ) -> MoveAnswer | None:
+    ) -> tuple[MoveAnswer, bool] | None:
         """The move on the event loop, in the plain case: Postgres, this process knows the table
         at ``expected`` with its seats and clock, the seat is the mover's, the move is legal and
         does not end the game. Then it is judged here and written as one statement sent from
@@ -244,7 +245,9 @@ class Play:
         )
         # Its own task: a socket that closes while the statement runs must not leave a move
         # that committed unremembered (the next move here would start from the version before).
-        write = asyncio.ensure_future(repo.advance_and_log_direct(pool, params, row))
+        # While a relay runs, the statement tells the other processes too (as it commits).
+        hint = None if self.hub.hint is None else self.hub.hint(table_id, entry.version)
+        write = asyncio.ensure_future(repo.advance_and_log_direct(pool, params, row, hint))
         try:
             changed = await asyncio.shield(write)
         except asyncio.CancelledError:
@@ -273,7 +276,7 @@ class Play:
         )
         self.cache.remember(table_id, after, epoch)
         self.pace.remember(table_id, entry.version, fresh.seats_version, clock)
-        return _answer(entry, move_id, seat)
+        return _answer(entry, move_id, seat), hint is not None
 
     def submit_sync(
         self,

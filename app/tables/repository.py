@@ -77,6 +77,11 @@ ADVANCE_AND_LOG = (
     .returning(MOVE.c.version)
 )
 ADVANCE_AND_LOG_DIRECT = Compiled(ADVANCE_AND_LOG)
+# The same, and the hint to the other processes (app/realtime/notify.py): Postgres delivers it
+# when the statement commits, and never for a move that did not.
+ADVANCE_LOG_AND_HINT = Compiled(
+    ADVANCE_AND_LOG.returning(func.pg_notify(bindparam("n_channel"), bindparam("n_payload")))
+)
 SNAPSHOT = select(
     TABLE.c.status, TABLE.c.version, TABLE.c.state, TABLE.c.seats_version, TABLE.c.clock
 ).where(TABLE.c.id == bindparam("p_id"))
@@ -138,10 +143,18 @@ def advance_and_log(conn: Connection, params: dict[str, Any], row: dict[str, Any
 
 
 async def advance_and_log_direct(
-    pool: DirectPool, params: dict[str, Any], row: dict[str, Any]
+    pool: DirectPool,
+    params: dict[str, Any],
+    row: dict[str, Any],
+    hint: tuple[str, str] | None = None,
 ) -> int:
-    """``advance_and_log`` sent from the event loop (app/db/direct.py)."""
-    return len(await pool.rows(ADVANCE_AND_LOG_DIRECT, advance_and_log_values(params, row)))
+    """``advance_and_log`` sent from the event loop (app/db/direct.py); with ``hint`` (channel,
+    payload), the statement also notifies the other processes as it commits."""
+    values = advance_and_log_values(params, row)
+    if hint is None:
+        return len(await pool.rows(ADVANCE_AND_LOG_DIRECT, values))
+    values["n_channel"], values["n_payload"] = hint
+    return len(await pool.rows(ADVANCE_LOG_AND_HINT, values))
 
 
 def advance_and_log_values(params: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:

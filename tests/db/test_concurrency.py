@@ -541,3 +541,61 @@ def test_a_socket_a_few_moves_behind_is_caught_up_from_memory_as_the_database_wo
         svc.cache.fresh.pop(tid, None)
         assert frame == read, since
         assert [m["version"] for m in frame["moves"]] == list(range(since + 1, top + 1))
+
+
+def test_a_direct_move_tells_the_other_processes_once_as_it_commits(
+    client: TestClient,
+    app: Any,
+    ann: Player,
+    bob: Player,
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Postgres with the relay: the hint of a move written from the event loop is sent by its
+    own statement (delivered when it commits) and not again by the relay; a move on the
+    threaded path is hinted by the relay. Each version is hinted once."""
+    import psycopg
+
+    from app.db.direct import libpq_dsn
+    from app.realtime.notify import HubRelay, decode_hint
+
+    svc = app.state.service
+    if not svc.db.postgres:
+        pytest.skip("the relay runs on Postgres")
+    relay = next(b for b in svc.hub.background if isinstance(b, HubRelay))
+    channel = relay.notifier.channel
+    listener = psycopg.connect(libpq_dsn(database_url), autocommit=True)
+
+    def hinted(tid: str) -> list[int | None]:
+        client.portal.call(relay.sent)  # type: ignore[union-attr]
+        # Delivered in commit order: every hint sent before this one has arrived with it.
+        listener.execute("SELECT pg_notify(%s, 'end')", (channel,))
+        out: list[int | None] = []
+        for note in listener.notifies():
+            if note.payload == "end":
+                return out
+            found = decode_hint(note.payload)
+            if found is not None and found[0] == tid and found[3] == "game":
+                out.append(found[1])
+        raise AssertionError("the notifications ended")
+
+    def play(tid: str, moves: int) -> None:
+        for n in range(moves):
+            version, legal = legal_at(client, ann, tid)
+            body = {"move": legal[0], "expected_version": version, "move_id": f"m{n}"}
+            r = client.post(f"/api/tables/{tid}/moves", json=body, headers=ann.headers)
+            assert r.status_code == 200
+
+    try:
+        listener.execute(f'LISTEN "{channel}"')
+        tid = started_table(client, ann, bob)
+        play(tid, 3)
+        # the start (0) and the first move (cold: the threaded path) by the relay, the others
+        # by their statements; none twice
+        assert sorted(hinted(tid)) == [0, 1, 2, 3]
+        monkeypatch.setattr(relay, "offer", lambda notice: None)
+        muted = started_table(client, ann, bob)
+        play(muted, 3)
+        assert sorted(hinted(muted)) == [2, 3]  # the statements' own, with the relay silent
+    finally:
+        listener.close()
