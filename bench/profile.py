@@ -1,16 +1,26 @@
-"""Where the server's CPU goes under load: bench/load.py against one server profiled by yappi.
+"""Where the server's CPU goes under load: bench/load.py against one profiled server.
 
     .venv/bin/python bench/profile.py -- --tables 30 --seconds 20 --rate 0      # saturation
     .venv/bin/python bench/profile.py -- --tables 100 --seconds 30             # 1 move/s per table
     .venv/bin/python bench/profile.py --sqlite -- --tables 30 --seconds 20 --rate 0
+    .venv/bin/python bench/profile.py --sampler yappi -- --tables 30 --seconds 20 --rate 0
 
 Makes a fresh database (Postgres, or an embedded SQLite file with ``--sqlite``), starts one
 uvicorn of the app in a child process, runs ``bench/load.py --url`` with the arguments after
-``--`` and, once its set-up is done, profiles the server with yappi (CPU clock, every thread: the
-event loop and the worker threads where moves are judged and committed) until the end of the
-run; then prints the functions that cost the most CPU, by their own time and by their time with
-what they call, per move of the run (the profiler's own cost included: read the shares).
-``--save FILE`` keeps the profile (pstats format, for snakeviz or ``python -m pstats``).
+``--`` and, once its set-up is done, profiles the server until the end of the run; then prints
+the functions that cost the most CPU, by their own time and with what they call, per move.
+
+Two profilers:
+
+- ``py-spy`` (the default): samples the running server from outside, ``--rate`` times a second,
+  only the thread that holds the GIL (what runs Python: the event loop or a worker thread). It
+  does not slow the server down, so the shares are those of the real run. Time spent with the GIL
+  released (a system call, libpq waiting for Postgres) is not counted. ``--save FILE`` keeps the
+  samples (py-spy's raw format: one stack and its count per line, for flamegraph.pl).
+- ``yappi``: traces every call of every thread (CPU clock). It counts calls, but its cost per
+  call triples the time of small functions and moves the shares towards code that makes many
+  calls: on this server it put rendering and deltas at half of the CPU where py-spy finds a
+  fifth. ``--save FILE`` keeps the profile (pstats format, for snakeviz or ``python -m pstats``).
 """
 
 from __future__ import annotations
@@ -18,10 +28,12 @@ from __future__ import annotations
 import argparse
 import os
 import pstats
+import re
 import signal
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,13 +94,16 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--sqlite", action="store_true", help="an embedded SQLite file, not Postgres")
     ap.add_argument("--top", type=int, default=25)
-    ap.add_argument("--save", help="keep the profile here (pstats)")
+    ap.add_argument("--save", help="keep the profile here (py-spy: raw samples; yappi: pstats)")
+    ap.add_argument("--sampler", choices=("py-spy", "yappi"), default="py-spy")
+    ap.add_argument("--rate", type=int, default=100, help="py-spy: samples a second")
     args = ap.parse_args(own)
+    spying = args.sampler == "py-spy"
 
     from app.devtools.stack import ServerProcess, TempDatabase, _child_env, free_port
 
     work = Path(tempfile.mkdtemp(prefix="emara-profile-"))
-    out = args.save or str(work / "server.pstat")
+    out = args.save or str(work / ("server.samples" if spying else "server.pstat"))
     db: TempDatabase | None = None
     if args.sqlite:
         url = f"sqlite:///{work / 'emara.db'}"
@@ -108,16 +123,22 @@ def main() -> int:
     port = free_port()
     shape = ServerProcess(url, work / "server.log", port=port, env=SERVER_ENV)
     log = (work / "server.log").open("ab")
-    proc = subprocess.Popen(
-        [sys.executable, __file__, "--serve", str(port), out],
-        cwd=ROOT,
-        env=_child_env(shape.settings_env()),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    shape.proc = proc
+    if spying:
+        shape.start()
+        assert shape.proc is not None
+        proc = shape.proc
+    else:
+        proc = subprocess.Popen(
+            [sys.executable, __file__, "--serve", str(port), out],
+            cwd=ROOT,
+            env=_child_env(shape.settings_env()),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        shape.proc = proc
     lines: list[str] = []
+    spy: subprocess.Popen[bytes] | None = None
     try:
         shape.wait_ready(60)
         runner = subprocess.Popen(
@@ -138,8 +159,24 @@ def main() -> int:
             print(line, end="", flush=True)
             lines.append(line)
             if line.startswith("set-up:"):
-                proc.send_signal(signal.SIGUSR1)
+                if spying:
+                    spy = subprocess.Popen(
+                        [
+                            str(Path(sys.executable).parent / "py-spy"),
+                            "record",
+                            *("--pid", str(proc.pid), "--rate", str(args.rate)),
+                            *("--format", "raw", "--output", out),
+                            *("--gil", "--threads", "--nonblocking"),
+                        ],
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                    )
+                else:
+                    proc.send_signal(signal.SIGUSR1)
         runner.wait()
+        if spy is not None:
+            spy.send_signal(signal.SIGINT)  # py-spy writes its samples and exits
+            spy.wait(60)
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(120)
@@ -150,6 +187,9 @@ def main() -> int:
     for line in lines:
         if line.startswith("moves:"):
             moves = int(line.split()[1])
+    if spying:
+        report_samples(out, moves, args.rate, args.top)
+        return 0
     stats = pstats.Stats(out)
     total = stats.total_tt  # type: ignore[attr-defined]
     per = f" = {total / moves * 1e3:.3f} ms per move" if moves else ""
@@ -167,6 +207,45 @@ def main() -> int:
                 f"{tt / d * 1e3:8.3f} {ct / d * 1e3:8.3f} {calls / d:8.1f}  {name} {where}:{line}"
             )
     return 0
+
+
+def _function(frame: str) -> str:
+    """``name (file:line)`` → ``name file`` (a function's lines added up), paths shortened."""
+    found = re.match(r"(.*) \((.*?)(?::\d+)?\)$", frame)
+    if found is None:
+        return frame
+    name, file = found.groups()
+    file = re.sub(r".*site-packages/", "", file.replace(str(ROOT) + os.sep, ""))
+    file = re.sub(r".*/lib/python3\.\d+/", "", file)
+    return f"{name} {file}"
+
+
+def report_samples(path: str, moves: int, rate: int, top: int) -> None:
+    """py-spy's raw samples: the functions by their own samples and by their samples with what
+    they call, as shares and as milliseconds per move (a sample stands for 1/rate s)."""
+    own: Counter[str] = Counter()
+    within: Counter[str] = Counter()
+    total = 0
+    for line in Path(path).read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        n = int(count)
+        total += n
+        frames = [_function(f) for f in stack.split(";")[1:]]  # (the first names the thread)
+        if frames:
+            own[frames[-1]] += n
+        for f in set(frames):
+            within[f] += n
+    seconds = total / rate
+    per = f" = {seconds / moves * 1e3:.3f} ms per move" if moves else ""
+    print(f"\nprofile: {total} samples, {seconds:.2f} s holding the GIL over {moves} moves{per}")
+    print(f"({path})")
+    for title, counts in (("own", own), ("with what they call", within)):
+        print(f"\n-- top {top} by samples {title} (share, ms per move) --")
+        for name, n in counts.most_common(top):
+            ms = n / rate / (moves or 1) * 1e3
+            print(f"{n / max(total, 1) * 100:6.1f}% {ms:8.3f}  {name}")
 
 
 if __name__ == "__main__":
