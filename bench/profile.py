@@ -241,7 +241,8 @@ def report_samples(path: str, moves: int, rate: int, top: int) -> None:
     per = f" = {seconds / moves * 1e3:.3f} ms per move" if moves else ""
     print(f"\nprofile: {total} samples, {seconds:.2f} s holding the GIL over {moves} moves{per}")
     print(f"({path})")
-    for title, counts in (("own", own), ("with what they call", within)):
+    ours = Counter({f: n for f, n in within.items() if " app/" in f})
+    for title, counts in (("own", own), ("with what they call (the app's)", ours)):
         print(f"\n-- top {top} by samples {title} (share, ms per move) --")
         for name, n in counts.most_common(top):
             ms = n / rate / (moves or 1) * 1e3
