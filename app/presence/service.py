@@ -11,6 +11,7 @@ Times come from the injected clock.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections import Counter
@@ -46,6 +47,12 @@ class PresenceService:
         self.ttl = timedelta(seconds=ttl_seconds)
         self.refresh_seconds = refresh_seconds
         self.sockets: Counter[tuple[str, str]] = Counter()
+        # table -> its seat list being read: the sockets of a table that one notice woke share
+        # one read. A presence or seat change (a notice, here or relayed) lets the next caller
+        # start a new one.
+        self._reading: dict[str, asyncio.Task[list[dict[str, Any]]]] = {}
+        self.reads = 0  # seat lists read from the database (for tests and figures)
+        hub.watchers.append(self._changes)
         self.loop = Loop(
             "presence",
             lambda: every(self.refresh_seconds, self._tick, log, "presence refresh failed"),
@@ -74,8 +81,26 @@ class PresenceService:
         return await to_thread.run_sync(self._read, repo.of_table, table_id)
 
     async def seats(self, table_id: str) -> list[dict[str, Any]]:
-        """The ``presence`` frame's seat list: present, last seen (people's seats only)."""
-        return await to_thread.run_sync(self._read, repo.seat_list, table_id)
+        """The ``presence`` frame's seat list: present, last seen (people's seats only). Read
+        once for every caller that asks while the read is under way (and no change came)."""
+        task = self._reading.get(table_id)
+        if task is None:
+            self.reads += 1
+            task = asyncio.create_task(to_thread.run_sync(self._read, repo.seat_list, table_id))
+            self._reading[table_id] = task
+            task.add_done_callback(lambda done: self._read_over(table_id, done))
+        # shielded: a socket that closes while it waits does not cancel the others' read
+        return await asyncio.shield(task)
+
+    def _read_over(self, table_id: str, task: asyncio.Task[list[dict[str, Any]]]) -> None:
+        if self._reading.get(table_id) is task:
+            del self._reading[table_id]
+        if not task.cancelled():
+            task.exception()  # reported to the callers that waited; nobody else needs it
+
+    def _changes(self, notice: Notice) -> None:
+        if notice.kind in (NoticeKind.PRESENCE, NoticeKind.LOBBY):
+            self._reading.pop(notice.table_id, None)
 
     def _read(self, fn: Callable[[Session, str], T], table_id: str) -> T:
         with self.db.session() as s:

@@ -125,3 +125,35 @@ def test_presence_rows_of_a_dead_instance_run_out_on_the_sweep(
 
     asyncio.run(scenario())
     assert heard.count("presence") >= 3
+
+
+def test_the_sockets_of_a_table_woken_together_share_one_presence_read(
+    app: Any, client: TestClient, ann: Player, bob: Player
+) -> None:
+    """Callers that ask for a table's seat list while it is being read get that read; one who
+    asks after a presence or seat change (a notice) gets a read of its own."""
+    from app.realtime.hub import Notice, NoticeKind
+
+    tid = table_of(client, ann, bob)["id"]
+    presence = app.state.presence
+
+    async def scenario() -> None:
+        await presence.opened(tid, ann.id)
+        before = presence.reads
+        lists = await asyncio.gather(*(presence.seats(tid) for _ in range(4)))
+        assert presence.reads == before + 1
+        assert lists[0] == lists[3] and [s["present"] for s in lists[0]] == [True, False]
+        first = asyncio.ensure_future(presence.seats(tid))
+        await asyncio.sleep(0)  # its read is under way
+        await presence.opened(tid, bob.id)  # a change: written, then announced
+        second = await presence.seats(tid)
+        assert presence.reads == before + 3
+        assert [s["present"] for s in second] == [True, True]
+        await first
+        third = asyncio.ensure_future(presence.seats(tid))
+        await asyncio.sleep(0)
+        app.state.hub.publish(Notice(tid, NoticeKind.LOBBY))  # a seat change, too
+        await asyncio.gather(third, presence.seats(tid))
+        assert presence.reads == before + 5
+
+    asyncio.run(scenario())
