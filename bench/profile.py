@@ -28,16 +28,17 @@ from __future__ import annotations
 import argparse
 import os
 import pstats
-import re
 import signal
 import subprocess
 import sys
 import tempfile
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from samples import py_spy, report_samples  # noqa: E402
 
 SERVER_ENV = {
     "EMARA_LOG_LEVEL": "warning",
@@ -161,13 +162,7 @@ def main() -> int:
             if line.startswith("set-up:"):
                 if spying:
                     spy = subprocess.Popen(
-                        [
-                            str(Path(sys.executable).parent / "py-spy"),
-                            "record",
-                            *("--pid", str(proc.pid), "--rate", str(args.rate)),
-                            *("--format", "raw", "--output", out),
-                            *("--gil", "--threads", "--nonblocking"),
-                        ],
+                        py_spy(proc.pid, args.rate, out),
                         stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL,
                     )
@@ -207,46 +202,6 @@ def main() -> int:
                 f"{tt / d * 1e3:8.3f} {ct / d * 1e3:8.3f} {calls / d:8.1f}  {name} {where}:{line}"
             )
     return 0
-
-
-def _function(frame: str) -> str:
-    """``name (file:line)`` → ``name file`` (a function's lines added up), paths shortened."""
-    found = re.match(r"(.*) \((.*?)(?::\d+)?\)$", frame)
-    if found is None:
-        return frame
-    name, file = found.groups()
-    file = re.sub(r".*site-packages/", "", file.replace(str(ROOT) + os.sep, ""))
-    file = re.sub(r".*/lib/python3\.\d+/", "", file)
-    return f"{name} {file}"
-
-
-def report_samples(path: str, moves: int, rate: int, top: int) -> None:
-    """py-spy's raw samples: the functions by their own samples and by their samples with what
-    they call, as shares and as milliseconds per move (a sample stands for 1/rate s)."""
-    own: Counter[str] = Counter()
-    within: Counter[str] = Counter()
-    total = 0
-    for line in Path(path).read_text().splitlines():
-        stack, _, count = line.rpartition(" ")
-        if not stack or not count.isdigit():
-            continue
-        n = int(count)
-        total += n
-        frames = [_function(f) for f in stack.split(";")[1:]]  # (the first names the thread)
-        if frames:
-            own[frames[-1]] += n
-        for f in set(frames):
-            within[f] += n
-    seconds = total / rate
-    per = f" = {seconds / moves * 1e3:.3f} ms per move" if moves else ""
-    print(f"\nprofile: {total} samples, {seconds:.2f} s holding the GIL over {moves} moves{per}")
-    print(f"({path})")
-    ours = Counter({f: n for f, n in within.items() if " app/" in f})
-    for title, counts in (("own", own), ("with what they call (the app's)", ours)):
-        print(f"\n-- top {top} by samples {title} (share, ms per move) --")
-        for name, n in counts.most_common(top):
-            ms = n / rate / (moves or 1) * 1e3
-            print(f"{n / max(total, 1) * 100:6.1f}% {ms:8.3f}  {name}")
 
 
 if __name__ == "__main__":
