@@ -243,10 +243,10 @@ class Play:
         params, row, entry = _written(
             table_id, seat, move, move_id, expected, fresh.seats_version, tr, clock, deadline
         )
-        # Its own task: a socket that closes while the statement runs must not leave a move
-        # that committed unremembered (the next move here would start from the version before).
         # While a relay runs, the statement tells the other processes too (as it commits).
         hint = None if self.hub.hint is None else self.hub.hint(table_id, entry.version)
+        # Its own task: a socket that closes while the statement runs must not leave a move
+        # that committed unremembered (the next move here would start from the version before).
         write = asyncio.ensure_future(repo.advance_and_log_direct(pool, params, row, hint))
         try:
             changed = await asyncio.shield(write)
