@@ -554,6 +554,8 @@ def test_a_direct_move_tells_the_other_processes_once_as_it_commits(
     """Postgres with the relay: the hint of a move written from the event loop is sent by its
     own statement (delivered when it commits) and not again by the relay; a move on the
     threaded path is hinted by the relay. Each version is hinted once."""
+    import asyncio
+
     import psycopg
 
     from app.db.direct import libpq_dsn
@@ -567,11 +569,11 @@ def test_a_direct_move_tells_the_other_processes_once_as_it_commits(
     listener = psycopg.connect(libpq_dsn(database_url), autocommit=True)
 
     def hinted(tid: str) -> list[int | None]:
-        client.portal.call(relay.sent)  # type: ignore[union-attr]
+        client.portal.call(asyncio.wait_for, relay.sent(), 60)  # type: ignore[union-attr]
         # Delivered in commit order: every hint sent before this one has arrived with it.
         listener.execute("SELECT pg_notify(%s, 'end')", (channel,))
         out: list[int | None] = []
-        for note in listener.notifies():
+        for note in listener.notifies(timeout=60):  # a bound, not a wait: "end" comes first
             if note.payload == "end":
                 return out
             found = decode_hint(note.payload)
