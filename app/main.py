@@ -250,6 +250,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 await relay.stop()
             if db.direct is not None:
                 await db.direct.close()
+            if service.play.writer is not None:
+                service.play.writer.stop()  # what is queued is written first
             db.dispose()
 
     app = FastAPI(

@@ -10,7 +10,7 @@ handed to a bot binds the very next move everywhere, with no notice needed.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import psycopg
@@ -39,6 +39,7 @@ from app.tables.cache import TableCache
 from app.tables.locks import KeyedLocks
 from app.tables.status import TableStatus
 from app.tables.types import Fresh, LogRow, Viewer
+from app.tables.writer import MoveWriter
 
 # Attempts of one move when the seats changed under it (each one re-reads them).
 SEAT_ATTEMPTS = 3
@@ -159,6 +160,8 @@ class Play:
         self.cache = cache
         self.pace = pace or PaceBook()
         self.finish_hooks: list[FinishHook] = []
+        # SQLite: the moves judged on the event loop are written together (app/tables/writer.py)
+        self.writer = None if db.postgres else MoveWriter(db)
 
     # ------------------------------------------------------------------ move
     async def submit_move(
@@ -203,19 +206,20 @@ class Play:
     async def _direct(
         self, seat: int, viewer: Viewer, move: dict[str, Any], expected: int, move_id: str
     ) -> tuple[MoveAnswer, bool] | None:
-        """The move on the event loop, in the plain case: Postgres, this process knows the table
-        at ``expected`` with its seats and clock, the seat is the mover's, the move is legal and
-        does not end the game. Then it is judged here and written as one statement sent from
-        the loop (app/db/direct.py): no worker thread, nothing read. None in every other case,
-        and when the statement fails or changes nothing: ``submit_sync`` then plays the move
-        from the start and says what happened (a move_id that landed is caught by the log's
-        unique key there)."""
-        pool = self.db.direct
+        """The move on the event loop, in the plain case: this process knows the table at
+        ``expected`` with its seats and clock, the seat is the mover's, the move is legal and
+        does not end the game. Then it is judged here, nothing is read, and it is written with
+        no worker thread of its own: on Postgres as one statement sent from the loop
+        (app/db/direct.py), on SQLite by the thread that writes moves together
+        (app/tables/writer.py). None in every other case, and when the write fails or changes
+        nothing: ``submit_sync`` then plays the move from the start and says what happened (a
+        move_id that landed is caught by the log's unique key there)."""
+        pool, writer = self.db.direct, self.writer
         table_id = viewer.table_id
         epoch = self.cache.epoch
         fresh = self.cache.get(table_id)
         if (
-            pool is None
+            (pool is None and writer is None)
             or fresh is None
             or fresh.version != expected
             or fresh.status != TableStatus.PLAYING
@@ -243,17 +247,24 @@ class Play:
         params, row, entry = _written(
             table_id, seat, move, move_id, expected, fresh.seats_version, tr, clock, deadline
         )
-        # While a relay runs, the statement tells the other processes too (as it commits).
-        hint = None if self.hub.hint is None else self.hub.hint(table_id, entry.version)
-        # Its own task: a socket that closes while the statement runs must not leave a move
+        hint = None
+        writing: Coroutine[Any, Any, int | None]
+        if pool is not None:
+            # While a relay runs, the statement tells the other processes too (as it commits).
+            hint = None if self.hub.hint is None else self.hub.hint(table_id, entry.version)
+            writing = repo.advance_and_log_direct(pool, params, row, hint)
+        else:
+            assert writer is not None
+            writing = writer.write(params, row)
+        # Its own task: a socket that closes while the move is written must not leave a move
         # that committed unremembered (the next move here would start from the version before).
-        write = asyncio.ensure_future(repo.advance_and_log_direct(pool, params, row, hint))
+        write = asyncio.ensure_future(writing)
         try:
             changed = await asyncio.shield(write)
         except asyncio.CancelledError:
             self.cache.forget(table_id)
 
-            def settled(task: asyncio.Future[int]) -> None:
+            def settled(task: asyncio.Future[int | None]) -> None:
                 self.cache.forget(table_id)
                 if not task.cancelled() and task.exception() is None and task.result() == 1:
                     self.hub.publish(Notice(table_id, NoticeKind.GAME, entry.version))

@@ -436,12 +436,13 @@ def stored(svc: TableService, tid: str, version: int) -> tuple[Any, ...]:
     return (*table, *move)
 
 
-def test_a_known_table_s_move_is_written_from_the_event_loop_on_postgres(
+def test_a_known_table_s_move_is_judged_on_the_event_loop_and_stored_as_before(
     client: TestClient, app: Any, ann: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Postgres: a person's move on a table this process knows is judged and written without a
-    worker thread (app/db/direct.py), and stores the same text the threaded path stores; the
-    same move_id sent again is the same move. SQLite keeps the threaded path."""
+    """A person's move on a table this process knows is judged on the event loop and written
+    without a worker thread of its own (Postgres: app/db/direct.py; SQLite: the moves' writer
+    thread, app/tables/writer.py), and stores the same text the threaded path stores; the same
+    move_id sent again is the same move."""
     import orjson
 
     from app import rules
@@ -471,7 +472,7 @@ def test_a_known_table_s_move_is_written_from_the_event_loop_on_postgres(
     out, second = move("second")
     assert out["version"] == 2 and not out["duplicate"]
     after_second = stored(svc, tid, 2)
-    assert threaded == (["first"] if svc.db.postgres else ["first", "second"])
+    assert threaded == ["first"]
     # the same text either way: the clock's JSON null, the status, the move and its events
     assert after_first[:2] == after_second[:2] and after_second[2] == 2
     assert after_first[4] == orjson.dumps(first).decode()

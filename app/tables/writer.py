@@ -1,0 +1,124 @@
+"""SQLite: the moves the event loop judged, written together by one thread (a group commit).
+
+SQLite has one writer at a time, and a commit waits for the disk (``synchronous=FULL``: the WAL is
+synced before the move is acknowledged). One transaction per move, each in a worker thread, held
+the database for that sync in turn: about 500 moves a second was all a file took, whatever the
+cores. Here the moves that arrive while a transaction is being written wait in a queue, and the
+next transaction writes all of them: one ``BEGIN IMMEDIATE`` (through the file's writer gate, as
+every transaction of the process), each move's conditional update and log insert inside a
+savepoint of its own, one commit and one sync for all. A move whose update changes nothing, or
+whose insert breaks the log's unique keys, is rolled back to its savepoint alone and answered
+``None``: the caller plays it again on the threaded path, which says why (app/tables/play.py).
+A transaction that fails answers ``None`` to each of its moves alike. Nothing is acknowledged
+before its commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import queue
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from app.db.session import Database
+from app.tables import repository as repo
+
+log = logging.getLogger("emara.tables.writer")
+
+# Moves written in one transaction at most (the rest wait for the next).
+BATCH = 64
+
+
+@dataclass
+class _Job:
+    params: dict[str, Any]
+    row: dict[str, Any]
+    loop: asyncio.AbstractEventLoop
+    done: asyncio.Future[int | None]
+
+
+class MoveWriter:
+    """One thread per database that writes queued moves in batches (started when first used)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._start = threading.Lock()
+        self.batches = 0  # transactions written (for tests and figures)
+
+    async def write(self, params: dict[str, Any], row: dict[str, Any]) -> int | None:
+        """1 when the move is committed; None when it was not (see the module)."""
+        self._running()
+        loop = asyncio.get_running_loop()
+        job = _Job(params, row, loop, loop.create_future())
+        self._jobs.put(job)
+        return await job.done
+
+    def stop(self) -> None:
+        """Let the thread finish what is queued and end (a later ``write`` starts it again)."""
+        with self._start:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._jobs.put(None)
+            thread.join(30)
+
+    def _running(self) -> None:
+        if self._thread is not None:
+            return
+        with self._start:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="emara-moves", daemon=True)
+                self._thread.start()
+
+    # ------------------------------------------------------------------ the thread
+    def _run(self) -> None:
+        while True:
+            first = self._jobs.get()
+            if first is None:
+                return
+            batch = [first]
+            with contextlib.suppress(queue.Empty):
+                while len(batch) < BATCH:
+                    job = self._jobs.get_nowait()
+                    if job is None:
+                        self._jobs.put(None)  # stop after this batch
+                        break
+                    batch.append(job)
+            results = self._write(batch)
+            for job, result in zip(batch, results, strict=True):
+                with contextlib.suppress(RuntimeError):  # its event loop has closed
+                    job.loop.call_soon_threadsafe(_settle, job.done, result)
+
+    def _write(self, batch: list[_Job]) -> list[int | None]:
+        results: list[int | None] = []
+        try:
+            with self.db.begin() as conn:
+                for job in batch:
+                    point = conn.begin_nested()
+                    try:
+                        if repo.advance(conn, job.params) == 1:
+                            repo.log_move(conn, job.row)
+                            point.commit()
+                            results.append(1)
+                        else:
+                            point.rollback()
+                            results.append(None)
+                    except IntegrityError:  # a move_id played already, or the version taken
+                        point.rollback()
+                        results.append(None)
+            self.batches += 1
+            return results
+        except Exception:  # the transaction did not commit: none of its moves is written
+            log.warning("a batch of %d moves failed; each is played again alone", len(batch))
+            return [None] * len(batch)
+
+
+def _settle(done: asyncio.Future[int | None], result: int | None) -> None:
+    if not done.done():  # (a caller that went away cancelled its wait, not the write)
+        done.set_result(result)

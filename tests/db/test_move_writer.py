@@ -1,0 +1,70 @@
+"""The moves' writer (app/tables/writer.py): moves judged on the event loop, written together in
+one transaction, each in a savepoint of its own."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from app import rules
+from app.db.session import writer_gate
+from app.tables import play
+from app.tables.writer import MoveWriter
+from tests.conftest import Player
+from tests.db.test_concurrency import legal_at, log_length, started_table
+
+
+def judged(svc: Any, tid: str, move_id: str, expected: int | None = None) -> tuple[Any, Any]:
+    """The update and log row of seat 0's first legal move on the table as this process knows
+    it (``expected``: another version, to make the update change nothing)."""
+    fresh = svc.cache.get(tid)
+    move = rules.encode_move(rules.legal_moves(fresh.state, 0)[0])
+    tr = rules.apply_move(fresh.state, 0, move)
+    version = fresh.version if expected is None else expected
+    params, row, _ = play._written(
+        tid, 0, move, move_id, version, fresh.seats_version, tr, None, None
+    )
+    return params, row
+
+
+def test_moves_queued_together_are_written_in_one_transaction_each_on_its_own(
+    client: TestClient, app: Any, ann: Player, bob: Player
+) -> None:
+    """Moves that wait while a transaction is written go into the next one together; a move
+    whose update changes nothing (a version moved on) or whose log row breaks a unique key (a
+    move_id played) is rolled back alone and answered None; the others commit."""
+    svc = app.state.service
+    tables = [started_table(client, ann, bob) for _ in range(3)]
+    for n, tid in enumerate(tables):  # a first move each: the process knows the tables now
+        version, moves = legal_at(client, ann, tid)
+        body = {"move": moves[0], "expected_version": version, "move_id": f"first{n}"}
+        assert client.post(f"/api/tables/{tid}/moves", json=body, headers=ann.headers).is_success
+    jobs = [judged(svc, tables[0], "warm"), judged(svc, tables[0], "a")]
+    jobs.append(judged(svc, tables[1], "b"))
+    jobs.append(judged(svc, tables[2], "stale", expected=0))  # the table is at 1
+    jobs.append(judged(svc, tables[2], "first2"))  # that move_id is in the log already
+    jobs.append(judged(svc, tables[2], "c"))
+    writer = MoveWriter(svc.db)
+    gate = None if svc.db.postgres else writer_gate(svc.db.url)
+
+    async def scenario() -> list[int | None]:
+        if gate is not None:
+            gate.enter()  # the writer's transactions wait: every move is queued meanwhile
+        writes = [asyncio.ensure_future(writer.write(*job)) for job in jobs]
+        await asyncio.sleep(0)  # each task puts its move in the queue
+        if gate is not None:
+            gate.leave()
+        return list(await asyncio.gather(*writes))
+
+    try:
+        results = asyncio.run(scenario())
+    finally:
+        writer.stop()
+    # in the order they came: "a" was judged at version 1 too, and "warm" took it
+    assert results == [1, None, 1, None, None, 1]
+    assert [log_length(svc, t) for t in tables] == [2, 2, 2]  # the first move and one more
+    assert all(svc.replay_matches(t) for t in tables)
+    if gate is not None:  # the first one taken (and what was queued with it), then the rest
+        assert writer.batches <= 2
