@@ -483,6 +483,8 @@ def test_a_known_table_s_move_is_judged_on_the_event_loop_and_stored_as_before(
     assert log_length(svc, tid) == 2 and svc.replay_matches(tid)
 
 
+@pytest.mark.postgres
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 def test_a_direct_write_whose_answer_is_lost_is_settled_by_the_threaded_path(
     client: TestClient, app: Any, ann: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -493,8 +495,7 @@ def test_a_direct_write_whose_answer_is_lost_is_settled_by_the_threaded_path(
     from app.tables import repository
 
     svc = app.state.service
-    if not svc.db.postgres:
-        pytest.skip("the direct path is Postgres's")
+    assert svc.db.postgres
     tid = started_table(client, ann, bob)
     real = repository.advance_and_log_direct
 
@@ -544,6 +545,8 @@ def test_a_socket_a_few_moves_behind_is_caught_up_from_memory_as_the_database_wo
         assert [m["version"] for m in frame["moves"]] == list(range(since + 1, top + 1))
 
 
+@pytest.mark.postgres
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 def test_a_direct_move_tells_the_other_processes_once_as_it_commits(
     client: TestClient,
     app: Any,
@@ -563,8 +566,7 @@ def test_a_direct_move_tells_the_other_processes_once_as_it_commits(
     from app.realtime.notify import HubRelay, decode_hint
 
     svc = app.state.service
-    if not svc.db.postgres:
-        pytest.skip("the relay runs on Postgres")
+    assert svc.db.postgres
     relay = next(b for b in svc.hub.background if isinstance(b, HubRelay))
     channel = relay.notifier.channel
     listener = psycopg.connect(libpq_dsn(database_url), autocommit=True)
