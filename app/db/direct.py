@@ -43,8 +43,9 @@ def libpq_dsn(url: str) -> str:
     return scheme.split("+", 1)[0] + "://" + rest
 
 
-def _json_text(value: Any) -> str:
-    # The text SQLAlchemy's engine writes for a JSON column (app/db/session.py, same options).
+def json_text(value: Any) -> str:
+    """A JSON column's text, as every engine of the app writes it (app/db/session.py uses it
+    too): orjson, several times faster than the standard library, same text."""
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
@@ -64,7 +65,7 @@ class Compiled:
         out: dict[str, Any] = {}
         for key, value in values.items():
             if key in self._json:
-                value = Json(value, dumps=_json_text)
+                value = Json(value, dumps=json_text)
             elif isinstance(value, enum.Enum):
                 value = value.value
             out[key] = value

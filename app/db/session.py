@@ -17,14 +17,9 @@ from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
 from sqlalchemy.exc import DataError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.direct import DirectPool, libpq_dsn
+from app.db.direct import DirectPool, json_text, libpq_dsn
 from app.errors import Malformed, Unavailable
 from app.private_files import sqlite_file
-
-
-def _json_dumps(value: Any) -> str:
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-
 
 # The interpreter's thread switch interval with SQLite (the default is 5 ms). SQLite releases the
 # GIL around each statement and around the fsync of the commit; a thread that holds the writer
@@ -131,7 +126,7 @@ def make_engine(url: str, pool_size: int = 20, max_overflow: int = 10) -> Engine
     # standard library on the hot path, same text.
     kwargs: dict[str, Any] = {
         "future": True,
-        "json_serializer": _json_dumps,
+        "json_serializer": json_text,
         "json_deserializer": orjson.loads,
     }
     sqlite = url.startswith("sqlite")
