@@ -77,15 +77,18 @@ def fmt_ms(values: list[float]) -> str:
     )
 
 
-def cpu_seconds(pid: int, children: bool = False) -> float:
+def cpu_seconds(pid: int, children: bool = False, kernel_only: bool = False) -> float:
     """User + system CPU time of a process so far (Linux /proc), 0.0 where unreadable; with
-    ``children``, also that of its children that have exited."""
+    ``children``, also that of its children that have exited; with ``kernel_only``, only its
+    system time (the kernel's work for it: sockets, polling)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
     # After the command name: state is field 3, utime 14, stime 15, cutime 16 and cstime 17
     # (1-based, man 5 proc).
+    if kernel_only:
+        return int(fields[12]) / os.sysconf("SC_CLK_TCK")
     ticks = int(fields[11]) + int(fields[12])
     if children:
         ticks += int(fields[13]) + int(fields[14])
@@ -110,6 +113,7 @@ def cpu_snapshot(server_pids: list[int], postgres: bool = True) -> dict[str, flo
     """CPU seconds so far of the servers, this client and (when the stack has it) Postgres."""
     snap = {
         "server": sum(cpu_seconds(p) for p in server_pids),
+        "of which kernel": sum(cpu_seconds(p, kernel_only=True) for p in server_pids),
         "client": cpu_seconds(os.getpid()),
     }
     if postgres:
@@ -171,9 +175,11 @@ async def drive_table(
     stats: Stats,
     rng: random.Random,
     timeout: float,
-) -> None:
+) -> list[SeatSocket]:
     """Play one table till the deadline; a finished game is followed by a new one at a new table
-    (same players), so that the load stays on for the whole run."""
+    (same players), so that the load stays on for the whole run. Returns the table's sockets,
+    open: the caller closes them once every table has stopped (a table that closed its sockets
+    at once would load the server while the others' last moves are measured)."""
     interval = 1.0 / rate if rate > 0 else 0.0
     # Spread the tables' ticks over the first interval.
     next_tick = time.perf_counter() + rng.random() * interval
@@ -197,7 +203,7 @@ async def drive_table(
                     sockets = await reopen(sockets)
                 except (httpx.HTTPError, OSError, TimeoutError) as exc:
                     stats.error(f"new_table:{type(exc).__name__}")
-                    return
+                    return []
                 continue
             # Not every seat has caught up yet: wait briefly for the latest state.
             try:
@@ -242,7 +248,7 @@ async def drive_table(
             stats.error(f"closed_{s.close_code}")
         for _ in range(s.resyncs):  # a delta that did not fit the client's game
             stats.error("delta_resync")
-    await asyncio.gather(*(s.close() for s in sockets))
+    return sockets
 
 
 async def run_load(
@@ -342,7 +348,7 @@ async def run_load(
     frames_before = tally.copy()
     start = time.perf_counter()
     deadline = start + seconds
-    await asyncio.gather(
+    last_socks = await asyncio.gather(
         *(
             drive_table(
                 socks, reopener(i), rate, deadline, stats, random.Random(rng.random()), timeout
@@ -352,6 +358,7 @@ async def run_load(
     )
     elapsed = time.perf_counter() - start
     cpu_after = cpu_snapshot(server_pids or [], postgres)
+    await asyncio.gather(*(s.close() for socks in last_socks for s in socks))
     stats.frames = tally.since(frames_before)
     gc.enable()
     stats.cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
@@ -493,7 +500,7 @@ def report(stats: Stats, seats: int) -> None:
         parts = [
             f"{who} {secs / n * 1e3:.2f} ms/move ({secs / elapsed * 100:.0f}% of a core)"
             for who, secs in stats.cpu.items()
-            if secs or who != "server"
+            if secs or who not in ("server", "of which kernel")
         ]
         if "postgres" not in stats.cpu:
             parts.append("postgres n/a (embedded SQLite)")
