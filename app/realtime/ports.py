@@ -74,8 +74,9 @@ class Access(Protocol):
     async def admit(
         self, profile_id: str, table_id: str, invite: str | None, address: str
     ) -> Any: ...
-    async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> str:
-        """The encoded ``lobby`` frame for the profile."""
+    async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> tuple[str, Any]:
+        """The encoded ``lobby`` frame for the profile, and its viewer (as ``viewer``), read
+        together."""
 
     async def catch_up(
         self,

@@ -443,8 +443,9 @@ class Connection:
     async def _send_lobby(self, ref: str | int | None) -> None:
         assert self.profile_id is not None
         try:
-            lobby = await self.access.lobby(self.profile_id, self.table_id, self.invite)
-            self.viewer = await self.access.viewer(self.profile_id, self.table_id, self.invite)
+            lobby, self.viewer = await self.access.lobby(
+                self.profile_id, self.table_id, self.invite
+            )
         except AppError as exc:
             await self._send(f.wire(error(exc.code, exc.message, ref)))
             if exc.status < 500:

@@ -62,9 +62,9 @@ class TableAccess:
             await self.limiter.miss(LimitName.INVITE, keys)
             raise
 
-    async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> str:
-        table = await self.svc.lobby(profile_id, table_id, invite)
-        return wire(trusted(Lobby, {"table": table}))
+    async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> tuple[str, Viewer]:
+        table, viewer = await self.svc.lobby_and_viewer(profile_id, table_id, invite)
+        return wire(trusted(Lobby, {"table": table})), viewer
 
     async def catch_up(
         self,

@@ -84,6 +84,15 @@ def visible(
     return t, seats
 
 
+def viewer_of(t: GameTable, seats: list[Seat], profile_id: str | None) -> Viewer:
+    """Who ``profile_id`` is at a table it may see: its seat, else a spectator where the table
+    allows them (else ``Forbidden``)."""
+    seat = next((x.seat for x in seats if profile_id and x.profile_id == profile_id), None)
+    if seat is None and not t.options.get("spectators", True):
+        raise Forbidden("this table does not allow spectators")
+    return Viewer(t.id, seat, profile_id)
+
+
 def lobby_of(s: Session, t: GameTable, seats: list[Seat], profile_id: str | None) -> LobbyAnswer:
     """The lobby view of a loaded table, with its players' names (and presence, when wired)."""
     names = repo.names(s, [x.profile_id for x in seats if x.profile_id])
@@ -242,10 +251,21 @@ class Lobby:
     def _viewer(self, profile_id: str | None, table_id: str, invite_code: str | None) -> Viewer:
         with self.db.session() as s:
             t, seats = visible(s, profile_id, table_id, invite_code)
-            seat = next((x.seat for x in seats if profile_id and x.profile_id == profile_id), None)
-            if seat is None and not t.options.get("spectators", True):
-                raise Forbidden("this table does not allow spectators")
-            return Viewer(t.id, seat, profile_id)
+            return viewer_of(t, seats, profile_id)
+
+    async def lobby_and_viewer(
+        self, profile_id: str | None, table_id: str, invite_code: str | None
+    ) -> tuple[LobbyAnswer, Viewer]:
+        """``lobby`` and ``viewer`` read together (one transaction, one worker thread): what a
+        table socket sends and who it speaks for, as of the same seats."""
+
+        def work() -> tuple[LobbyAnswer, Viewer]:
+            with self.db.session() as s:
+                t, seats = visible(s, profile_id, table_id, invite_code)
+                viewer = viewer_of(t, seats, profile_id)
+                return lobby_of(s, t, seats, profile_id), viewer
+
+        return await to_thread.run_sync(work)
 
     async def my_tables(self, profile_id: str) -> list[LobbyAnswer]:
         return await to_thread.run_sync(self._my_tables, profile_id)

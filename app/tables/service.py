@@ -94,6 +94,11 @@ class TableService:
     ) -> Viewer:
         return await self.lobbies.viewer(profile_id, table_id, invite_code)
 
+    async def lobby_and_viewer(
+        self, profile_id: str | None, table_id: str, invite_code: str | None
+    ) -> tuple[LobbyAnswer, Viewer]:
+        return await self.lobbies.lobby_and_viewer(profile_id, table_id, invite_code)
+
     @staticmethod
     def seat_viewer(table_id: str, seat: int) -> Viewer:
         return seat_viewer(table_id, seat)

@@ -122,10 +122,13 @@ class FakeAccess:
     ) -> FakeViewer:
         return await self.viewer(profile_id, table_id, invite)
 
-    async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> str:
+    async def lobby(
+        self, profile_id: str, table_id: str, invite: str | None
+    ) -> tuple[str, FakeViewer]:
         if self.lobby_error is not None:
             raise self.lobby_error
-        return wire(trusted(Lobby, {"table": lobby(table_id)}))
+        frame = wire(trusted(Lobby, {"table": lobby(table_id)}))
+        return frame, await self.viewer(profile_id, table_id, invite)
 
     async def catch_up(
         self,
