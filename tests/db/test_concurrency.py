@@ -19,6 +19,7 @@ from app.errors import StaleVersion
 from app.realtime.hub import Hub
 from app.tables import repository as repo
 from app.tables.service import TableService
+from app.tables.status import TableStatus
 from tests.conftest import Player
 
 
@@ -207,6 +208,67 @@ def test_a_lobby_notice_makes_the_process_forget_the_table(
     monkeypatch.setattr(repo, "game_seats_and_holders", real)
     assert fresh and out["version"] == 2, (out, fresh)
     assert tid not in svc.cache.fresh
+
+
+def test_a_lobby_notice_of_another_table_does_not_make_a_table_forget_its_moves(
+    client: TestClient, two_services: Any, ann: Player, bob: Player, monkeypatch: Any
+) -> None:
+    """The seats a move was judged with can only be made stale by its own table's lobby: a
+    table that starts or changes seats meanwhile does not make the others' moves forget their
+    tables (at saturation that sent every table of a busy process back to the database each
+    time another one started)."""
+    from app.realtime.hub import Notice
+
+    svc, _ = two_services
+    tid = started_table(client, ann, bob)
+    busy = started_table(client, ann, bob)
+    _, moves = legal_at(client, ann, tid)
+    real = repo.game_seats_and_holders
+
+    def seats_then_other_notice(conn: Any, table_id: str) -> Any:
+        out = real(conn, table_id)
+        svc.hub.deliver(Notice(busy, "lobby"))
+        return out
+
+    monkeypatch.setattr(repo, "game_seats_and_holders", seats_then_other_notice)
+    out, fresh = svc.play.submit_sync(tid, 0, moves[0], 0, "m1", profile_id=ann.id)
+    monkeypatch.setattr(repo, "game_seats_and_holders", real)
+    assert fresh and out["version"] == 1, (out, fresh)
+    assert svc.cache.fresh[tid].version == 1
+
+
+def test_a_table_s_lobby_notices_forgotten_past_the_bound_still_forget_its_reads() -> None:
+    """The last lobby notice is kept per table up to a bound: a read that began before a notice
+    no longer kept remembers nothing, whichever table it was for."""
+    from app.realtime.hub import Notice
+    from app.tables.cache import TableCache
+    from app.tables.types import Fresh
+
+    cache = TableCache()
+    cache_kept = 3
+    import app.tables.cache as cache_module
+
+    def fresh(version: int) -> Fresh:
+        return Fresh(version, {}, TableStatus.PLAYING, None, [], 0)
+
+    original = cache_module.LOBBY_NOTICES_KEPT
+    cache_module.LOBBY_NOTICES_KEPT = cache_kept
+    try:
+        start = cache.epoch
+        for n in range(cache_kept + 1):
+            cache.heard(Notice(f"t{n}", "lobby"))
+        cache.remember("t-quiet", fresh(1), cache.epoch)  # began after them all: kept
+        assert "t-quiet" in cache.fresh
+        cache.remember("t1", fresh(1), start)  # its notice is kept, and came later
+        assert "t1" not in cache.fresh
+        cache.remember("t0", fresh(1), start)  # its notice is no longer kept: not trusted
+        assert "t0" not in cache.fresh
+        cache.remember("t-other", fresh(1), start)  # another table whose notice may be gone
+        assert "t-other" not in cache.fresh
+        cache.remember("t3", fresh(1), cache.epoch)  # its notice came before the read began
+        assert cache.fresh["t3"].version == 1
+    finally:
+        cache_module.LOBBY_NOTICES_KEPT = original
 
 
 def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
