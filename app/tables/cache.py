@@ -37,7 +37,9 @@ class TableCache:
         self.loading: dict[str, asyncio.Future[None]] = {}
 
     def heard(self, notice: Notice) -> None:
-        """A hub watcher: a lobby notice makes the remembered seats of its table stale."""
+        """A hub watcher: a lobby notice makes the remembered seats of its table stale; a game
+        notice of a later version than the one remembered (a move made elsewhere: another
+        process, the sweeper), or of no version, makes its state stale."""
         if notice.kind == NoticeKind.LOBBY:
             self.epoch += 1
             self._lobby_at[notice.table_id] = self.epoch
@@ -46,6 +48,10 @@ class TableCache:
                 _, dropped = self._lobby_at.popitem(last=False)
                 self._lobby_forgotten = max(self._lobby_forgotten, dropped)
             self.fresh.pop(notice.table_id, None)
+        elif notice.kind == NoticeKind.GAME:
+            known = self.fresh.get(notice.table_id)
+            if known is not None and (notice.version is None or notice.version > known.version):
+                del self.fresh[notice.table_id]
 
     def get(self, table_id: str) -> Fresh | None:
         return self.fresh.get(table_id)

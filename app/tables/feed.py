@@ -128,8 +128,9 @@ class GameFeed:
             return frame
         table_id = viewer.table_id
         # Another socket of this table is reading it already (a move committed by another
-        # process reaches all of them at once): one read serves them all.
-        if not force and await self.cache.wait_loading(table_id):
+        # process reaches all of them at once; the sockets of a table that just started say
+        # hello together): one read serves them all.
+        if await self.cache.wait_loading(table_id):
             frame = self.fresh_update(viewer, since, force)
             if frame is not None:
                 return frame
@@ -140,30 +141,52 @@ class GameFeed:
             self.cache.done_loading(table_id, done)
 
     def fresh_update(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
-        """The update for a listener a few moves behind, when this process knows those moves
-        (``Fresh.lines_after``): rendered from memory, with no database round trip and no worker
-        thread. (If the table has moved on since, the next notice brings the socket further.)"""
+        """``catch_up`` from this process's memory of the table, when it knows what is needed:
+        the update for a listener a few moves behind (``Fresh.lines_after``), the snapshot for
+        one with nothing (or too far behind), the empty update a hello at the current version
+        asks for. Rendered with no database round trip and no worker thread; None when the
+        database must be read (or, without ``force``, when there is nothing to send).
+
+        The memory is as current as the notices this process heard: a move made elsewhere
+        makes it forget the table (``TableCache.heard``), and one whose notice is still on its
+        way is caught up by that notice, as a database read made a moment earlier would be."""
         fresh = self.cache.get(viewer.table_id)
-        if fresh is None or force or since is None:
+        if fresh is None:
             return None
-        lines = fresh.lines_after(since)
-        if lines is None:
-            return None
+        if since is not None and since > fresh.version:
+            return None  # the listener knows a later version than this memory: read it
+        snapshot = since is None or fresh.version - since > MAX_CATCH_UP
+        lines: list[LogRow] = []
+        if not snapshot:
+            assert since is not None
+            if since == fresh.version and not force:
+                return None
+            if since < fresh.version:
+                after = fresh.lines_after(since)
+                if after is None:
+                    return None  # more moves behind than this memory holds
+                lines = after
         clock = self.pace.public_known(
             viewer.table_id, fresh.version, fresh.seats_version, fresh.seats
         )
         if clock is UNKNOWN:
             return None
-        return {
+        base: CatchUpBase = {
             **self._rendered(viewer.table_id, fresh, viewer.seat),
             "holders": fresh.holders,
-            "type": "update",
             "status": fresh.status,
             "seats": [dict(x) for x in fresh.seats],
-            "since": since,
-            "moves": [log_entry(line, viewer.seat) for line in lines],
             "clock": cast(dict[str, Any] | None, clock),  # known (not UNKNOWN) here
         }
+        if snapshot or since is None:
+            return {**base, "type": "snapshot"}
+        out: UpdateAnswer = {
+            **base,
+            "type": "update",
+            "since": since,
+            "moves": [log_entry(line, viewer.seat) for line in lines],
+        }
+        return out
 
     def _rendered(self, table_id: str, fresh: Fresh, seat: int | None) -> GameRender:
         """The table's fresh state rendered for ``seat``: the first seat to ask renders every
@@ -205,6 +228,8 @@ class GameFeed:
                 "clock": self.pace.public(t.clock, game_seats),
             }
             self.pace.remember(viewer.table_id, t.version, t.seats_version, t.clock)
+            if t.version == 0:  # a game with no move yet: its memory needs no log line
+                self._remember_read(viewer.table_id, t, state, game_seats, holders, [], epoch)
             if since is None or since > t.version or t.version - since > MAX_CATCH_UP:
                 return {**base, "type": "snapshot"}
             records = repo.log_between(conn, viewer.table_id, since, t.version)
@@ -215,25 +240,37 @@ class GameFeed:
                 "moves": [log_entry(r, viewer.seat) for r in records],
             }
         if records and records[-1].version == t.version:
-            # Remember the table as read (another process committed it): the other sockets of
-            # the table here, and the next move made here, start from it.
             lines = [
                 LogRow(r.version, r.seat, r.move, r.events, r.created_at)
                 for r in records[-LINES_KEPT:]
             ]
-            seats = [dict(x) for x in game_seats]
-            fresh = Fresh(
-                t.version,
-                state,
-                t.status,
-                lines[-1],
-                seats,
-                t.seats_version,
-                holders,
-                tuple(lines[:-1]),
-            )
-            self.cache.remember(viewer.table_id, fresh, epoch)
+            self._remember_read(viewer.table_id, t, state, game_seats, holders, lines, epoch)
         return out
+
+    def _remember_read(
+        self,
+        table_id: str,
+        t: Any,
+        state: Any,
+        game_seats: list[Any],
+        holders: dict[int, str | None],
+        lines: list[LogRow],
+        epoch: int,
+    ) -> None:
+        """Remember the table as read (another process committed it, or it has just started):
+        the other sockets of the table here, and the next move made here, start from it.
+        ``lines``: the newest log lines, up to ``t.version`` (none at version 0)."""
+        fresh = Fresh(
+            t.version,
+            state,
+            t.status,
+            lines[-1] if lines else None,
+            [dict(x) for x in game_seats],
+            t.seats_version,
+            holders,
+            tuple(lines[:-1]),
+        )
+        self.cache.remember(table_id, fresh, epoch)
 
 
 Key = tuple[str, int | None, int | None, bool]  # table, seat, since, force

@@ -44,7 +44,7 @@ class Fresh:
     version: int
     state: Any
     status: TableStatus
-    entry: LogRow
+    entry: LogRow | None  # the move that led to ``version`` (None: a game with no move yet)
     seats: list[dict[str, Any]]
     seats_version: int
     # The profile holding each seat at ``seats_version`` (server-side only: never rendered).
@@ -56,12 +56,14 @@ class Fresh:
     def lines_after(self, since: int) -> list[LogRow] | None:
         """The log lines after version ``since`` up to this one; None unless all are here."""
         behind = self.version - since
-        if behind < 1 or behind > len(self.earlier) + 1:
+        if self.entry is None or behind < 1 or behind > len(self.earlier) + 1:
             return None
         return [*self.earlier[len(self.earlier) - behind + 1 :], self.entry]
 
     def lines_to_keep(self) -> tuple[LogRow, ...]:
         """``earlier`` of the version that follows this one."""
+        if self.entry is None:
+            return ()
         return (*self.earlier, self.entry)[-(LINES_KEPT - 1) :]
 
 

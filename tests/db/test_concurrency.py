@@ -271,6 +271,70 @@ def test_a_table_s_lobby_notices_forgotten_past_the_bound_still_forget_its_reads
         cache_module.LOBBY_NOTICES_KEPT = original
 
 
+def test_the_sockets_of_a_game_that_starts_say_hello_from_one_read(
+    client: TestClient, two_services: Any, ann: Player, bob: Player
+) -> None:
+    """A started game with no move yet is remembered by the first socket that reads it: the
+    other sockets' hellos (a snapshot, or the empty update of a hello at the current version)
+    are served from memory, the frames a read of the database gives, and the first move is
+    judged from there. A game notice of a later version (a move elsewhere) makes the process
+    forget the table."""
+    import asyncio
+
+    from app.realtime.hub import Notice
+    from app.tables.service import Viewer
+
+    svc, _ = two_services
+    tid = started_table(client, ann, bob)
+    assert tid not in svc.cache.fresh
+    reads = []
+    real = svc.feed.catch_up_db
+
+    def counted(*args: Any) -> Any:
+        reads.append(args)
+        return real(*args)
+
+    async def hellos() -> list[Any]:
+        return list(
+            await asyncio.gather(
+                svc.catch_up(Viewer(tid, 0, ann.id), None, True),
+                svc.catch_up(Viewer(tid, 1, bob.id), None, True),
+                svc.catch_up(Viewer(tid, 1, bob.id), 0, True),
+                svc.catch_up(Viewer(tid, None, None), None, True),
+            )
+        )
+
+    svc.feed.catch_up_db = counted  # type: ignore[method-assign]
+    try:
+        frames = asyncio.run(hellos())
+    finally:
+        del svc.feed.catch_up_db
+    assert len(reads) == 1
+    assert svc.cache.fresh[tid].version == 0
+    assert [f["type"] for f in frames] == ["snapshot", "snapshot", "update", "snapshot"]
+    assert frames[2]["moves"] == []
+    remembered = [
+        svc.feed.fresh_update(Viewer(tid, seat, who), since, True)
+        for seat, who, since in ((0, ann.id, None), (1, bob.id, 0), (None, None, None))
+    ]
+    svc.cache.fresh.clear()
+    read = [
+        svc.feed.catch_up_db(Viewer(tid, seat, who), since, True)
+        for seat, who, since in ((0, ann.id, None), (1, bob.id, 0), (None, None, None))
+    ]
+    assert remembered == read
+    assert svc.feed.fresh_update(Viewer(tid, 1, bob.id), 0, False) is None  # nothing to send
+    out, fresh = svc.play.submit_sync(
+        tid, 0, read[0]["legal_moves"][0], 0, "first", profile_id=ann.id
+    )
+    assert fresh and out["version"] == 1, (out, fresh)
+    svc.hub.deliver(Notice(tid, "game", 1))  # this move's own notice: still current
+    assert svc.cache.fresh[tid].version == 1
+    svc.hub.deliver(Notice(tid, "game", 2))  # a move made elsewhere
+    assert tid not in svc.cache.fresh
+    assert svc.feed.fresh_update(Viewer(tid, 1, bob.id), 1, True) is None
+
+
 def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
     client: TestClient, two_services: Any, ann: Player, bob: Player
 ) -> None:
