@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, cast
 
 from . import data
@@ -118,7 +119,10 @@ def _to_act(st: St) -> list[int]:
     return seats_to_act(st)
 
 
-def view_for(state: GameState, seat: int | None) -> View:
+def view_for(state: GameState, seat: int | None, kept: Kept | None = None) -> View:
+    """What ``seat`` (None: a spectator) may see of the game. ``kept``: parts of an earlier
+    version's public view whose source the state still shares (``kept_from``), used as they
+    are instead of being built again."""
     st = state.tree
     n: int = st["players"]
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
@@ -150,7 +154,9 @@ def view_for(state: GameState, seat: int | None) -> View:
         "event": _event_view(st["event"]),
         "event_top": _event_view(st["event_deck"][0] if st["event_deck"] else None),
         "events_left": len(st["event_deck"]),
-        "rondels": {k: list(v) for k, v in st["rondels"].items()},
+        "rondels": kept.rondels
+        if kept is not None and kept.rondels is not None
+        else {k: list(v) for k, v in st["rondels"].items()},
         "councilors": [dict(c) for c in st["councilors"]],
         "huts": {
             loc: [
@@ -181,7 +187,9 @@ def view_for(state: GameState, seat: int | None) -> View:
             for t in data.TITLES
         ],
         "favor": {"pile": len(st["favor"]["pile"]), "discard": len(st["favor"]["discard"])},
-        "players_state": [_player_view(st, s) for s in range(n)],
+        "players_state": [_player_view(st, s) for s in range(n)]
+        if kept is None
+        else [_player_view(st, s) if v is None else v for s, v in enumerate(kept.players)],
         "me": None if seat is None else view_for_me(st, seat),
         "victoria": None
         if st["victoria"] is None
@@ -194,12 +202,43 @@ def view_for(state: GameState, seat: int | None) -> View:
     return view
 
 
-def views_for(state: GameState, seats: list[int | None]) -> dict[int | None, View]:
+@dataclass(frozen=True)
+class Kept:
+    """Parts of an earlier public view that stand for the same parts of a later state."""
+
+    players: list[PlayerView | None]  # per seat: its earlier view, None to build it again
+    rondels: dict[str, list[str]] | None
+
+
+def kept_from(state: GameState, earlier: tuple[GameState, View] | None) -> Kept | None:
+    """What of ``earlier`` (a state and its public view) holds for ``state``: a player's view
+    where the player's record is the very object the earlier state had, the rondels where their
+    tree is. The engine never changes a record it shares between states (a move copies what it
+    changes: ``state.copy_for_seat``), and a player's view is built from its record alone, so the
+    earlier view is the one ``_player_view`` would build. Unchanged players then are the same
+    objects in both versions' views: the delta compares them by identity, and nothing is built
+    or freed for them."""
+    if earlier is None:
+        return None
+    before, view = earlier
+    old, new = before.tree, state.tree
+    shown = view.get("players_state") or []
+    if len(old["ps"]) != len(new["ps"]) or len(shown) != len(new["ps"]):
+        return None
+    players = [shown[s] if new["ps"][s] is old["ps"][s] else None for s in range(len(new["ps"]))]
+    rondels = view["rondels"] if new["rondels"] is old["rondels"] else None
+    return Kept(players, rondels)
+
+
+def views_for(
+    state: GameState, seats: list[int | None], earlier: tuple[GameState, View] | None = None
+) -> dict[int | None, View]:
     """``view_for`` of each seat in ``seats``, equal to it seat by seat: what every seat sees
     alike (the board, every player's public state, the outcome) is built once and shared by the
-    views; each seat adds its own ``me`` and ``turn`` (its undo points)."""
+    views; each seat adds its own ``me`` and ``turn`` (its undo points). ``earlier``: the state
+    of an earlier version of the game and its public view (``kept_from``)."""
     st = state.tree
-    public = view_for(state, None)
+    public = view_for(state, None, kept_from(state, earlier))
     out: dict[int | None, View] = {}
     for seat in seats:
         if seat is None:

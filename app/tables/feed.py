@@ -195,7 +195,10 @@ class GameFeed:
         if known is None or known[0] is not fresh:
             seats: list[int | None] = [x["seat"] for x in fresh.seats]
             seats.append(None)
-            known = (fresh, render_all(fresh.state, fresh.version, seats))
+            # The previous version's public view lends its unchanged parts (rules.views_for).
+            before = known[1].get(None) if known is not None else None
+            earlier = None if before is None or known is None else (known[0].state, before["view"])
+            known = (fresh, render_all(fresh.state, fresh.version, seats, earlier))
             self._renders[table_id] = known
             self._renders.move_to_end(table_id)
             while len(self._renders) > RENDERS_KEPT:

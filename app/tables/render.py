@@ -60,10 +60,16 @@ def render(state: Any, version: int, seat: int | None) -> GameRender:
     }
 
 
-def render_all(state: Any, version: int, seats: list[int | None]) -> dict[int | None, GameRender]:
+def render_all(
+    state: Any,
+    version: int,
+    seats: list[int | None],
+    earlier: tuple[Any, rules.View] | None = None,
+) -> dict[int | None, GameRender]:
     """``render`` of each seat in ``seats`` (None: a spectator), the views built together
-    (``rules.views_for``: what every seat sees alike is built once)."""
-    views = rules.views_for(state, seats)
+    (``rules.views_for``: what every seat sees alike is built once). ``earlier``: an earlier
+    state of the game and its public view, whose unchanged parts the views reuse."""
+    views = rules.views_for(state, seats, earlier)
     out: dict[int | None, GameRender] = {}
     scores: list[ScoreLine] | None = None
     for seat in seats:

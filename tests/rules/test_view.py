@@ -237,3 +237,43 @@ def test_the_views_of_all_seats_at_once_equal_each_seats_own_view_over_whole_gam
             moves = legal_moves(state, acting[0])
             state = apply_move(state, acting[0], moves[int(rng.random() * len(moves))]).state
         assert checked > 50
+
+
+def test_views_built_from_an_earlier_version_equal_views_built_afresh_over_whole_games() -> None:
+    """A player whose record the engine shares between two states keeps its earlier view
+    object; the views are still, seat by seat, what ``view_for`` builds from nothing, and the
+    earlier state is left as it was (a move never changes what it shares)."""
+    from app.rules import apply_move, new_game, to_act, views_for
+
+    for players, seed in ((1, 4), (2, 6), (3, 8), (4, 10)):
+        rng = random.Random(seed)
+        state = new_game(seed, {"players": players})
+        seats: list[int | None] = [*range(players), None]
+        earlier = None
+        reused = checked = 0
+        while True:
+            together = views_for(state, seats, earlier)
+            for seat in seats:
+                assert json.dumps(together[seat], sort_keys=True) == json.dumps(
+                    view_for(state, seat), sort_keys=True
+                ), (players, seat, checked)
+            if earlier is not None:
+                before_state, before_view = earlier
+                assert json.dumps(before_view, sort_keys=True) == json.dumps(
+                    view_for(before_state, None), sort_keys=True
+                ), (players, checked)
+                for s in range(players):
+                    same = state.tree["ps"][s] is before_state.tree["ps"][s]
+                    kept = together[None]["players_state"][s] is before_view["players_state"][s]
+                    assert same == kept, (players, s, checked)
+                    reused += kept
+            earlier = (state, together[None])
+            checked += 1
+            acting = to_act(state)
+            if not acting:
+                break
+            moves = legal_moves(state, acting[0])
+            state = apply_move(state, acting[0], moves[int(rng.random() * len(moves))]).state
+        assert checked > 50
+        # Most moves leave the other players' records alone.
+        assert reused >= checked * (players - 1) // 2, (players, reused, checked)
