@@ -24,10 +24,11 @@ timeout (4408); a socket the server closes during the run counts as an error (``
 
 It prints the bytes the clients received per acknowledged move (every frame to every socket
 during the run, UTF-8, by frame type) and the mean size of an ``update`` frame, and the CPU time
-the server processes, the client (this script) and Postgres spent per move, since all three share
-the machine. Then it measures the ceiling: a bare Postgres transaction of the same shape (read
-the snapshot, conditional update of snapshot + version, insert into the move log, notify,
-commit) with the same snapshot size, so the ratio is visible.
+the server processes (and of it, their kernel time: sockets, polling), the client (this script)
+and Postgres spent per move, since all three share the machine. Then it measures the ceiling: a
+bare Postgres transaction of the same shape (read the snapshot, conditional update of snapshot +
+version, insert into the move log, notify, commit) with the same snapshot size, so the ratio is
+visible.
 
 The script imports ``app`` from the tree it is run in only with ``PYTHONPATH=.`` (an editable
 install elsewhere would otherwise win, and its servers would run that tree's code).
