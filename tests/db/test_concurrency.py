@@ -237,8 +237,8 @@ def test_a_lobby_notice_of_another_table_does_not_make_a_table_forget_its_moves(
     assert svc.cache.fresh[tid].version == 1
 
 
-def test_a_table_s_lobby_notices_forgotten_past_the_bound_still_forget_its_reads() -> None:
-    """The last lobby notice is kept per table up to a bound: a read that began before a notice
+def test_a_table_s_changes_forgotten_past_the_bound_still_forget_its_reads() -> None:
+    """The last change heard is kept per table up to a bound: a read that began before a change
     no longer kept remembers nothing, whichever table it was for."""
     from app.realtime.hub import Notice
     from app.tables.cache import TableCache
@@ -251,8 +251,8 @@ def test_a_table_s_lobby_notices_forgotten_past_the_bound_still_forget_its_reads
     def fresh(version: int) -> Fresh:
         return Fresh(version, {}, TableStatus.PLAYING, None, [], 0)
 
-    original = cache_module.LOBBY_NOTICES_KEPT
-    cache_module.LOBBY_NOTICES_KEPT = cache_kept
+    original = cache_module.CHANGES_KEPT
+    cache_module.CHANGES_KEPT = cache_kept
     try:
         start = cache.epoch
         for n in range(cache_kept + 1):
@@ -268,7 +268,40 @@ def test_a_table_s_lobby_notices_forgotten_past_the_bound_still_forget_its_reads
         cache.remember("t3", fresh(1), cache.epoch)  # its notice came before the read began
         assert cache.fresh["t3"].version == 1
     finally:
-        cache_module.LOBBY_NOTICES_KEPT = original
+        cache_module.CHANGES_KEPT = original
+
+
+def test_a_read_that_overlaps_a_move_made_elsewhere_remembers_nothing(
+    client: TestClient, two_services: Any, ann: Player, bob: Player, monkeypatch: Any
+) -> None:
+    """A catch-up reads version 1 while the notice of version 2 (a move made by another
+    process) is heard: remembering version 1 then would serve later hellos a game one move
+    behind, with no notice left to bring them on. It remembers nothing; the notice of the
+    version it holds (its own move's) changes nothing."""
+    from app.realtime.hub import Notice
+    from app.tables.service import Viewer
+
+    svc, _ = two_services
+    tid = started_table(client, ann, bob)
+    _, moves = legal_at(client, ann, tid)
+    svc.play.submit_sync(tid, 0, moves[0], 0, "m1", profile_id=ann.id)
+    svc.hub.deliver(Notice(tid, "game", 1))  # its own notice: the memory stands
+    assert svc.cache.fresh[tid].version == 1
+    svc.cache.fresh.clear()
+    real = repo.game_seats_and_holders
+
+    def seats_then_notice(conn: Any, table_id: str) -> Any:
+        out = real(conn, table_id)
+        svc.hub.deliver(Notice(table_id, "game", 2))
+        return out
+
+    monkeypatch.setattr(repo, "game_seats_and_holders", seats_then_notice)
+    frame = svc.feed.catch_up_db(Viewer(tid, 1, bob.id), 0, False)
+    monkeypatch.setattr(repo, "game_seats_and_holders", real)
+    assert frame is not None and frame["version"] == 1
+    assert tid not in svc.cache.fresh
+    svc.feed.catch_up_db(Viewer(tid, 1, bob.id), 0, False)  # no notice meanwhile: remembered
+    assert svc.cache.fresh[tid].version == 1
 
 
 def test_the_sockets_of_a_game_that_starts_say_hello_from_one_read(
