@@ -1,6 +1,6 @@
 """The tables as the table socket sees them (``app.realtime.ports.Access``): who a token signs
 in, who may look at a table (the invite guess counted like the HTTP ones), the lobby frame, the
-game feed's catch-ups shared between sockets (app/tables/feed.py), and the move."""
+game feed's catch-ups shared between sockets (app/tables/renders.py), and the move."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from app.profiles.service import ProfileService, session_subject
 from app.ratelimit import LimitName, RateLimiter
 from app.realtime.frames import trusted, wire
 from app.realtime.ports import Listener, Render
-from app.tables.feed import Key, SharedRenders, frame_of
 from app.tables.frames import Lobby
+from app.tables.renders import Key, SharedRenders, frame_of
 from app.tables.service import TableService, Viewer
 
 

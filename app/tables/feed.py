@@ -1,14 +1,10 @@
 """The game feed: what a seat receives, from the engine's typed ``View`` to the frames.
 
 - the game for HTTP (``game``, ``log_page``), redacted for the viewer's seat;
-- a socket's catch-up (``catch_up``): the update for a few moves behind, rendered from this
-  process's memory of the table when it holds those moves (no database round trip), else read
-  from the database — the missed moves, or a snapshot when there is no ``since`` or it is too far
-  behind;
-- the frames themselves (``SharedRenders``): each catch-up for (table, seat, since, force) is
-  rendered once and encoded once; every socket that asks for the same thing while the table has
-  not changed gets the same bytes. A lobby or game notice for a table (a move, a seat change, from
-  this process or relayed) forgets that table's renders, and renders already under way for it.
+- a socket's catch-up (``catch_up``): the missed moves, or a snapshot when there is no
+  ``since`` or it is too far behind — rendered from this process's memory of the table when it
+  holds what is needed (no database round trip), else read from the database;
+- the frames themselves are made once for every socket that asks (app/tables/renders.py).
 
 The move itself is judged and committed in app/tables/play.py; the socket (app/realtime) reaches
 this module through app/tables/access.py.
@@ -16,9 +12,7 @@ this module through app/tables/access.py.
 
 from __future__ import annotations
 
-import asyncio
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 from anyio import to_thread
@@ -30,9 +24,6 @@ from app.db.session import Database
 from app.errors import NotFound, WrongStatus
 from app.pace.book import UNKNOWN, PaceBook
 from app.pace.events import pace_log
-from app.realtime.frames import trusted, wire
-from app.realtime.hub import Notice, NoticeKind
-from app.realtime.ports import Render
 from app.tables import repository as repo
 from app.tables.answers import (
     CatchUp,
@@ -43,8 +34,6 @@ from app.tables.answers import (
     UpdateAnswer,
 )
 from app.tables.cache import TableCache
-from app.tables.delta import DIGEST_EVERY, DOC_FIELDS, GameDoc, diff, digest
-from app.tables.frames import Delta, game_frame
 from app.tables.render import log_entry, render, render_all
 from app.tables.types import LINES_KEPT, Fresh, LogRow, Viewer
 
@@ -52,8 +41,6 @@ from app.tables.types import LINES_KEPT, Fresh, LogRow, Viewer
 MAX_CATCH_UP = 200
 # Tables whose newest state is kept rendered for every seat (the others render again).
 RENDERS_KEPT = 1024
-# The notices that change a game render (the others are other features').
-GAME_NOTICES = frozenset({NoticeKind.LOBBY.value, NoticeKind.GAME.value})
 
 
 def started(s: Session, table_id: str) -> tuple[GameTable, dict[str, Any]]:
@@ -64,11 +51,6 @@ def started(s: Session, table_id: str) -> tuple[GameTable, dict[str, Any]]:
     if t.state is None:
         raise WrongStatus("the game has not started")
     return t, t.state
-
-
-def frame_of(catch_up: CatchUp) -> Render:
-    """A catch-up as the socket sends it: the typed frame (without ``holders``), encoded once."""
-    return Render(catch_up["version"], wire(game_frame(catch_up)), catch_up.get("holders", {}))
 
 
 class GameFeed:
@@ -274,150 +256,3 @@ class GameFeed:
             tuple(lines[:-1]),
         )
         self.cache.remember(table_id, fresh, epoch)
-
-
-Key = tuple[str, int | None, int | None, bool]  # table, seat, since, force
-DOCS_KEPT = 4096  # the newest document of this many (table, seat) pairs, to diff the next from
-
-
-def doc_of(catch_up: CatchUp) -> GameDoc:
-    return cast(GameDoc, {k: catch_up[k] for k in DOC_FIELDS})  # type: ignore[literal-required]
-
-
-class Entry:
-    """One shared catch-up: its frame encoded for full views and, when the seat's document at
-    ``since`` was known, as a delta — each encoded once, when first asked for."""
-
-    __slots__ = ("_delta", "_full", "before", "catch_up")
-
-    def __init__(self, catch_up: CatchUp, before: CatchUp | None) -> None:
-        self.catch_up = catch_up
-        self.before = before  # the seat's catch-up at ``since`` (None: not known here)
-        self._full: Render | None = None
-        self._delta: Render | None = None
-
-    def full(self) -> Render:
-        if self._full is None:
-            self._full = frame_of(self.catch_up)
-        return self._full
-
-    def delta(self) -> Render:
-        """The delta frame, or the full one when there is nothing to diff from."""
-        c = self.catch_up
-        if self.before is None or c["type"] != "update":
-            return self.full()
-        if self._delta is None:
-            doc = doc_of(c)
-            version = c["version"]
-            fields: dict[str, Any] = {
-                "version": version,
-                "seat": c["seat"],
-                "since": c["since"],
-                "moves": c["moves"],
-                "patch": diff(doc_of(self.before), doc),
-            }
-            if version % DIGEST_EVERY == 0:
-                fields["digest"] = digest(doc)
-            self._delta = Render(version, wire(trusted(Delta, fields)), c.get("holders", {}))
-        return self._delta
-
-
-class SharedRenders:
-    def __init__(self, max_tables: int = 512) -> None:
-        self.max_tables = max_tables
-        # By table, so that a notice forgets its table's renders without looking at the others';
-        # the tables rendered least recently go first.
-        self._done: OrderedDict[str, dict[Key, Entry | None]] = OrderedDict()
-        self._pending: dict[str, dict[Key, asyncio.Task[Entry | None]]] = {}
-        # (table, seat) -> (version, catch-up): the newest game rendered for the seat, kept across
-        # notices (a version's game never changes), so that the next one can be a delta.
-        self._docs: OrderedDict[tuple[str, int | None], tuple[int, CatchUp]] = OrderedDict()
-        self.renders = 0  # how many times the feed was asked (for tests and figures)
-
-    def forget(self, notice: Notice) -> None:
-        if notice.kind not in GAME_NOTICES:
-            return
-        self._done.pop(notice.table_id, None)
-        self._pending.pop(notice.table_id, None)
-
-    async def get(
-        self,
-        key: Key,
-        produce: Callable[[], Awaitable[CatchUp | None]],
-        deltas: bool = False,
-        quick: Callable[[], CatchUp | None] | None = None,
-    ) -> Render | None:
-        """The catch-up for ``key``; ``deltas``: as a delta frame when it can be one. ``quick``
-        makes it at once when it can (from memory, nothing to wait for): no task is needed."""
-        table = key[0]
-        done = self._done.get(table)
-        if done is not None and key in done:
-            self._done.move_to_end(table)
-            entry = done[key]
-        elif quick is not None and key not in self._pending.get(table, {}) and (ready := quick()):
-            entry = Entry(ready, self._remember(key, ready))
-            self._keep(key, entry)
-            self.renders += 1
-        else:
-            task = self._pending.get(table, {}).get(key)
-            if task is None:
-                # A task of its own: a socket that goes away mid-render cancels its wait, not
-                # the render the other sockets wait for.
-                task = asyncio.create_task(self._render(key, produce))
-                task.add_done_callback(_retrieve)
-                self._pending.setdefault(table, {})[key] = task
-                self.renders += 1
-            entry = await asyncio.shield(task)
-        if entry is None:
-            return None
-        return entry.delta() if deltas else entry.full()
-
-    async def _render(
-        self, key: Key, produce: Callable[[], Awaitable[CatchUp | None]]
-    ) -> Entry | None:
-        me = asyncio.current_task()
-        try:
-            frame = await produce()
-        except BaseException:
-            self._settle(key, me)
-            raise
-        entry = None if frame is None else Entry(frame, self._remember(key, frame))
-        if self._settle(key, me):  # not forgotten meanwhile: still current
-            self._keep(key, entry)
-        return entry
-
-    def _keep(self, key: Key, entry: Entry | None) -> None:
-        self._done.setdefault(key[0], {})[key] = entry
-        self._done.move_to_end(key[0])
-        if len(self._done) > self.max_tables:
-            self._done.popitem(last=False)
-
-    def _settle(self, key: Key, task: asyncio.Task[Any] | None) -> bool:
-        """The render of ``key`` is over: True when it was still the table's current one."""
-        pending = self._pending.get(key[0])
-        if pending is None or pending.get(key) is not task:
-            return False
-        del pending[key]
-        if not pending:
-            del self._pending[key[0]]
-        return True
-
-    def _remember(self, key: Key, frame: CatchUp) -> CatchUp | None:
-        """Keep the seat's game at this version; the one at ``since``, when known."""
-        seat = (key[0], key[1])
-        known = self._docs.get(seat)
-        before = None
-        if known is not None and frame["type"] == "update" and known[0] == frame["since"]:
-            before = known[1]
-        if known is None or known[0] < frame["version"]:
-            self._docs[seat] = (frame["version"], frame)
-            self._docs.move_to_end(seat)
-            if len(self._docs) > DOCS_KEPT:
-                self._docs.popitem(last=False)
-        return before
-
-
-def _retrieve(task: asyncio.Task[Entry | None]) -> None:
-    """A failed render is reported to the sockets that waited; nobody else needs it."""
-    if not task.cancelled():
-        task.exception()

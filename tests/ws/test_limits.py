@@ -13,7 +13,7 @@ from app.realtime.frames import Hello, Move, Ping, Refusal, parse_client
 from app.realtime.hub import Notice
 from app.realtime.limits import Bucket, Slot, SocketLimits, SocketRegistry
 from app.realtime.outbox import GameChanged, LobbyChanged, Outbox, PingDue, Text
-from app.tables.feed import SharedRenders
+from app.tables.renders import SharedRenders
 from tests.ws.fakes import FakeClock
 
 
