@@ -7,6 +7,8 @@ not know each other, so only the versioned UPDATE and the unique move_id keep th
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -180,8 +182,26 @@ def test_a_move_id_sent_again_at_the_next_version_is_the_same_move(
         assert t is not None and t.version == 1
 
 
+@contextmanager
+def heard_while_reading(svc: TableService, notice: Any) -> Iterator[None]:
+    """Inside the block, a read of a table's seats (a move's, a catch-up's) is followed by the
+    hub hearing ``notice``: a notice that comes while the read is under way."""
+    real = repo.game_seats_and_holders
+
+    def seats_then_notice(conn: Any, table_id: str) -> Any:
+        out = real(conn, table_id)
+        svc.hub.deliver(notice)
+        return out
+
+    repo.game_seats_and_holders = seats_then_notice  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        repo.game_seats_and_holders = real  # type: ignore[assignment]
+
+
 def test_a_lobby_notice_makes_the_process_forget_the_table(
-    client: TestClient, two_services: Any, ann: Player, bob: Player, monkeypatch: Any
+    client: TestClient, two_services: Any, ann: Player, bob: Player
 ) -> None:
     """Seats change only through the lobby: its notice (local, or relayed from another process)
     drops what the process remembered of the table, seats included."""
@@ -196,22 +216,14 @@ def test_a_lobby_notice_makes_the_process_forget_the_table(
     assert tid not in svc.cache.fresh
     # A move that overlaps a lobby notice remembers nothing of the table either.
     _, moves = legal_at(client, ann, tid)
-    real = repo.game_seats_and_holders
-
-    def seats_then_notice(conn: Any, table_id: str) -> Any:
-        out = real(conn, table_id)
-        svc.hub.deliver(Notice(table_id, "lobby"))
-        return out
-
-    monkeypatch.setattr(repo, "game_seats_and_holders", seats_then_notice)
-    out, fresh = svc.play.submit_sync(tid, 0, moves[0], 1, "m2", profile_id=ann.id)
-    monkeypatch.setattr(repo, "game_seats_and_holders", real)
+    with heard_while_reading(svc, Notice(tid, "lobby")):
+        out, fresh = svc.play.submit_sync(tid, 0, moves[0], 1, "m2", profile_id=ann.id)
     assert fresh and out["version"] == 2, (out, fresh)
     assert tid not in svc.cache.fresh
 
 
 def test_a_lobby_notice_of_another_table_does_not_make_a_table_forget_its_moves(
-    client: TestClient, two_services: Any, ann: Player, bob: Player, monkeypatch: Any
+    client: TestClient, two_services: Any, ann: Player, bob: Player
 ) -> None:
     """The seats a move was judged with can only be made stale by its own table's lobby: a
     table that starts or changes seats meanwhile does not make the others' moves forget their
@@ -223,16 +235,8 @@ def test_a_lobby_notice_of_another_table_does_not_make_a_table_forget_its_moves(
     tid = started_table(client, ann, bob)
     busy = started_table(client, ann, bob)
     _, moves = legal_at(client, ann, tid)
-    real = repo.game_seats_and_holders
-
-    def seats_then_other_notice(conn: Any, table_id: str) -> Any:
-        out = real(conn, table_id)
-        svc.hub.deliver(Notice(busy, "lobby"))
-        return out
-
-    monkeypatch.setattr(repo, "game_seats_and_holders", seats_then_other_notice)
-    out, fresh = svc.play.submit_sync(tid, 0, moves[0], 0, "m1", profile_id=ann.id)
-    monkeypatch.setattr(repo, "game_seats_and_holders", real)
+    with heard_while_reading(svc, Notice(busy, "lobby")):
+        out, fresh = svc.play.submit_sync(tid, 0, moves[0], 0, "m1", profile_id=ann.id)
     assert fresh and out["version"] == 1, (out, fresh)
     assert svc.cache.fresh[tid].version == 1
 
@@ -272,7 +276,7 @@ def test_a_table_s_changes_forgotten_past_the_bound_still_forget_its_reads() -> 
 
 
 def test_a_read_that_overlaps_a_move_made_elsewhere_remembers_nothing(
-    client: TestClient, two_services: Any, ann: Player, bob: Player, monkeypatch: Any
+    client: TestClient, two_services: Any, ann: Player, bob: Player
 ) -> None:
     """A catch-up reads version 1 while the notice of version 2 (a move made by another
     process) is heard: remembering version 1 then would serve later hellos a game one move
@@ -288,16 +292,8 @@ def test_a_read_that_overlaps_a_move_made_elsewhere_remembers_nothing(
     svc.hub.deliver(Notice(tid, "game", 1))  # its own notice: the memory stands
     assert svc.cache.fresh[tid].version == 1
     svc.cache.fresh.clear()
-    real = repo.game_seats_and_holders
-
-    def seats_then_notice(conn: Any, table_id: str) -> Any:
-        out = real(conn, table_id)
-        svc.hub.deliver(Notice(table_id, "game", 2))
-        return out
-
-    monkeypatch.setattr(repo, "game_seats_and_holders", seats_then_notice)
-    frame = svc.feed.catch_up_db(Viewer(tid, 1, bob.id), 0, False)
-    monkeypatch.setattr(repo, "game_seats_and_holders", real)
+    with heard_while_reading(svc, Notice(tid, "game", 2)):
+        frame = svc.feed.catch_up_db(Viewer(tid, 1, bob.id), 0, False)
     assert frame is not None and frame["version"] == 1
     assert tid not in svc.cache.fresh
     svc.feed.catch_up_db(Viewer(tid, 1, bob.id), 0, False)  # no notice meanwhile: remembered

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from app.rules import decode_state, encode_state, events_for, legal_moves, view_for
@@ -214,16 +215,29 @@ def test_visit_fresh_lists_token_kept_this_visit() -> None:
     )
 
 
+def whole_game(players: int, seed: int) -> Iterator[Any]:
+    """Every state of a game of random legal moves, from the start to the end."""
+    from app.rules import apply_move, new_game, to_act
+
+    rng = random.Random(seed)
+    state = new_game(seed, {"players": players})
+    while True:
+        yield state
+        acting = to_act(state)
+        if not acting:
+            return
+        moves = legal_moves(state, acting[0])
+        state = apply_move(state, acting[0], moves[int(rng.random() * len(moves))]).state
+
+
 def test_the_views_of_all_seats_at_once_equal_each_seats_own_view_over_whole_games() -> None:
     """``views_for`` shares what every seat sees alike; seat by seat it is ``view_for``."""
-    from app.rules import apply_move, new_game, to_act, views_for
+    from app.rules import views_for
 
     for players, seed in ((1, 3), (2, 5), (3, 7), (4, 9)):
-        rng = random.Random(seed)
-        state = new_game(seed, {"players": players})
         seats: list[int | None] = [*range(players), None]
         checked = 0
-        while True:
+        for state in whole_game(players, seed):
             together = views_for(state, seats)
             for seat in seats:
                 alone = view_for(state, seat)
@@ -231,11 +245,6 @@ def test_the_views_of_all_seats_at_once_equal_each_seats_own_view_over_whole_gam
                     alone, sort_keys=True
                 ), (players, seat, checked)
             checked += 1
-            acting = to_act(state)
-            if not acting:
-                break
-            moves = legal_moves(state, acting[0])
-            state = apply_move(state, acting[0], moves[int(rng.random() * len(moves))]).state
         assert checked > 50
 
 
@@ -243,15 +252,13 @@ def test_views_built_from_an_earlier_version_equal_views_built_afresh_over_whole
     """A player whose record the engine shares between two states keeps its earlier view
     object; the views are still, seat by seat, what ``view_for`` builds from nothing, and the
     earlier state is left as it was (a move never changes what it shares)."""
-    from app.rules import apply_move, new_game, to_act, views_for
+    from app.rules import views_for
 
     for players, seed in ((1, 4), (2, 6), (3, 8), (4, 10)):
-        rng = random.Random(seed)
-        state = new_game(seed, {"players": players})
         seats: list[int | None] = [*range(players), None]
         earlier = None
         reused = checked = 0
-        while True:
+        for state in whole_game(players, seed):
             together = views_for(state, seats, earlier)
             for seat in seats:
                 assert json.dumps(together[seat], sort_keys=True) == json.dumps(
@@ -269,11 +276,6 @@ def test_views_built_from_an_earlier_version_equal_views_built_afresh_over_whole
                     reused += kept
             earlier = (state, together[None])
             checked += 1
-            acting = to_act(state)
-            if not acting:
-                break
-            moves = legal_moves(state, acting[0])
-            state = apply_move(state, acting[0], moves[int(rng.random() * len(moves))]).state
         assert checked > 50
         # Most moves leave the other players' records alone.
         assert reused >= checked * (players - 1) // 2, (players, reused, checked)
