@@ -178,8 +178,9 @@ class GameFeed:
             seats: list[int | None] = [x["seat"] for x in fresh.seats]
             seats.append(None)
             # The previous version's public view lends its unchanged parts (rules.views_for).
-            before = known[1].get(None) if known is not None else None
-            earlier = None if before is None or known is None else (known[0].state, before["view"])
+            earlier = None
+            if known is not None and (public := known[1].get(None)) is not None:
+                earlier = (known[0].state, public["view"])
             known = (fresh, render_all(fresh.state, fresh.version, seats, earlier))
             self._renders[table_id] = known
             self._renders.move_to_end(table_id)
