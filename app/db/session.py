@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-import os
 import select
 import sqlite3
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import DataError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.direct import DirectPool, json_text, libpq_dsn
+from app.db.gate import SQLITE_WAIT_SECONDS, WriterGate, writer_gate
 from app.errors import Malformed, Unavailable
 from app.private_files import sqlite_file
 
@@ -28,57 +27,6 @@ from app.private_files import sqlite_file
 # a move that needs 1-2 ms of work held the gate 10-30 ms at the 95th-99th percentile.
 SQLITE_SWITCH_INTERVAL = 0.0005
 
-# How long a transaction on SQLite waits for the database's one writer (another thread of this
-# process through the gate, or another process through SQLite's busy handler) before it fails.
-SQLITE_WAIT_SECONDS = 30.0
-
-
-class WriterGate:
-    """The one transaction at a time of a SQLite file in this process.
-
-    SQLite lets one connection write at a time. Left to itself, a connection that finds the write
-    lock taken sleeps in SQLite's busy handler (1, 2, 5 … 100 ms, again and again) and retries:
-    it can keep losing to connections that arrive while it sleeps, which made a move under load
-    wait seconds. Through the gate, the transactions of this process queue on a lock instead and
-    each begins (``BEGIN IMMEDIATE``) only when the previous one has committed or rolled back.
-    A thread that opens a second connection while its first holds the gate (a read nested in a
-    transaction) does not queue behind itself: that transaction begins deferred.
-    """
-
-    def __init__(self, wait_seconds: float = SQLITE_WAIT_SECONDS) -> None:
-        self._lock = threading.Lock()
-        self._owner: int | None = None
-        self.wait_seconds = wait_seconds
-
-    def enter(self) -> bool:
-        """Take the gate; False when this thread holds it already (nothing taken)."""
-        me = threading.get_ident()
-        if self._owner == me:
-            return False
-        if not self._lock.acquire(timeout=self.wait_seconds):
-            raise sqlite3.OperationalError("database is locked (writer gate)")
-        self._owner = me
-        return True
-
-    def leave(self) -> None:
-        self._owner = None
-        self._lock.release()
-
-
-_GATES: dict[str, WriterGate] = {}
-_GATES_LOCK = threading.Lock()
-
-
-def writer_gate(url: str) -> WriterGate:
-    """The gate of a SQLite file, shared by every engine of this process on that file (an
-    in-memory database, private to its connection, gets one of its own)."""
-    database = make_url(url).database or ""
-    if not database or database == ":memory:" or database.startswith("file:"):
-        return WriterGate()
-    key = os.path.realpath(database)
-    with _GATES_LOCK:
-        return _GATES.setdefault(key, WriterGate())
-
 
 def _gated_connection_class(gate: WriterGate) -> type[sqlite3.Connection]:
     """A pysqlite connection in autocommit mode whose transactions go through ``gate``: ``begin``
@@ -87,8 +35,9 @@ def _gated_connection_class(gate: WriterGate) -> type[sqlite3.Connection]:
     class GatedConnection(sqlite3.Connection):
         _holds = False
 
-        def begin(self) -> None:
-            self._holds = gate.enter()
+        def begin(self, first: bool = False) -> None:
+            """``first``: ahead of the transactions that wait (the moves' writer's)."""
+            self._holds = gate.enter(first)
             try:
                 self.execute("BEGIN IMMEDIATE" if self._holds else "BEGIN")
             except BaseException:

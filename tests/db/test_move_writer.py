@@ -9,7 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app import rules
-from app.db.session import writer_gate
+from app.db.gate import writer_gate
 from app.tables import play
 from app.tables.writer import MoveWriter
 from tests.conftest import Player

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from app.db.session import SQLITE_SWITCH_INTERVAL, Database, writer_gate
+from app.db.gate import writer_gate
+from app.db.session import SQLITE_SWITCH_INTERVAL, Database
 
 
 @pytest.fixture

@@ -1,0 +1,102 @@
+"""The writer gate of a SQLite file (app/db/gate.py): transactions in turn, first come first
+served, the moves' writer ahead of the rest."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+
+import pytest
+
+from app.db.gate import WriterGate
+
+
+def queued(gate: WriterGate, n: int) -> None:
+    """Yield the processor until ``n`` threads wait at the gate."""
+    for _ in range(1_000_000):
+        if gate.waiting == n:
+            return
+        os.sched_yield()
+    raise AssertionError(f"{gate.waiting} threads wait, not {n}")
+
+
+def test_threads_go_through_in_the_order_they_came_the_moves_writer_first() -> None:
+    gate = WriterGate()
+    order: list[str] = []
+
+    def through(name: str, first: bool = False) -> None:
+        gate.enter(first)
+        order.append(name)
+        gate.leave()
+
+    assert gate.enter() is True
+    threads = []
+    for n, (name, first) in enumerate([("a", False), ("b", False), ("moves", True), ("c", False)]):
+        t = threading.Thread(target=through, args=(name, first))
+        t.start()
+        threads.append(t)
+        queued(gate, n + 1)
+    gate.leave()
+    for t in threads:
+        t.join(10)
+    assert order == ["moves", "a", "b", "c"]
+    assert gate.waiting == 0 and gate.enter() is True  # left open
+    gate.leave()
+
+
+def test_a_thread_that_holds_the_gate_does_not_wait_on_itself() -> None:
+    gate = WriterGate()
+    assert gate.enter() is True
+    assert gate.enter(first=True) is False  # nothing taken: its transaction begins deferred
+    gate.leave()
+    assert gate.enter() is True
+    gate.leave()
+
+
+def test_a_wait_that_runs_out_fails_and_leaves_the_queue() -> None:
+    gate = WriterGate(wait_seconds=0.01)
+    failed: list[BaseException] = []
+    gate.enter()
+
+    def late() -> None:
+        try:
+            gate.enter()
+        except sqlite3.OperationalError as exc:
+            failed.append(exc)
+
+    t = threading.Thread(target=late)
+    t.start()
+    t.join(10)
+    assert len(failed) == 1 and "locked" in str(failed[0])
+    assert gate.waiting == 0
+    gate.leave()
+    assert gate.enter() is True  # nobody was handed a gate it would never give back
+    gate.leave()
+
+
+@pytest.mark.parametrize("first", [False, True])
+def test_many_threads_each_get_through_once(first: bool) -> None:
+    gate = WriterGate()
+    inside: list[int] = []
+    overlaps: list[int] = []
+    done: list[int] = []
+
+    def work(i: int) -> None:
+        for _ in range(50):
+            gate.enter(first and i == 0)
+            if inside:  # another thread is through the gate too
+                overlaps.append(i)
+            inside.append(i)
+            os.sched_yield()
+            inside.remove(i)
+            done.append(i)
+            gate.leave()
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert overlaps == []
+    assert sorted(done) == sorted(list(range(8)) * 50)
