@@ -55,6 +55,8 @@ ADVANCE = (
     )
 )
 LOG = insert(MOVE)
+# The columns a move's log row sets (app/tables/play.py ``_written``).
+LOG_COLUMNS = ("table_id", "version", "seat", "move", "events", "move_id", "created_at")
 # Postgres: the conditional update and the log insert in one statement (one round trip, atomic
 # by itself): the insert takes its row from the update's RETURNING, so no row is logged unless
 # the table moved; a move_id played already breaks the log's unique key and undoes both.
@@ -62,7 +64,7 @@ _UP = ADVANCE.returning(TABLE.c.id).cte("up")
 ADVANCE_AND_LOG = (
     insert(MOVE)
     .from_select(
-        ["table_id", "version", "seat", "move", "events", "move_id", "created_at"],
+        list(LOG_COLUMNS),
         select(
             _UP.c.id,
             # (named apart from the table's columns: a parameter named like one would set it)
@@ -130,7 +132,12 @@ def game_seats_and_holders(
 
 def advance(conn: Connection, params: dict[str, Any]) -> int:
     """The conditional update; the number of rows it changed (0 or 1)."""
-    return int(conn.execute(ADVANCE, {**params, "p_playing": TableStatus.PLAYING}).rowcount)
+    return int(conn.execute(ADVANCE, advance_values(params)).rowcount)
+
+
+def advance_values(params: dict[str, Any]) -> dict[str, Any]:
+    """The conditional update's parameters: the move's, and the status it requires."""
+    return {**params, "p_playing": TableStatus.PLAYING}
 
 
 def log_move(conn: Connection, row: dict[str, Any]) -> None:
@@ -158,7 +165,7 @@ async def advance_and_log_direct(
 
 
 def advance_and_log_values(params: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
-    values = {**params, "p_playing": TableStatus.PLAYING}
+    values = advance_values(params)
     values.update({f"m_{k}": v for k, v in row.items() if k != "table_id"})
     return values
 

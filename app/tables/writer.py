@@ -4,13 +4,13 @@ SQLite has one writer at a time, and a commit waits for the disk (``synchronous=
 synced before the move is acknowledged). One transaction per move, each in a worker thread, held
 the database for that sync in turn: about 500 moves a second was all a file took, whatever the
 cores. Here the moves that arrive while a transaction is being written wait in a queue, and the
-next transaction writes all of them: one ``BEGIN IMMEDIATE`` (through the file's writer gate, as
-every transaction of the process), each move's conditional update and log insert inside a
-savepoint of its own, one commit and one sync for all. A move whose update changes nothing, or
-whose insert breaks the log's unique keys, is rolled back to its savepoint alone and answered
-``None``: the caller plays it again on the threaded path, which says why (app/tables/play.py).
-A transaction that fails answers ``None`` to each of its moves alike. Nothing is acknowledged
-before its commit.
+next transaction writes all of them: one ``BEGIN IMMEDIATE`` (through the file's writer gate,
+ahead of the transactions that wait there: app/db/gate.py), the moves' log rows and updates in
+three statements (app/tables/batch.py), one commit and one sync for all. A move whose update
+changes nothing, or whose log row breaks the log's unique keys, leaves nothing written and is
+answered ``None``: the caller plays it again on the threaded path, which says why
+(app/tables/play.py). A transaction that fails answers ``None`` to each of its moves alike.
+Nothing is acknowledged before its commit.
 """
 
 from __future__ import annotations
@@ -19,14 +19,13 @@ import asyncio
 import contextlib
 import logging
 import queue
+import sqlite3
 import threading
 from dataclasses import dataclass
-from typing import Any
-
-from sqlalchemy.exc import IntegrityError
+from typing import Any, cast
 
 from app.db.session import Database
-from app.tables import repository as repo
+from app.tables.batch import BatchWrite
 
 log = logging.getLogger("emara.tables.writer")
 
@@ -51,6 +50,8 @@ class MoveWriter:
         self._thread: threading.Thread | None = None
         self._start = threading.Lock()
         self.batches = 0  # transactions written (for tests and figures)
+        # The batch's statements (app/tables/batch.py)
+        self._statements = BatchWrite(db.engine.dialect)
 
     async def write(self, params: dict[str, Any], row: dict[str, Any]) -> int | None:
         """1 when the move is committed; None when it was not (see the module)."""
@@ -96,27 +97,44 @@ class MoveWriter:
                     job.loop.call_soon_threadsafe(_settle, job.done, result)
 
     def _write(self, batch: list[_Job]) -> list[int | None]:
-        results: list[int | None] = []
+        written: dict[int, bool] = {}
+        pooled = self.db.engine.raw_connection()
         try:
-            with self.db.begin() as conn:
-                for job in batch:
-                    point = conn.begin_nested()
-                    try:
-                        if repo.advance(conn, job.params) == 1:
-                            repo.log_move(conn, job.row)
-                            point.commit()
-                            results.append(1)
-                        else:
-                            point.rollback()
-                            results.append(None)
-                    except IntegrityError:  # a move_id played already, or the version taken
-                        point.rollback()
-                        results.append(None)
-            self.batches += 1
-            return results
+            # (a gated connection: its BEGIN IMMEDIATE goes ahead of the transactions that wait)
+            conn = cast(sqlite3.Connection, pooled.dbapi_connection)
+            conn.begin(first=True)  # type: ignore[attr-defined]
+            try:
+                for jobs in _rounds(batch):
+                    done = self._statements.write(conn, [(j.params, j.row) for j in jobs])
+                    written.update(zip(map(id, jobs), done, strict=True))
+                conn.commit()
+            except BaseException:
+                conn.rollback()
+                raise
         except Exception:  # the transaction did not commit: none of its moves is written
             log.warning("a batch of %d moves failed; each is played again alone", len(batch))
             return [None] * len(batch)
+        finally:
+            pooled.close()  # (back to the pool)
+        self.batches += 1
+        results: list[int | None] = [1 if written[id(job)] else None for job in batch]
+        return results
+
+
+def _rounds(batch: list[_Job]) -> list[list[_Job]]:
+    """The batch as rounds of moves of distinct tables, in order (a table's moves arrive one at
+    a time from one process; two in one batch are written one round after the other)."""
+    rounds: list[list[_Job]] = []
+    tables: list[set[str]] = []
+    for job in batch:
+        table_id = job.params["p_id"]
+        n = next((i for i, seen in enumerate(tables) if table_id not in seen), len(rounds))
+        if n == len(rounds):
+            rounds.append([])
+            tables.append(set())
+        rounds[n].append(job)
+        tables[n].add(table_id)
+    return rounds
 
 
 def _settle(done: asyncio.Future[int | None], result: int | None) -> None:

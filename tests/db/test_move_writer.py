@@ -6,10 +6,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
 from app import rules
 from app.db.gate import writer_gate
+from app.db.models import GameTable, MoveRecord
 from app.tables import play
 from app.tables.writer import MoveWriter
 from tests.conftest import Player
@@ -29,14 +32,16 @@ def judged(svc: Any, tid: str, move_id: str, expected: int | None = None) -> tup
     return params, row
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # (the writer is SQLite's)
 def test_moves_queued_together_are_written_in_one_transaction_each_on_its_own(
     client: TestClient, app: Any, ann: Player, bob: Player
 ) -> None:
     """Moves that wait while a transaction is written go into the next one together; a move
-    whose update changes nothing (a version moved on) or whose log row breaks a unique key (a
-    move_id played) is rolled back alone and answered None; the others commit."""
+    whose update changes nothing (a version moved on, the seats changed) or whose log row breaks
+    a unique key (a move_id played) leaves nothing written and is answered None; the others
+    commit, and read back as a move written through Core does."""
     svc = app.state.service
-    tables = [started_table(client, ann, bob) for _ in range(3)]
+    tables = [started_table(client, ann, bob) for _ in range(4)]
     for n, tid in enumerate(tables):  # a first move each: the process knows the tables now
         version, moves = legal_at(client, ann, tid)
         body = {"move": moves[0], "expected_version": version, "move_id": f"first{n}"}
@@ -46,16 +51,17 @@ def test_moves_queued_together_are_written_in_one_transaction_each_on_its_own(
     jobs.append(judged(svc, tables[2], "stale", expected=0))  # the table is at 1
     jobs.append(judged(svc, tables[2], "first2"))  # that move_id is in the log already
     jobs.append(judged(svc, tables[2], "c"))
+    seats_changed = judged(svc, tables[3], "d")  # its log row is new, its update finds no row
+    seats_changed[0]["p_seats"] += 1
+    jobs.append(seats_changed)
     writer = MoveWriter(svc.db)
-    gate = None if svc.db.postgres else writer_gate(svc.db.url)
+    gate = writer_gate(svc.db.url)
 
     async def scenario() -> list[int | None]:
-        if gate is not None:
-            gate.enter()  # the writer's transactions wait: every move is queued meanwhile
+        gate.enter()  # the writer's transactions wait: every move is queued meanwhile
         writes = [asyncio.ensure_future(writer.write(*job)) for job in jobs]
         await asyncio.sleep(0)  # each task puts its move in the queue
-        if gate is not None:
-            gate.leave()
+        gate.leave()
         return list(await asyncio.gather(*writes))
 
     try:
@@ -63,8 +69,23 @@ def test_moves_queued_together_are_written_in_one_transaction_each_on_its_own(
     finally:
         writer.stop()
     # in the order they came: "a" was judged at version 1 too, and "warm" took it
-    assert results == [1, None, 1, None, None, 1]
-    assert [log_length(svc, t) for t in tables] == [2, 2, 2]  # the first move and one more
+    assert results == [1, None, 1, None, None, 1, None]
+    assert [log_length(svc, t) for t in tables] == [2, 2, 2, 1]  # the first move, one more
     assert all(svc.replay_matches(t) for t in tables)
-    if gate is not None:  # the first one taken (and what was queued with it), then the rest
-        assert writer.batches <= 2
+    with svc.db.session() as s:
+        for (params, row), result in zip(jobs, results, strict=True):
+            if result == 1:
+                stored = s.scalars(
+                    select(MoveRecord).where(
+                        MoveRecord.table_id == row["table_id"], MoveRecord.version == row["version"]
+                    )
+                ).one()
+                assert stored.move == row["move"] and stored.events == row["events"]
+                assert stored.move_id == row["move_id"] and stored.seat == row["seat"]
+                assert stored.created_at.replace(tzinfo=None) == row["created_at"].replace(
+                    tzinfo=None
+                )
+                table = s.get(GameTable, row["table_id"])
+                assert table is not None and table.state == params["p_state"]
+                assert table.version == params["p_version"] and table.clock == params["p_clock"]
+    assert writer.batches <= 2  # the first one taken (and what was queued with it), then the rest
