@@ -15,6 +15,7 @@ from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import DataError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.db.checkpoint import AUTOCHECKPOINT_PAGES
 from app.db.direct import DirectPool, json_text, libpq_dsn
 from app.db.gate import SQLITE_WAIT_SECONDS, WriterGate, writer_gate
 from app.errors import Malformed, Unavailable
@@ -111,6 +112,9 @@ def make_engine(url: str, pool_size: int = 20, max_overflow: int = 10) -> Engine
             # power cut.
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=FULL")
+            # SQLite's own checkpoint as a backstop only: the moves' writer has the log copied
+            # back by a thread of its own, outside any commit (app/db/checkpoint.py).
+            cur.execute(f"PRAGMA wal_autocheckpoint={AUTOCHECKPOINT_PAGES}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute(f"PRAGMA busy_timeout={int(SQLITE_WAIT_SECONDS * 1000)}")
             cur.close()

@@ -10,7 +10,8 @@ three statements (app/tables/batch.py), one commit and one sync for all. A move 
 changes nothing, or whose log row breaks the log's unique keys, leaves nothing written and is
 answered ``None``: the caller plays it again on the threaded path, which says why
 (app/tables/play.py). A transaction that fails answers ``None`` to each of its moves alike.
-Nothing is acknowledged before its commit.
+Nothing is acknowledged before its commit. Every ``CHECKPOINT_MOVES`` moves, the log is copied
+back into the file by a thread of its own (app/db/checkpoint.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, cast
 
+from app.db.checkpoint import CHECKPOINT_MOVES, Checkpointer
 from app.db.session import Database
 from app.tables.batch import BatchWrite
 
@@ -50,6 +52,9 @@ class MoveWriter:
         self._thread: threading.Thread | None = None
         self._start = threading.Lock()
         self.batches = 0  # transactions written (for tests and figures)
+        # The log copied back into the file by a thread of its own (app/db/checkpoint.py)
+        self.checkpointer = Checkpointer(db.engine)
+        self._since_checkpoint = 0
         # The batch's statements (app/tables/batch.py)
         self._statements = BatchWrite(db.engine.dialect)
 
@@ -68,6 +73,7 @@ class MoveWriter:
         if thread is not None:
             self._jobs.put(None)
             thread.join(30)
+        self.checkpointer.stop()
 
     def _running(self) -> None:
         if self._thread is not None:
@@ -118,6 +124,10 @@ class MoveWriter:
             pooled.close()  # (back to the pool)
         self.batches += 1
         results: list[int | None] = [1 if written[id(job)] else None for job in batch]
+        self._since_checkpoint += sum(1 for r in results if r == 1)
+        if self._since_checkpoint >= CHECKPOINT_MOVES:
+            self._since_checkpoint = 0
+            self.checkpointer.ask()
         return results
 
 

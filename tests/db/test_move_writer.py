@@ -89,3 +89,28 @@ def test_moves_queued_together_are_written_in_one_transaction_each_on_its_own(
                 assert table is not None and table.state == params["p_state"]
                 assert table.version == params["p_version"] and table.clock == params["p_clock"]
     assert writer.batches <= 2  # the first one taken (and what was queued with it), then the rest
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_the_writer_asks_for_a_checkpoint_every_so_many_moves(
+    client: TestClient, app: Any, ann: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    svc = app.state.service
+    monkeypatch.setattr("app.tables.writer.CHECKPOINT_MOVES", 2)
+    tables = [started_table(client, ann, bob) for _ in range(3)]
+    for n, tid in enumerate(tables):  # a first move each: the process knows the tables now
+        version, moves = legal_at(client, ann, tid)
+        body = {"move": moves[0], "expected_version": version, "move_id": f"first{n}"}
+        assert client.post(f"/api/tables/{tid}/moves", json=body, headers=ann.headers).is_success
+    writer = MoveWriter(svc.db)
+
+    async def one(tid: str) -> int | None:
+        return await writer.write(*judged(svc, tid, "next"))
+
+    try:
+        assert [asyncio.run(one(tables[0]))] == [1]
+        assert writer.checkpointer.runs == 0  # one move: not yet
+        assert asyncio.run(one(tables[1])) == 1
+    finally:
+        writer.stop()  # (a checkpoint asked for runs before the thread ends)
+    assert writer.checkpointer.runs == 1

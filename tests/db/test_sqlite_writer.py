@@ -128,3 +128,33 @@ def test_engines_on_one_file_share_its_gate(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'emara.db'}"
     assert writer_gate(url) is writer_gate(f"sqlite:///{tmp_path / '.' / 'emara.db'}")
     assert writer_gate(url) is not writer_gate(f"sqlite:///{tmp_path / 'other.db'}")
+
+
+def test_the_log_is_copied_back_by_the_checkpoint_thread_not_in_a_commit(
+    db: Database, tmp_path: Path
+) -> None:
+    """SQLite's own checkpoint waits for the backstop's page count; asked, the thread copies
+    the committed log into the file (which grows to hold it) outside any transaction."""
+    from app.db.checkpoint import AUTOCHECKPOINT_PAGES, Checkpointer
+
+    with db.engine.connect() as conn:
+        assert conn.execute(text("PRAGMA wal_autocheckpoint")).scalar() == AUTOCHECKPOINT_PAGES
+    with db.begin() as conn:
+        conn.execute(text("CREATE TABLE blob (id INTEGER PRIMARY KEY, b TEXT NOT NULL)"))
+        for i in range(200):
+            conn.execute(text("INSERT INTO blob VALUES (:i, :b)"), {"i": i, "b": "x" * 4000})
+    file = tmp_path / "emara.db"
+    before = file.stat().st_size
+    checkpointer = Checkpointer(db.engine)
+    checkpointer.ask()
+    checkpointer.stop()  # (the checkpoint asked for runs first)
+    assert checkpointer.runs == 1
+    assert file.stat().st_size > before + 200 * 4000
+    import sqlite3
+
+    conn = sqlite3.connect(file, isolation_level=None)
+    try:  # nothing of the log is left to copy
+        busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        assert busy == 0 and frames == copied
+    finally:
+        conn.close()
