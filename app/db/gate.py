@@ -6,12 +6,13 @@ can keep losing to connections that arrive while it sleeps, which made a move un
 seconds. Through the gate, the transactions of this process queue instead and each begins
 (``BEGIN IMMEDIATE``) only when the previous one has committed or rolled back.
 
-The queue is first come, first served, with one exception: the thread that writes the moves
-(app/tables/writer.py) asks to go *first*. Its transaction carries every move judged meanwhile,
-each waiting for its acknowledgement, while the others are a lobby's or a socket's bookkeeping;
-when many tables start at once, a move used to wait behind dozens of those. It can never keep
-the others out: it asks again only after handing the gate on, and the gate goes to whoever
-waits then.
+The queue is first come, first served, with one exception: a move's transaction asks to go
+*first* (the thread that writes the moves judged on the event loop, app/tables/writer.py, and a
+move played in a worker thread, app/tables/play.py): its acknowledgement waits on it, while the
+others are a lobby's or a socket's bookkeeping; when many tables start at once, a move used to
+wait behind dozens of those. Those that go first queue among themselves in turn, and cannot
+keep the others out: after ``FIRSTS_IN_A_ROW`` of them in a row while others wait, the one that
+waits longest among the others goes.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from sqlalchemy import make_url
+
+# Transactions that go first, handed the gate in a row while another waits, before that one.
+FIRSTS_IN_A_ROW = 4
 
 # How long a transaction on SQLite waits for the database's one writer (another thread of this
 # process through the gate, or another process through SQLite's busy handler) before it fails.
@@ -47,6 +51,8 @@ class WriterGate:
         self._mutex = threading.Lock()
         self._owner: int | None = None
         self._waiting: deque[_Waiter] = deque()
+        self._firsts = 0  # the waiters at the head of the queue that asked to go first
+        self._passed = 0  # gates handed to those while another waited
         self.wait_seconds = wait_seconds
 
     def enter(self, first: bool = False) -> bool:
@@ -61,8 +67,9 @@ class WriterGate:
                 return True
             waiter = _Waiter(me)
             waiter.turn.acquire()
-            if first:
-                self._waiting.appendleft(waiter)
+            if first:  # behind those that asked to go first before it
+                self._waiting.insert(self._firsts, waiter)
+                self._firsts += 1
             else:
                 self._waiting.append(waiter)
         if waiter.turn.acquire(timeout=self.wait_seconds):
@@ -70,6 +77,8 @@ class WriterGate:
         with self._mutex:
             if self._owner == me:  # handed over as the wait ran out
                 return True
+            if self._waiting.index(waiter) < self._firsts:
+                self._firsts -= 1
             self._waiting.remove(waiter)
         raise sqlite3.OperationalError("database is locked (writer gate)")
 
@@ -84,7 +93,18 @@ class WriterGate:
             if not self._waiting:
                 self._owner = None
                 return
-            waiter = self._waiting.popleft()
+            others = len(self._waiting) - self._firsts
+            if self._firsts and others and self._passed >= FIRSTS_IN_A_ROW:
+                waiter = self._waiting[self._firsts]  # the one of the others that waits longest
+                del self._waiting[self._firsts]
+                self._passed = 0
+            elif self._firsts:
+                waiter = self._waiting.popleft()
+                self._firsts -= 1
+                self._passed = self._passed + 1 if others else 0
+            else:
+                waiter = self._waiting.popleft()
+                self._passed = 0
             self._owner = waiter.thread
             waiter.turn.release()
 

@@ -121,7 +121,8 @@ def make_engine(url: str, pool_size: int = 20, max_overflow: int = 10) -> Engine
 
         @event.listens_for(engine, "begin")
         def _begin(conn: Connection) -> None:
-            conn.connection.dbapi_connection.begin()  # type: ignore[union-attr]
+            first = bool(conn.get_execution_options().get(FIRST))
+            conn.connection.dbapi_connection.begin(first)  # type: ignore[union-attr]
 
     return engine
 
@@ -162,6 +163,10 @@ def _ping_when_idle(engine: Engine) -> None:
             raise DisconnectionError("the pooled connection is gone") from exc  # a new one
 
 
+# The execution option of a connection whose SQLite transaction goes first through the gate.
+FIRST = "emara_first"
+
+
 class Database:
     """Owns the engine; ``session()`` commits on success and rolls back on error."""
 
@@ -196,12 +201,16 @@ class Database:
             s.close()
 
     @contextmanager
-    def begin(self) -> Iterator[Connection]:
+    def begin(self, first: bool = False) -> Iterator[Connection]:
         """One Core transaction (no ORM): the hot path of a move. Commits on success; errors are
-        mapped like ``session``'s."""
+        mapped like ``session``'s. ``first`` (a move's, on SQLite): ahead of the transactions
+        that wait at the writer gate (app/db/gate.py)."""
         try:
-            with self.engine.begin() as conn:
-                yield conn
+            with self.engine.connect() as conn:
+                if first:
+                    conn.execution_options(**{FIRST: True})
+                with conn.begin():
+                    yield conn
         except (OperationalError, InterfaceError) as exc:
             raise Unavailable("the database is unavailable, try again") from exc
         except DataError as exc:

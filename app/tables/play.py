@@ -341,7 +341,8 @@ class Play:
         )
         one = one_statement and known
         try:
-            with self.db.autocommit() if one else self.db.begin() as conn:
+            # (on SQLite, ahead of the transactions waiting for the writer: a move's ack waits)
+            with self.db.autocommit() if one else self.db.begin(first=True) as conn:
                 if fresh is not None and known:
                     state, seats, seen = fresh.state, fresh.seats, fresh.seats_version
                     holders = fresh.holders

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from app.db.gate import WriterGate
+from app.db.gate import FIRSTS_IN_A_ROW, WriterGate
 
 
 def queued(gate: WriterGate, n: int) -> None:
@@ -32,7 +32,8 @@ def test_threads_go_through_in_the_order_they_came_the_moves_writer_first() -> N
 
     assert gate.enter() is True
     threads = []
-    for n, (name, first) in enumerate([("a", False), ("b", False), ("moves", True), ("c", False)]):
+    arrivals = [("a", False), ("b", False), ("moves", True), ("c", False), ("move", True)]
+    for n, (name, first) in enumerate(arrivals):
         t = threading.Thread(target=through, args=(name, first))
         t.start()
         threads.append(t)
@@ -40,9 +41,34 @@ def test_threads_go_through_in_the_order_they_came_the_moves_writer_first() -> N
     gate.leave()
     for t in threads:
         t.join(10)
-    assert order == ["moves", "a", "b", "c"]
+    assert order == ["moves", "move", "a", "b", "c"]  # those that go first, in turn
     assert gate.waiting == 0 and gate.enter() is True  # left open
     gate.leave()
+
+
+def test_those_that_go_first_cannot_keep_the_others_out() -> None:
+    """After FIRSTS_IN_A_ROW transactions that went first while another waited, that one goes."""
+    gate = WriterGate()
+    order: list[str] = []
+
+    def through(name: str, first: bool = False) -> None:
+        gate.enter(first)
+        order.append(name)
+        gate.leave()
+
+    assert gate.enter() is True
+    names = [("lobby", False)] + [(f"move{i}", True) for i in range(FIRSTS_IN_A_ROW + 2)]
+    threads = []
+    for n, (name, first) in enumerate(names):
+        t = threading.Thread(target=through, args=(name, first))
+        t.start()
+        threads.append(t)
+        queued(gate, n + 1)
+    gate.leave()
+    for t in threads:
+        t.join(10)
+    moves = [f"move{i}" for i in range(FIRSTS_IN_A_ROW + 2)]
+    assert order == [*moves[:FIRSTS_IN_A_ROW], "lobby", *moves[FIRSTS_IN_A_ROW:]]
 
 
 def test_a_thread_that_holds_the_gate_does_not_wait_on_itself() -> None:
@@ -61,7 +87,7 @@ def test_a_wait_that_runs_out_fails_and_leaves_the_queue() -> None:
 
     def late() -> None:
         try:
-            gate.enter()
+            gate.enter(first=True)
         except sqlite3.OperationalError as exc:
             failed.append(exc)
 
@@ -70,9 +96,22 @@ def test_a_wait_that_runs_out_fails_and_leaves_the_queue() -> None:
     t.join(10)
     assert len(failed) == 1 and "locked" in str(failed[0])
     assert gate.waiting == 0
-    gate.leave()
-    assert gate.enter() is True  # nobody was handed a gate it would never give back
-    gate.leave()
+    gate.wait_seconds = 30.0
+    order: list[str] = []
+
+    def through(name: str, first: bool) -> None:
+        gate.enter(first)
+        order.append(name)
+        gate.leave()
+
+    threads = [threading.Thread(target=through, args=a) for a in (("a", False), ("m", True))]
+    for n, t in enumerate(threads):
+        t.start()
+        queued(gate, n + 1)
+    gate.leave()  # nobody is handed a gate it would never give back
+    for t in threads:
+        t.join(10)
+    assert order == ["m", "a"]  # the one that left the queue is not counted among the firsts
 
 
 @pytest.mark.parametrize("first", [False, True])
