@@ -18,7 +18,8 @@ Here one batch of moves of distinct tables is written as:
 
 What each move changed is then what it would have changed alone, inside the caller's
 transaction. Parameters are bound as Core binds them (app/db/binds.py). Needs SQLite 3.35
-(``RETURNING``; Python 3.11's builds carry 3.39 or later).
+(``RETURNING``; Python 3.11's builds carry 3.39 or later): with an older library every move is
+played on the threaded path (app/tables/play.py).
 """
 
 from __future__ import annotations
@@ -38,6 +39,15 @@ from app.tables.status import TableStatus
 _SET = ("p_state", "p_version", "p_status", "p_at", "p_clock", "p_deadline")
 _SET_COLUMNS = ("state", "version", "status", "updated_at", "clock", "deadline")
 _WHERE = ("p_id", "p_expected", "p_seats")
+
+
+# The first SQLite with ``RETURNING`` (``UPDATE … FROM`` came with 3.33).
+SQLITE_NEEDED = (3, 35, 0)
+
+
+def batch_supported(version: tuple[int, int, int] = sqlite3.sqlite_version_info) -> bool:
+    """Whether the SQLite library runs these statements."""
+    return version >= SQLITE_NEEDED
 
 
 def _rows(n: int, width: int) -> str:

@@ -35,6 +35,7 @@ from app.pace.book import UNKNOWN, PaceBook
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
 from app.tables.answers import MoveAnswer
+from app.tables.batch import batch_supported
 from app.tables.cache import TableCache
 from app.tables.locks import KeyedLocks
 from app.tables.status import TableStatus
@@ -160,8 +161,9 @@ class Play:
         self.cache = cache
         self.pace = pace or PaceBook()
         self.finish_hooks: list[FinishHook] = []
-        # SQLite: the moves judged on the event loop are written together (app/tables/writer.py)
-        self.writer = None if db.postgres else MoveWriter(db)
+        # SQLite: the moves judged on the event loop are written together (app/tables/writer.py;
+        # an SQLite too old for its statements plays every move on the threaded path)
+        self.writer = None if db.postgres or not batch_supported() else MoveWriter(db)
 
     # ------------------------------------------------------------------ move
     async def submit_move(

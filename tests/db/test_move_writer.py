@@ -114,3 +114,11 @@ def test_the_writer_asks_for_a_checkpoint_every_so_many_moves(
     finally:
         writer.stop()  # (a checkpoint asked for runs before the thread ends)
     assert writer.checkpointer.runs == 1
+
+
+def test_an_sqlite_too_old_for_the_batch_statements_is_known() -> None:
+    from app.tables.batch import batch_supported
+
+    assert batch_supported((3, 35, 0)) and batch_supported((3, 45, 1))
+    assert not batch_supported((3, 34, 1))
+    assert batch_supported()  # (this machine's)
