@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+from collections.abc import Callable
 
 import pytest
 
@@ -21,26 +22,41 @@ def queued(gate: WriterGate, n: int) -> None:
     raise AssertionError(f"{gate.waiting} threads wait, not {n}")
 
 
-def test_threads_go_through_in_the_order_they_came_the_moves_writer_first() -> None:
-    gate = WriterGate()
-    order: list[str] = []
+# A thread's way through the gate: its name and whether it goes first; it notes its name in the
+# list while it holds the gate.
+Through = Callable[[str, bool, list[str]], None]
 
-    def through(name: str, first: bool = False) -> None:
+
+def plain(gate: WriterGate) -> Through:
+    def through(name: str, first: bool, order: list[str]) -> None:
         gate.enter(first)
         order.append(name)
         gate.leave()
 
-    assert gate.enter() is True
+    return through
+
+
+def in_turn(gate: WriterGate, arrivals: list[tuple[str, bool]], through: Through) -> list[str]:
+    """The caller holds ``gate``: each arrival queues in a thread of its own, in that order;
+    then the caller leaves the gate. The order in which they got through."""
+    order: list[str] = []
     threads = []
-    arrivals = [("a", False), ("b", False), ("moves", True), ("c", False), ("move", True)]
     for n, (name, first) in enumerate(arrivals):
-        t = threading.Thread(target=through, args=(name, first))
+        t = threading.Thread(target=through, args=(name, first, order))
         t.start()
         threads.append(t)
         queued(gate, n + 1)
     gate.leave()
     for t in threads:
         t.join(10)
+    return order
+
+
+def test_threads_go_through_in_the_order_they_came_the_moves_writer_first() -> None:
+    gate = WriterGate()
+    assert gate.enter() is True
+    arrivals = [("a", False), ("b", False), ("moves", True), ("c", False), ("move", True)]
+    order = in_turn(gate, arrivals, plain(gate))
     assert order == ["moves", "move", "a", "b", "c"]  # those that go first, in turn
     assert gate.waiting == 0 and gate.enter() is True  # left open
     gate.leave()
@@ -49,24 +65,9 @@ def test_threads_go_through_in_the_order_they_came_the_moves_writer_first() -> N
 def test_those_that_go_first_cannot_keep_the_others_out() -> None:
     """After FIRSTS_IN_A_ROW transactions that went first while another waited, that one goes."""
     gate = WriterGate()
-    order: list[str] = []
-
-    def through(name: str, first: bool = False) -> None:
-        gate.enter(first)
-        order.append(name)
-        gate.leave()
-
     assert gate.enter() is True
     names = [("lobby", False)] + [(f"move{i}", True) for i in range(FIRSTS_IN_A_ROW + 2)]
-    threads = []
-    for n, (name, first) in enumerate(names):
-        t = threading.Thread(target=through, args=(name, first))
-        t.start()
-        threads.append(t)
-        queued(gate, n + 1)
-    gate.leave()
-    for t in threads:
-        t.join(10)
+    order = in_turn(gate, names, plain(gate))
     moves = [f"move{i}" for i in range(FIRSTS_IN_A_ROW + 2)]
     assert order == [*moves[:FIRSTS_IN_A_ROW], "lobby", *moves[FIRSTS_IN_A_ROW:]]
 
@@ -97,21 +98,11 @@ def test_a_wait_that_runs_out_fails_and_leaves_the_queue() -> None:
     assert len(failed) == 1 and "locked" in str(failed[0])
     assert gate.waiting == 0
     gate.wait_seconds = 30.0
-    order: list[str] = []
-
-    def through(name: str, first: bool) -> None:
-        gate.enter(first)
-        order.append(name)
-        gate.leave()
-
-    threads = [threading.Thread(target=through, args=a) for a in (("a", False), ("m", True))]
-    for n, t in enumerate(threads):
-        t.start()
-        queued(gate, n + 1)
-    gate.leave()  # nobody is handed a gate it would never give back
-    for t in threads:
-        t.join(10)
-    assert order == ["m", "a"]  # the one that left the queue is not counted among the firsts
+    # (nobody is handed a gate it would never give back)
+    assert in_turn(gate, [("a", False), ("m", True)], plain(gate)) == [
+        "m",
+        "a",
+    ]  # the one that left the queue is not counted among the firsts
 
 
 @pytest.mark.parametrize("first", [False, True])

@@ -163,22 +163,14 @@ def test_the_log_is_copied_back_by_the_checkpoint_thread_not_in_a_commit(
 def test_a_move_s_transaction_goes_ahead_of_those_that_wait(db: Database) -> None:
     """``begin(first=True)`` (a move played in a worker thread) takes the gate before the
     transactions already waiting for it."""
-    from tests.db.test_gate import queued
+    from tests.db.test_gate import in_turn
 
     gate = writer_gate(db.url)
-    order: list[str] = []
 
-    def write(name: str, first: bool) -> None:
+    def write(name: str, first: bool, order: list[str]) -> None:
         with db.begin(first=first) as conn:
             conn.execute(text("UPDATE counter SET n = n + 1"))
             order.append(name)
 
     gate.enter()
-    threads = [threading.Thread(target=write, args=a) for a in (("lobby", False), ("move", True))]
-    for n, t in enumerate(threads):
-        t.start()
-        queued(gate, n + 1)
-    gate.leave()
-    for t in threads:
-        t.join(10)
-    assert order == ["move", "lobby"]
+    assert in_turn(gate, [("lobby", False), ("move", True)], write) == ["move", "lobby"]
