@@ -88,6 +88,8 @@ def test_moves_queued_together_are_written_in_one_transaction_each_on_its_own(
                 table = s.get(GameTable, row["table_id"])
                 assert table is not None and table.state == params["p_state"]
                 assert table.version == params["p_version"] and table.clock == params["p_clock"]
+                assert table.status == params["p_status"] and table.deadline == params["p_deadline"]
+                assert table.updated_at.replace(tzinfo=None) == params["p_at"].replace(tzinfo=None)
     assert writer.batches <= 2  # the first one taken (and what was queued with it), then the rest
 
 
