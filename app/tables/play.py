@@ -42,6 +42,13 @@ from app.tables.status import TableStatus
 from app.tables.types import Fresh, LogRow, Viewer
 from app.tables.writer import MoveWriter
 
+
+class Illegal:
+    """What the event loop's path answers for a move it judged illegal."""
+
+
+ILLEGAL = Illegal()
+
 # Attempts of one move when the seats changed under it (each one re-reads them).
 SEAT_ATTEMPTS = 3
 
@@ -186,7 +193,7 @@ class Play:
         async with self.locks[viewer.table_id]:
             relayed = False
             direct = await self._direct(viewer.seat, viewer, move, expected_version, move_id)
-            if direct is not None:
+            if isinstance(direct, tuple):
                 out, relayed = direct
             else:
                 out, _fresh = await to_thread.run_sync(
@@ -198,6 +205,7 @@ class Play:
                     move_id,
                     viewer.bot,
                     viewer.profile_id,
+                    direct is not ILLEGAL,  # first, unless judged illegal (see submit_sync)
                 )
         if on_commit is not None:
             await on_commit(out)
@@ -207,7 +215,7 @@ class Play:
 
     async def _direct(
         self, seat: int, viewer: Viewer, move: dict[str, Any], expected: int, move_id: str
-    ) -> tuple[MoveAnswer, bool] | None:
+    ) -> tuple[MoveAnswer, bool] | Illegal | None:
         """The move on the event loop, in the plain case: this process knows the table at
         ``expected`` with its seats and clock, the seat is the mover's, the move is legal and
         does not end the game. Then it is judged here, nothing is read, and it is written with
@@ -215,7 +223,8 @@ class Play:
         (app/db/direct.py), on SQLite by the thread that writes moves together
         (app/tables/writer.py). None in every other case, and when the write fails or changes
         nothing: ``submit_sync`` then plays the move from the start and says what happened (a
-        move_id that landed is caught by the log's unique key there)."""
+        move_id that landed is caught by the log's unique key there). ``ILLEGAL`` when the move
+        was judged illegal here (the threaded path says why, without going first)."""
         pool, writer = self.db.direct, self.writer
         table_id = viewer.table_id
         epoch = self.cache.epoch
@@ -237,7 +246,7 @@ class Play:
         try:
             tr = rules.apply_move(fresh.state, seat, move)
         except rules.IllegalMoveError:
-            return None
+            return ILLEGAL
         if rules.outcome(tr.state) is not None:
             return None
         paced = self.pace.after_known_move(
@@ -300,14 +309,20 @@ class Play:
         move_id: str,
         bot: bool = False,
         profile_id: str | None = None,
+        first: bool = True,
     ) -> tuple[MoveAnswer, bool]:
         """The move's transaction; (result, True) when committed now, (earlier result, False)
         for a move_id this seat has played already. A person's move (``bot`` False) is played
-        only if ``profile_id`` holds ``seat`` in the seats the move is judged with."""
+        only if ``profile_id`` holds ``seat`` in the seats the move is judged with. ``first``
+        (SQLite): its transaction goes ahead of those waiting for the writer (app/db/gate.py),
+        as a move's acknowledgement waits on it; not for a move already judged illegal, which
+        a client could send in a loop to jump the queue."""
         one = self.db.postgres
         for _ in range(SEAT_ATTEMPTS + 1):  # (one more when the move turns out to end the game)
             try:
-                return self._attempt(table_id, seat, move, expected, move_id, bot, profile_id, one)
+                return self._attempt(
+                    table_id, seat, move, expected, move_id, bot, profile_id, one, first
+                )
             except EndsGame:
                 one = False
             except SeatsChanged:
@@ -324,6 +339,7 @@ class Play:
         bot: bool,
         profile_id: str | None,
         one_statement: bool = False,
+        first: bool = True,
     ) -> tuple[MoveAnswer, bool]:
         """The snapshot is read from the database unless this process knows version
         ``expected`` itself: a table's state at a version never changes, and the conditional
@@ -343,8 +359,7 @@ class Play:
         )
         one = one_statement and known
         try:
-            # (on SQLite, ahead of the transactions waiting for the writer: a move's ack waits)
-            with self.db.autocommit() if one else self.db.begin(first=True) as conn:
+            with self.db.autocommit() if one else self.db.begin(first=first) as conn:
                 if fresh is not None and known:
                     state, seats, seen = fresh.state, fresh.seats, fresh.seats_version
                     holders = fresh.holders

@@ -124,3 +124,38 @@ def test_an_sqlite_too_old_for_the_batch_statements_is_known() -> None:
     assert batch_supported((3, 35, 0)) and batch_supported((3, 45, 1))
     assert not batch_supported((3, 34, 1))
     assert batch_supported()  # (this machine's)
+
+
+def test_a_move_judged_illegal_on_the_event_loop_does_not_go_first(
+    client: TestClient, app: Any, ann: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move the event loop judged illegal is played again in a worker thread to say why; its
+    transaction waits its turn at the writer gate (a client could send such moves in a loop).
+    A move that takes the threaded path for another reason (the table not known here) goes
+    first."""
+    svc = app.state.service
+    tid = started_table(client, ann, bob)
+    asked: list[bool] = []
+    played = svc.play.submit_sync
+
+    def recording(*args: Any) -> Any:
+        asked.append(args[-1])  # (``first``)
+        return played(*args)
+
+    monkeypatch.setattr(svc.play, "submit_sync", recording)
+
+    def post(who: Player, move: Any, version: int, move_id: str) -> int:
+        body = {"move": move, "expected_version": version, "move_id": move_id}
+        r = client.post(f"/api/tables/{tid}/moves", json=body, headers=who.headers)
+        return r.status_code
+
+    version, moves = legal_at(client, ann, tid)
+    svc.cache.forget(tid)  # not known here: the threaded path
+    assert post(ann, moves[0], version, "first") == 200
+    assert asked == [True]
+    assert svc.cache.get(tid) is not None  # known now: the next move is judged on the loop
+    version, moves = legal_at(client, ann, tid)
+    mover, other = (ann, bob) if moves else (bob, ann)
+    version, moves = legal_at(client, mover, tid)
+    assert post(other, moves[0], version, "not-mine") >= 400  # not the other's move to make
+    assert asked == [True, False]
