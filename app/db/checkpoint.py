@@ -22,7 +22,8 @@ from sqlalchemy import Engine
 
 log = logging.getLogger("emara.db.checkpoint")
 
-# Moves committed between two checkpoints (a move writes 2-4 pages of log).
+# Moves committed between two checkpoints (each writes a few pages of log: its table row, its
+# log row and their indexes).
 CHECKPOINT_MOVES = 256
 # SQLite's own checkpoint, in the commit that takes the log past this many pages (its default
 # is 1,000): rarely reached while the checkpoint thread runs.

@@ -37,7 +37,7 @@ def _gated_connection_class(gate: WriterGate) -> type[sqlite3.Connection]:
         _holds = False
 
         def begin(self, first: bool = False) -> None:
-            """``first``: ahead of the transactions that wait (the moves' writer's)."""
+            """``first``: ahead of the transactions that wait (a move's: app/db/gate.py)."""
             self._holds = gate.enter(first)
             try:
                 self.execute("BEGIN IMMEDIATE" if self._holds else "BEGIN")
