@@ -7,11 +7,15 @@ from typing import Any, cast
 
 from . import data
 from .contracts import (
+    AdvisorsView,
     DecisionView,
     EngineEvent,
     EventCardView,
+    HutView,
+    MarkersView,
     MarkerView,
     MeView,
+    NobilityView,
     PlayerView,
     TokenView,
     TurnView,
@@ -127,15 +131,8 @@ def view_for(state: GameState, seat: int | None, kept: Kept | None = None) -> Vi
     n: int = st["players"]
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"no seat {seat!r} at this table")
-    display = {loc: list(st["display"][loc]) for loc in data.TOWN}
-    b_top = st["b_stack"][0] if st["b_stack"] else None
-    costs: dict[str, dict[str, int]] = {}
-    for loc in data.TOWN:
-        for adv in display[loc]:
-            costs[adv] = dict(data.ADVISOR_COST[adv])
-    if b_top is not None:
-        costs[b_top] = dict(data.ADVISOR_COST[b_top])
     finished = st["phase"] == "finished"
+    k = kept or NOTHING_KEPT
     view: View = {
         "schema": VIEW_SCHEMA,
         "players": n,
@@ -154,42 +151,16 @@ def view_for(state: GameState, seat: int | None, kept: Kept | None = None) -> Vi
         "event": _event_view(st["event"]),
         "event_top": _event_view(st["event_deck"][0] if st["event_deck"] else None),
         "events_left": len(st["event_deck"]),
-        "rondels": kept.rondels
-        if kept is not None and kept.rondels is not None
-        else {k: list(v) for k, v in st["rondels"].items()},
-        "councilors": [dict(c) for c in st["councilors"]],
-        "huts": {
-            loc: [
-                {"cost": dict(data.HUTS[loc][i]), "occupant": occ}
-                for i, occ in enumerate(st["huts"][loc])
-            ]
-            for loc in data.COUNTRYSIDE
-        },
-        "markers": {
-            "gift": {r: _marker_view(st, "gift", r) for r in data.RESOURCES},
-            "donation": {r: _marker_view(st, "donation", r) for r in data.RESOURCES},
-            "stone": _marker_view(st, "stone"),
-            "bread": _marker_view(st, "bread"),
-        },
-        "advisors": {
-            "display": display,
-            "b_top": b_top,
-            "b_left": len(st["b_stack"]),
-            "costs": costs,
-        },
-        "nobility": [
-            {
-                "id": t,
-                "cost": dict(data.TITLE_COST[t]),
-                "top": st["nobility"][t][0] if st["nobility"][t] else None,
-                "left": len(st["nobility"][t]),
-            }
-            for t in data.TITLES
-        ],
+        "rondels": k.rondels if k.rondels is not None else _rondels(st),
+        "councilors": k.councilors if k.councilors is not None else _councilors(st),
+        "huts": k.huts if k.huts is not None else _huts(st),
+        "markers": k.markers if k.markers is not None else _markers(st),
+        "advisors": k.advisors if k.advisors is not None else _advisors(st),
+        "nobility": k.nobility if k.nobility is not None else _nobility(st),
         "favor": {"pile": len(st["favor"]["pile"]), "discard": len(st["favor"]["discard"])},
-        "players_state": [_player_view(st, s) for s in range(n)]
-        if kept is None
-        else [_player_view(st, s) if v is None else v for s, v in enumerate(kept.players)],
+        "players_state": [
+            _player_view(st, s) if v is None else v for s, v in enumerate(k.players or [None] * n)
+        ],
         "me": None if seat is None else view_for_me(st, seat),
         "victoria": None
         if st["victoria"] is None
@@ -204,20 +175,32 @@ def view_for(state: GameState, seat: int | None, kept: Kept | None = None) -> Vi
 
 @dataclass(frozen=True)
 class Kept:
-    """Parts of an earlier public view that stand for the same parts of a later state."""
+    """Parts of an earlier public view that stand for the same parts of a later state (None:
+    build that part again)."""
 
     players: list[PlayerView | None]  # per seat: its earlier view, None to build it again
-    rondels: dict[str, list[str]] | None
+    rondels: dict[str, list[str]] | None = None
+    councilors: list[dict[str, str]] | None = None
+    huts: dict[str, list[HutView]] | None = None
+    markers: MarkersView | None = None
+    advisors: AdvisorsView | None = None
+    nobility: list[NobilityView] | None = None
+
+
+NOTHING_KEPT = Kept(players=[])
 
 
 def kept_from(state: GameState, earlier: tuple[GameState, View] | None) -> Kept | None:
-    """What of ``earlier`` (a state and its public view) holds for ``state``: a player's view
-    where the player's record is the very object the earlier state had, the rondels where their
-    tree is. The engine never changes a record it shares between states (a move copies what it
-    changes: ``state.copy_for_seat``), and a player's view is built from its record alone, so the
-    earlier view is the one ``_player_view`` would build. Unchanged players then are the same
-    objects in both versions' views: the delta compares them by identity, and nothing is built
-    or freed for them."""
+    """What of ``earlier`` (a state and its public view) holds for ``state``.
+
+    A player's view where the player's record is the very object the earlier state had: the
+    engine never changes a record it shares between states (a move copies what it changes:
+    ``state.copy_for_seat``), and a player's view is built from its record alone, so the
+    earlier view is the one ``_player_view`` would build. A part of the board (``_BOARD``)
+    where the keys of the state it is built from are equal in both states: it is built from
+    them and the printed data alone. Unchanged parts then are the same objects in both
+    versions' views: the delta compares them by identity, and nothing is built or freed for
+    them. Views are never changed once built (every user copies what it changes)."""
     if earlier is None:
         return None
     before, view = earlier
@@ -226,8 +209,74 @@ def kept_from(state: GameState, earlier: tuple[GameState, View] | None) -> Kept 
     if len(old["ps"]) != len(new["ps"]) or len(shown) != len(new["ps"]):
         return None
     players = [shown[s] if new["ps"][s] is old["ps"][s] else None for s in range(len(new["ps"]))]
-    rondels = view["rondels"] if new["rondels"] is old["rondels"] else None
-    return Kept(players, rondels)
+
+    def same(*keys: str) -> bool:
+        return all(new[key] is old[key] or new[key] == old[key] for key in keys)
+
+    return Kept(
+        players,
+        rondels=view["rondels"] if same("rondels") else None,
+        councilors=view["councilors"] if same("councilors") else None,
+        huts=view["huts"] if same("huts") else None,
+        markers=view["markers"] if same("markers") else None,
+        advisors=view["advisors"] if same("display", "b_stack") else None,
+        nobility=view["nobility"] if same("nobility") else None,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The board's parts of a view, each built from the state keys ``kept_from`` compares.
+
+
+def _rondels(st: St) -> dict[str, list[str]]:
+    return {k: list(v) for k, v in st["rondels"].items()}
+
+
+def _councilors(st: St) -> list[dict[str, str]]:
+    return [dict(c) for c in st["councilors"]]
+
+
+def _huts(st: St) -> dict[str, list[HutView]]:
+    return {
+        loc: [
+            {"cost": dict(data.HUTS[loc][i]), "occupant": occ}
+            for i, occ in enumerate(st["huts"][loc])
+        ]
+        for loc in data.COUNTRYSIDE
+    }
+
+
+def _markers(st: St) -> MarkersView:
+    return {
+        "gift": {r: _marker_view(st, "gift", r) for r in data.RESOURCES},
+        "donation": {r: _marker_view(st, "donation", r) for r in data.RESOURCES},
+        "stone": _marker_view(st, "stone"),
+        "bread": _marker_view(st, "bread"),
+    }
+
+
+def _advisors(st: St) -> AdvisorsView:
+    display = {loc: list(st["display"][loc]) for loc in data.TOWN}
+    b_top = st["b_stack"][0] if st["b_stack"] else None
+    costs: dict[str, dict[str, int]] = {}
+    for loc in data.TOWN:
+        for adv in display[loc]:
+            costs[adv] = dict(data.ADVISOR_COST[adv])
+    if b_top is not None:
+        costs[b_top] = dict(data.ADVISOR_COST[b_top])
+    return {"display": display, "b_top": b_top, "b_left": len(st["b_stack"]), "costs": costs}
+
+
+def _nobility(st: St) -> list[NobilityView]:
+    return [
+        {
+            "id": t,
+            "cost": dict(data.TITLE_COST[t]),
+            "top": st["nobility"][t][0] if st["nobility"][t] else None,
+            "left": len(st["nobility"][t]),
+        }
+        for t in data.TITLES
+    ]
 
 
 def views_for(

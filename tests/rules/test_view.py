@@ -248,16 +248,29 @@ def test_the_views_of_all_seats_at_once_equal_each_seats_own_view_over_whole_gam
         assert checked > 50
 
 
+# The parts of the board a view lends from an earlier version's, and the state keys each is built
+# from: lent exactly when those keys are equal in both states.
+BOARD_PARTS = {
+    "rondels": ("rondels",),
+    "councilors": ("councilors",),
+    "huts": ("huts",),
+    "markers": ("markers",),
+    "advisors": ("display", "b_stack"),
+    "nobility": ("nobility",),
+}
+
+
 def test_views_built_from_an_earlier_version_equal_views_built_afresh_over_whole_games() -> None:
     """A player whose record the engine shares between two states keeps its earlier view
-    object; the views are still, seat by seat, what ``view_for`` builds from nothing, and the
+    object, and so does each part of the board built from keys of the state that did not
+    change; the views are still, seat by seat, what ``view_for`` builds from nothing, and the
     earlier state is left as it was (a move never changes what it shares)."""
     from app.rules import views_for
 
     for players, seed in ((1, 4), (2, 6), (3, 8), (4, 10)):
         seats: list[int | None] = [*range(players), None]
         earlier = None
-        reused = checked = 0
+        reused = checked = lent_parts = 0
         for state in whole_game(players, seed):
             together = views_for(state, seats, earlier)
             for seat in seats:
@@ -274,8 +287,14 @@ def test_views_built_from_an_earlier_version_equal_views_built_afresh_over_whole
                     kept = together[None]["players_state"][s] is before_view["players_state"][s]
                     assert same == kept, (players, s, checked)
                     reused += kept
+                for part, sources in BOARD_PARTS.items():
+                    unchanged = all(state.tree[k] == before_state.tree[k] for k in sources)
+                    lent = together[None][part] is before_view[part]  # type: ignore[literal-required]
+                    assert unchanged == lent, (players, part, checked)
+                    lent_parts += lent
             earlier = (state, together[None])
             checked += 1
         assert checked > 50
-        # Most moves leave the other players' records alone.
+        # Most moves leave the other players' records alone, and most of the board.
         assert reused >= checked * (players - 1) // 2, (players, reused, checked)
+        assert lent_parts >= checked * len(BOARD_PARTS) // 2, (players, lent_parts, checked)
