@@ -64,6 +64,53 @@ def diff(old: Any, new: Any) -> list[PatchOp]:
     return ops
 
 
+class SharedDiffs:
+    """``diff`` of seats' documents that share parts: the seats' views of one version are shallow
+    copies of its public view (app/rules/view.py ``views_for``) with their own ``turn`` and
+    ``me``, and the score lines are one list; so are those of the version before. Each part —
+    a key of the document, or of its view — is diffed once for the pair of objects it holds in
+    both versions, and the operations are reused by every seat whose document holds that very
+    pair (documents are never changed once made). The operations are those ``diff`` writes, in
+    its order."""
+
+    def __init__(self) -> None:
+        # path -> (old part, new part, its operations): held, so the objects stay what they were
+        self._known: dict[str, tuple[Any, Any, list[PatchOp]]] = {}
+
+    def diff(self, old: GameDoc, new: GameDoc) -> list[PatchOp]:
+        ops: list[PatchOp] = []
+        self._dict(old, new, "", ops, 1)
+        return ops
+
+    def _dict(self, old: Any, new: Any, path: str, ops: list[PatchOp], deeper: int) -> None:
+        """``_diff`` of two dictionaries, each key's value a part (``deeper``: and its view's)."""
+        for key in old:
+            if key not in new:
+                ops.append({"op": "remove", "path": f"{path}/{_token(str(key))}"})
+        for key, value in new.items():
+            if key not in old:
+                ops.append({"op": "add", "path": f"{path}/{_token(str(key))}", "value": value})
+                continue
+            before = old[key]
+            if before is value:
+                continue
+            where = f"{path}/{_token(str(key))}"
+            if deeper and key == "view" and type(before) is dict and type(value) is dict:
+                self._dict(before, value, where, ops, deeper - 1)
+            else:
+                ops.extend(self._part(where, before, value))
+
+    def _part(self, path: str, old: Any, new: Any) -> list[PatchOp]:
+        known = self._known.get(path)
+        if known is not None and known[0] is old and known[1] is new:
+            return known[2]
+        ops: list[PatchOp] = []
+        if not _same(old, new):
+            _diff(old, new, path, ops)
+        self._known[path] = (old, new, ops)
+        return ops
+
+
 def _same(a: Any, b: Any) -> bool:
     # Python's ``==`` finds True equal to 1: a container that holds one where the other held
     # the other would be missed. The engine's documents never do that (each place holds one

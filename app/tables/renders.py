@@ -19,7 +19,7 @@ from app.realtime.frames import trusted, wire
 from app.realtime.hub import Notice, NoticeKind
 from app.realtime.ports import Render
 from app.tables.answers import CatchUp
-from app.tables.delta import DIGEST_EVERY, DOC_FIELDS, GameDoc, diff, digest
+from app.tables.delta import DIGEST_EVERY, DOC_FIELDS, GameDoc, SharedDiffs, digest
 from app.tables.frames import Delta, game_frame
 
 # The notices that change a game render (the others are other features').
@@ -43,11 +43,12 @@ class Entry:
     """One shared catch-up: its frame encoded for full views and, when the seat's document at
     ``since`` was known, as a delta — each encoded once, when first asked for."""
 
-    __slots__ = ("_delta", "_full", "before", "catch_up")
+    __slots__ = ("_delta", "_full", "before", "catch_up", "diffs")
 
-    def __init__(self, catch_up: CatchUp, before: CatchUp | None) -> None:
+    def __init__(self, catch_up: CatchUp, before: CatchUp | None, diffs: SharedDiffs) -> None:
         self.catch_up = catch_up
         self.before = before  # the seat's catch-up at ``since`` (None: not known here)
+        self.diffs = diffs  # the table's: what the seats' documents share is diffed once
         self._full: Render | None = None
         self._delta: Render | None = None
 
@@ -69,7 +70,7 @@ class Entry:
                 "seat": c["seat"],
                 "since": c["since"],
                 "moves": c["moves"],
-                "patch": diff(doc_of(self.before), doc),
+                "patch": self.diffs.diff(doc_of(self.before), doc),
             }
             if version % DIGEST_EVERY == 0:
                 fields["digest"] = digest(doc)
@@ -87,6 +88,8 @@ class SharedRenders:
         # (table, seat) -> (version, catch-up): the newest game rendered for the seat, kept across
         # notices (a version's game never changes), so that the next one can be a delta.
         self._docs: OrderedDict[tuple[str, int | None], tuple[int, CatchUp]] = OrderedDict()
+        # table -> the diffs its seats' deltas share (app/tables/delta.py), the newest tables'
+        self._diffs: OrderedDict[str, SharedDiffs] = OrderedDict()
         self.renders = 0  # how many times the feed was asked (for tests and figures)
 
     def forget(self, notice: Notice) -> None:
@@ -110,7 +113,7 @@ class SharedRenders:
             self._done.move_to_end(table)
             entry = done[key]
         elif quick is not None and key not in self._pending.get(table, {}) and (ready := quick()):
-            entry = Entry(ready, self._remember(key, ready))
+            entry = Entry(ready, self._remember(key, ready), self._diffs_of(table))
             self._keep(key, entry)
             self.renders += 1
         else:
@@ -136,10 +139,24 @@ class SharedRenders:
         except BaseException:
             self._settle(key, me)
             raise
-        entry = None if frame is None else Entry(frame, self._remember(key, frame))
+        entry = (
+            None
+            if frame is None
+            else Entry(frame, self._remember(key, frame), self._diffs_of(key[0]))
+        )
         if self._settle(key, me):  # not forgotten meanwhile: still current
             self._keep(key, entry)
         return entry
+
+    def _diffs_of(self, table: str) -> SharedDiffs:
+        found = self._diffs.get(table)
+        if found is None:
+            found = self._diffs[table] = SharedDiffs()
+            if len(self._diffs) > self.max_tables:
+                self._diffs.popitem(last=False)
+        else:
+            self._diffs.move_to_end(table)
+        return found
 
     def _keep(self, key: Key, entry: Entry | None) -> None:
         self._done.setdefault(key[0], {})[key] = entry

@@ -12,12 +12,21 @@ from typing import Any
 
 import jsonpatch
 import orjson
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app import rules
 from app.devtools.players import SeatSocket
-from app.tables.delta import DIGEST_EVERY, DOC_FIELDS, apply_patch, canonical, diff, digest
+from app.tables.delta import (
+    DIGEST_EVERY,
+    DOC_FIELDS,
+    SharedDiffs,
+    apply_patch,
+    canonical,
+    diff,
+    digest,
+)
 from app.tables.render import render_all
 from tests.conftest import LiveServer, SecretCanary, pick_move
 from tests.ws.client import Http, Socket
@@ -74,6 +83,52 @@ def test_the_canonical_json_is_pythons_sorted_compact_json_at_every_version_of_a
     value = {"b": 'Žofie ✓ \u2028 "q" \\ \n\t', "a": [1, -2, None, True, {"y": {}, "x": []}]}
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     assert canonical(value) == text.encode()
+
+
+def test_the_seats_diff_what_they_share_once_and_get_what_diff_writes_over_a_whole_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``SharedDiffs``: every seat's patch is the one ``diff`` writes for its documents, op for
+    op; the parts the seats share (the board, the players, the scores) are diffed once per
+    version, not once per seat."""
+    from app.tables import delta
+
+    calls = {"n": 0}
+    real = delta._diff
+
+    def counted(*args: Any) -> None:
+        calls["n"] += 1
+        real(*args)
+
+    monkeypatch.setattr(delta, "_diff", counted)
+    seats: list[int | None] = [0, 1, 2, 3, None]
+    state = rules.new_game(5, {"players": 4})
+    rng = random.Random(5)
+    earlier, before = None, None
+    version = shared = alone = 0
+    while rules.outcome(state) is None:
+        renders = render_all(state, version, seats, earlier)
+        docs = {
+            seat: doc_of({**r, "status": "playing", "seats": [], "clock": None})
+            for seat, r in renders.items()
+        }
+        if before is not None:
+            diffs = SharedDiffs()
+            calls["n"] = 0
+            patches = {seat: diffs.diff(before[seat], docs[seat]) for seat in seats}
+            shared += calls["n"]
+            calls["n"] = 0
+            for seat in seats:
+                assert patches[seat] == diff(before[seat], docs[seat]), (version, seat)
+                assert jsonpatch.apply_patch(before[seat], patches[seat]) == docs[seat]
+            alone += calls["n"]
+        earlier, before = (state, renders[None]["view"]), docs
+        seat = rules.to_act(state)[0]
+        legal = [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
+        state = rules.apply_move(state, seat, pick_move(legal, rng)).state
+        version += 1
+    assert version > 100
+    assert shared < alone / 2, (shared, alone)
 
 
 def sorted_bytes(value: Any) -> bytes:
