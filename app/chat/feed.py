@@ -29,7 +29,7 @@ from app.chat.frames import ChatAccepted, ChatHistory, ChatMessage, PresenceFram
 from app.chat.service import ChatService
 from app.errors import AppError
 from app.presence.service import PresenceService
-from app.realtime.frames import Chat, Sent, error_frame, trusted, wire
+from app.realtime.frames import Chat, Sent, error_frame, trusted, trusted_wire
 from app.realtime.hub import Notice, NoticeKind
 from app.tables.types import Viewer
 
@@ -90,7 +90,7 @@ class Feed:
             self.last_chat = max([self.last_chat or 0, *(m["id"] for m in messages)])
             for m in messages:
                 self._mark(m["id"])
-            self.put_text(wire(trusted(ChatHistory, history)))
+            self.put_text(trusted_wire(ChatHistory, history))
         if self._chat:
             self._chat = False
             if self.last_chat is not None:  # before the history, the history brings them
@@ -99,11 +99,11 @@ class Feed:
                         continue
                     self.last_chat = max(self.last_chat, m["id"])
                     self._mark(m["id"])
-                    self.put_text(wire(trusted(ChatMessage, m)))
+                    self.put_text(trusted_wire(ChatMessage, m))
         if self._presence:
             self._presence = False
             seats = await self.companions.presence.seats(self.table_id)
-            self.put_text(wire(trusted(PresenceFrame, {"seats": seats})))
+            self.put_text(trusted_wire(PresenceFrame, {"seats": seats}))
 
     def _mark(self, message_id: int) -> None:
         self.sent[message_id] = None

@@ -327,7 +327,7 @@ class Connection:
         extra = {} if ref is None else {"ref": ref}
 
         async def accepted(out: Mapping[str, Any]) -> None:
-            self._reply(f.trusted(f.Accepted, {**out, **extra}))
+            self.outbox.put_text(f.trusted_wire(f.Accepted, {**out, **extra}))
 
         assert self.viewer is not None
         try:

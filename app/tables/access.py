@@ -11,7 +11,7 @@ from typing import Any, cast
 from app.errors import NotFound, RateLimited
 from app.profiles.service import ProfileService, session_subject
 from app.ratelimit import LimitName, RateLimiter
-from app.realtime.frames import trusted, wire
+from app.realtime.frames import trusted_wire
 from app.realtime.ports import Listener, Render
 from app.tables.frames import Lobby
 from app.tables.renders import Key, SharedRenders, frame_of
@@ -64,7 +64,7 @@ class TableAccess:
 
     async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> tuple[str, Viewer]:
         table, viewer = await self.svc.lobby_and_viewer(profile_id, table_id, invite)
-        return wire(trusted(Lobby, {"table": table})), viewer
+        return trusted_wire(Lobby, {"table": table}), viewer
 
     async def catch_up(
         self,

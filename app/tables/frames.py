@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from app.engine_types import EncodedMove, View
 from app.pace.schemas import ClockOut
-from app.realtime.frames import Frame, Sent, trusted
+from app.realtime.frames import Frame, Sent, trusted, trusted_wire
 from app.tables.answers import CatchUp
 from app.tables.schemas import GameSeat, LobbyOut, LogEntry, PlayerScore, VictoriaScore
 from app.tables.status import TableStatus
@@ -81,3 +81,9 @@ def game_frame(frame: CatchUp) -> Snapshot | Update:
     if frame["type"] == "snapshot":
         return trusted(Snapshot, fields)
     return trusted(Update, fields)
+
+
+def game_wire(frame: CatchUp) -> str:
+    """``wire(game_frame(frame))``, encoded without making the model."""
+    fields = {k: v for k, v in frame.items() if k not in ("type", "holders")}
+    return trusted_wire(Snapshot if frame["type"] == "snapshot" else Update, fields)

@@ -15,12 +15,12 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
-from app.realtime.frames import trusted, wire
+from app.realtime.frames import trusted_wire
 from app.realtime.hub import Notice, NoticeKind
 from app.realtime.ports import Render
 from app.tables.answers import CatchUp
 from app.tables.delta import DIGEST_EVERY, DOC_FIELDS, GameDoc, SharedDiffs, digest
-from app.tables.frames import Delta, game_frame
+from app.tables.frames import Delta, game_wire
 
 # The notices that change a game render (the others are other features').
 GAME_NOTICES = frozenset({NoticeKind.LOBBY.value, NoticeKind.GAME.value})
@@ -28,7 +28,7 @@ GAME_NOTICES = frozenset({NoticeKind.LOBBY.value, NoticeKind.GAME.value})
 
 def frame_of(catch_up: CatchUp) -> Render:
     """A catch-up as the socket sends it: the typed frame (without ``holders``), encoded once."""
-    return Render(catch_up["version"], wire(game_frame(catch_up)), catch_up.get("holders", {}))
+    return Render(catch_up["version"], game_wire(catch_up), catch_up.get("holders", {}))
 
 
 Key = tuple[str, int | None, int | None, bool]  # table, seat, since, force
@@ -74,7 +74,7 @@ class Entry:
             }
             if version % DIGEST_EVERY == 0:
                 fields["digest"] = digest(doc)
-            self._delta = Render(version, wire(trusted(Delta, fields)), c.get("holders", {}))
+            self._delta = Render(version, trusted_wire(Delta, fields), c.get("holders", {}))
         return self._delta
 
 

@@ -71,3 +71,30 @@ def test_the_encoded_move_names_every_field_of_the_move_vocabulary() -> None:
     legal = [rules.encode_move(m) for m in rules.legal_moves(GAME, seat)]
     assert legal
     moves.validate_python(legal)
+
+
+def test_a_trusted_frame_encoded_without_its_model_is_the_text_the_model_gives() -> None:
+    """``trusted_wire`` (the frames of every move) writes what ``wire(trusted(...))`` writes, for
+    every server frame: all its fields or a few, in any order given, an open model's extras;
+    and a catch-up as ``game_wire`` is ``wire(game_frame(...))``."""
+    from typing import get_args
+
+    from app.frames_schema import ServerFrame
+    from app.tables.frames import game_wire
+
+    models = get_args(get_args(ServerFrame)[0])
+    assert len(models) > 10
+    for model in models:
+        names = [n for n in model.model_fields if n != "type"]
+        full = {n: f"v-{n}" for n in reversed(names)}  # given in the reverse of the model's order
+        few = {n: 1 for n in names[::2]}
+        kind = model.model_fields["type"].default
+        for fields in (full, few, {}, {**few, "type": kind}, {**few, "not_a_field": 1}):
+            expected = f.wire(f.trusted(model, fields))
+            assert f.trusted_wire(model, fields) == expected, (model.__name__, fields)
+    extra = {"code": "c", "message": "m", "unknown_field": [1], "ref": 3}
+    assert f.trusted_wire(f.Error, extra) == f.wire(f.trusted(f.Error, extra))
+    assert '"unknown_field":[1]' in f.trusted_wire(f.Error, extra)
+    for kind in ("snapshot", "update"):
+        frame = catch_up(kind)
+        assert game_wire(frame) == f.wire(game_frame(frame))  # type: ignore[arg-type]
