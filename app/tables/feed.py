@@ -58,8 +58,10 @@ class GameFeed:
         self.db = db
         self.cache = cache
         self.pace = pace
-        # table -> (its fresh state, that state rendered for every seat and a spectator)
-        self._renders: OrderedDict[str, tuple[Fresh, dict[int | None, GameRender]]] = OrderedDict()
+        # table -> (its fresh state, that state rendered for every seat and a spectator, its seats)
+        self._renders: OrderedDict[
+            str, tuple[Fresh, dict[int | None, GameRender], list[dict[str, Any]]]
+        ] = OrderedDict()
 
     async def game(self, viewer: Viewer, log_tail: int | None = None) -> GameAnswer:
         """The game for the viewer; its log whole, or only the newest ``log_tail`` lines (then
@@ -153,11 +155,12 @@ class GameFeed:
         )
         if clock is UNKNOWN:
             return None
+        rendered, seats = self._rendered(viewer.table_id, fresh, viewer.seat)
         base: CatchUpBase = {
-            **self._rendered(viewer.table_id, fresh, viewer.seat),
+            **rendered,
             "holders": fresh.holders,
             "status": fresh.status,
-            "seats": [dict(x) for x in fresh.seats],
+            "seats": seats,
             "clock": cast(dict[str, Any] | None, clock),  # known (not UNKNOWN) here
         }
         if snapshot or since is None:
@@ -170,9 +173,13 @@ class GameFeed:
         }
         return out
 
-    def _rendered(self, table_id: str, fresh: Fresh, seat: int | None) -> GameRender:
-        """The table's fresh state rendered for ``seat``: the first seat to ask renders every
-        seat and a spectator at once (``render_all``); the others of that version take theirs."""
+    def _rendered(
+        self, table_id: str, fresh: Fresh, seat: int | None
+    ) -> tuple[GameRender, list[dict[str, Any]]]:
+        """The table's fresh state rendered for ``seat``, and its seats as the catch-ups carry
+        them: the first seat to ask renders every seat and a spectator at once
+        (``render_all``); the others of that version take theirs, and share one copy of the
+        seats (a catch-up is never changed once made)."""
         known = self._renders.get(table_id)
         if known is None or known[0] is not fresh:
             seats: list[int | None] = [x["seat"] for x in fresh.seats]
@@ -181,13 +188,14 @@ class GameFeed:
             earlier = None
             if known is not None and (public := known[1].get(None)) is not None:
                 earlier = (known[0].state, public["view"])
-            known = (fresh, render_all(fresh.state, fresh.version, seats, earlier))
+            rendered = render_all(fresh.state, fresh.version, seats, earlier)
+            known = (fresh, rendered, [dict(x) for x in fresh.seats])
             self._renders[table_id] = known
             self._renders.move_to_end(table_id)
             while len(self._renders) > RENDERS_KEPT:
                 self._renders.popitem(last=False)
         found = known[1].get(seat)
-        return found if found is not None else render(fresh.state, fresh.version, seat)
+        return (found if found is not None else render(fresh.state, fresh.version, seat)), known[2]
 
     def catch_up_sync(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
         frame = self.fresh_update(viewer, since, force)
