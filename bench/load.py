@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from machine import reference_ms
 
 from app.devtools.players import FrameTally, SeatSocket
 from app.devtools.stack import PG_ADMIN_URL, ServerProcess, TempDatabase, server_errors
@@ -566,6 +567,7 @@ def main() -> int:
         f"cpus={os.cpu_count()}",
         flush=True,
     )
+    machine_before = reference_ms()
     db: TempDatabase | None = None
     servers: list[ServerProcess] = []
     logdir = Path(tempfile.mkdtemp(prefix="emara-load-"))
@@ -618,6 +620,10 @@ def main() -> int:
             )
         )
         report(stats, args.seats)
+        print(
+            f"machine: reference workload {machine_before:.0f} ms of CPU before the run, "
+            f"{reference_ms():.0f} ms after (bench/machine.py: compare runs by it)"
+        )
         for s in servers:
             errs = server_errors(s.log_text())
             print(f"server {s.port}: {len(errs)} error lines in its log ({s.log_path})")
