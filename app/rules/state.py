@@ -1,8 +1,10 @@
 """The game state container, the seeded RNG and the small helpers every rule module shares.
 
 The state is one JSON-ready tree of dicts, lists, ints, strings, bools and ``None`` held by
-``GameState``. ``apply_move`` copies the tree (``marshal`` round trip: fast and exact for this
-shape), changes the copy and wraps it in a new ``GameState``; the input is never touched.
+``GameState``. ``apply_move`` changes a ``Draft`` of the tree — each key copied the first time
+the move reads it, the rest shared with the input — and wraps the result in a new ``GameState``;
+the input is never touched. ``copy_tree`` (a ``marshal`` round trip: fast and exact for this
+shape) copies a whole tree.
 """
 
 from __future__ import annotations
@@ -117,43 +119,83 @@ def copy_for_seat(tree: St, seat: int | None) -> St:
     shared with ``tree`` (moves of one seat that cannot end a turn change no other record).
     The rondels and options never change after set-up and are always shared, and so is the
     undo bookkeeping (``undo.note_move`` replaces it, never changes it). The copy is
-    written out per key of the state tree; keys it does not know are deep-copied.
+    written out per key of the state tree (``_copy_key``); keys it does not know are
+    deep-copied.
     """
-    out: St = {}
-    for key, value in tree.items():
-        if key == "ps":
-            if seat is None:
-                out[key] = [_copy_player(p) for p in value]
-            else:
-                new_ps = list(value)
-                new_ps[seat] = _copy_player(value[seat])
-                out[key] = new_ps
-        elif key in ("rondels", "options", "undo"):
-            out[key] = value
-        elif key in _PLAIN_LISTS:
-            out[key] = list(value)
-        elif key in _DICT_OF_LISTS:
-            out[key] = {k: list(v) for k, v in value.items()}
-        elif key == "turn":
-            out[key] = _copy_turn(value)
-        elif key == "markers":
-            out[key] = {
-                "gift": {r: list(v) for r, v in value["gift"].items()},
-                "donation": {r: list(v) for r, v in value["donation"].items()},
-                "stone": list(value["stone"]),
-                "bread": list(value["bread"]),
-            }
-        elif key == "councilors":
-            out[key] = [dict(c) for c in value]
-        elif key == "favor":
-            out[key] = {"pile": list(value["pile"]), "discard": list(value["discard"])}
-        elif key == "rng":
-            out[key] = dict(value)
-        elif type(value) is dict or type(value) is list:
-            out[key] = _copy_any(value)
-        else:
-            out[key] = value
-    return out
+    return {key: _copy_key(key, value, seat) for key, value in tree.items()}
+
+
+def _copy_key(key: str, value: Any, seat: int | None) -> Any:
+    """One key of the state tree copied as far as a move may change it (``copy_for_seat``)."""
+    if key == "ps":
+        if seat is None:
+            return [_copy_player(p) for p in value]
+        new_ps = list(value)
+        new_ps[seat] = _copy_player(value[seat])
+        return new_ps
+    if key in _SHARED:
+        return value
+    if key in _PLAIN_LISTS:
+        return list(value)
+    if key in _DICT_OF_LISTS:
+        return {k: list(v) for k, v in value.items()}
+    if key == "turn":
+        return _copy_turn(value)
+    if key == "markers":
+        return {
+            "gift": {r: list(v) for r, v in value["gift"].items()},
+            "donation": {r: list(v) for r, v in value["donation"].items()},
+            "stone": list(value["stone"]),
+            "bread": list(value["bread"]),
+        }
+    if key == "councilors":
+        return [dict(c) for c in value]
+    if key == "favor":
+        return {"pile": list(value["pile"]), "discard": list(value["discard"])}
+    if key == "rng":
+        return dict(value)
+    if type(value) is dict or type(value) is list:
+        return _copy_any(value)
+    return value
+
+
+_SHARED = frozenset({"rondels", "options", "undo"})
+
+
+class Draft(dict[str, Any]):
+    """The tree a move changes, copied as the move reaches it: the first time a key is read
+    (``draft[key]``) its value is copied from the source as ``copy_for_seat`` copies it, and
+    from then on the move changes that copy. A key the move never reads stays the very object
+    the source holds — nothing is built for it, and the next version's view lends its part and
+    the delta skips it by identity (app/rules/view.py ``kept_from``).
+
+    Rule code reaches the tree only by ``draft[key]`` (and ``in``, ``del``, assignment): a
+    value obtained any other way (``get``, ``items``, ``values``, ``pop``) may be the source's
+    and is only ever read. ``tree()`` is the plain dictionary the new state holds.
+    """
+
+    __slots__ = ("_copied", "_seat")
+
+    def __init__(self, source: St, seat: int | None) -> None:
+        super().__init__(source)
+        self._seat = seat
+        self._copied: set[str] = set()
+
+    def __getitem__(self, key: str) -> Any:
+        value = dict.__getitem__(self, key)
+        if key in self._copied:
+            return value
+        value = _copy_key(key, value, self._seat)
+        dict.__setitem__(self, key, value)
+        self._copied.add(key)
+        return value
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._copied.add(key)
+        dict.__setitem__(self, key, value)
+
+    def tree(self) -> St:
+        return dict(self)
 
 
 # ---------------------------------------------------------------------------------------------

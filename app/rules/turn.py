@@ -28,10 +28,10 @@ from .moves import VISIT_KINDS, IllegalMoveError, Move, Transition, decode_move,
 from .scoring import compute_outcome
 from .solo import victoria_step
 from .state import (
+    Draft,
     Ev,
     GameState,
     St,
-    copy_for_seat,
     gain_items,
     player,
     seats_from,
@@ -141,11 +141,12 @@ def apply_move(state: GameState, seat: int, move: Move | Mapping[str, Any]) -> T
     if mv.kind == "undo":
         back, count = take_back(src, seat, mv, _replay_one)
         return Transition(back, [{"type": "moves_taken_back", "seat": seat, "count": count}])
-    st = copy_for_seat(src, None if mv.kind in _ROUND_KINDS else seat)
+    # Copied as the move reaches it: what it never reads stays shared with ``src``.
+    st = Draft(src, None if mv.kind in _ROUND_KINDS else seat)
     events: Ev = []
     _dispatch(st, seat, mv, events)
     note_move(src, st, seat, encode_move(mv), events)
-    return Transition(GameState(st), events)
+    return Transition(GameState(st.tree()), events)
 
 
 def _replay_one(state: GameState, seat: int, move: Mapping[str, Any]) -> GameState:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import apply_move, encode_state, legal_moves, new_game, to_act
-from app.rules.state import copy_for_seat, copy_tree
+from app.rules.state import Draft, copy_for_seat, copy_tree
 
 from .helpers import random_playout
 
@@ -18,9 +18,11 @@ def mutable_ids(value: Any, path: str, out: dict[int, str]) -> None:
             mutable_ids(v, f"{path}/{k}", out)
 
 
-def check_copy(tree: dict[str, Any]) -> None:
+def check_copy(tree: dict[str, Any], whole: bool = False) -> None:
+    """``copy_for_seat`` (``whole``: a ``Draft`` every key of which was read) shares nothing
+    a move of the seat may change."""
     for seat in [None, *range(tree["players"])]:
-        copy = copy_for_seat(tree, seat)
+        copy = copy_for_seat(tree, seat) if not whole else read_whole(tree, seat)
         assert copy == tree and list(copy) == list(tree)
         original: dict[int, str] = {}
         mutable_ids(tree, "", original)
@@ -35,6 +37,15 @@ def check_copy(tree: dict[str, Any]) -> None:
             assert path.split("/")[2] != str(seat), path
 
 
+def read_whole(tree: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    draft = Draft(tree, seat)
+    for key in tree:
+        draft[key]  # the read copies the key
+    out = draft.tree()
+    assert type(out) is dict
+    return out
+
+
 def test_copy_shares_nothing_changeable() -> None:
     for players, opts in [(1, {}), (2, {"random_locations": True}), (4, {"full_selection": True})]:
         state = new_game(players, {"players": players, **opts})
@@ -42,6 +53,7 @@ def test_copy_shares_nothing_changeable() -> None:
         while to_act(state):
             if step % 23 == 0:
                 check_copy(state.tree)
+                check_copy(state.tree, whole=True)
             seat = to_act(state)[0]
             moves = legal_moves(state, seat)
             state = apply_move(state, seat, moves[(step * 7) % len(moves)]).state
@@ -61,3 +73,29 @@ def test_apply_never_changes_the_input_through_shared_parts() -> None:
             assert encode_state(state) == before
         state = apply_move(state, seat, move).state
     assert state == final
+
+
+def test_a_move_shares_with_its_source_every_key_it_never_read() -> None:
+    """``apply_move`` copies a key of the state only when the move reads it (``Draft``): a
+    key never read is the source's own object in the new state (which is a plain dict), so
+    most moves leave the board's keys shared; a key read is the move's own copy."""
+    board = ("huts", "display", "nobility", "markers", "b_stack", "event_deck")
+    shared = dict.fromkeys(board, 0)
+    state = new_game(7, {"players": 4})
+    draft = Draft(state.tree, 0)
+    assert all(dict.__getitem__(draft, k) is v for k, v in state.tree.items())
+    assert draft["huts"] is not state.tree["huts"] and draft["huts"] == state.tree["huts"]
+    assert draft["rondels"] is state.tree["rondels"]  # never changed after set-up
+    moves = 0
+    while to_act(state):
+        seat = to_act(state)[0]
+        moves_now = legal_moves(state, seat)
+        after = apply_move(state, seat, moves_now[(moves * 5) % len(moves_now)]).state
+        assert type(after.tree) is dict
+        for key in board:
+            shared[key] += after.tree[key] is state.tree[key]
+        state = after
+        moves += 1
+    assert moves > 100
+    for key in board:
+        assert shared[key] >= moves * 0.8, (key, shared[key], moves)
