@@ -11,14 +11,17 @@ from .contracts import (
     DecisionView,
     EngineEvent,
     EventCardView,
+    FavorView,
     HutView,
     MarkersView,
     MarkerView,
     MeView,
     NobilityView,
+    OptionsView,
     PlayerView,
     TokenView,
     TurnView,
+    VictoriaView,
     View,
 )
 from .locations import marker_value, token_view
@@ -133,23 +136,18 @@ def view_for(state: GameState, seat: int | None, kept: Kept | None = None) -> Vi
         raise ValueError(f"no seat {seat!r} at this table")
     finished = st["phase"] == "finished"
     k = kept or NOTHING_KEPT
+    to_act = _to_act(st)
     view: View = {
         "schema": VIEW_SCHEMA,
         "players": n,
-        "options": {
-            "building_start": st["options"]["building_start"],
-            "random_locations": st["options"]["random_locations"],
-            "full_selection": st["options"]["full_selection"],
-            "start_player": st["options"]["start_player"],
-            "undo": bool(st["options"].get("undo", True)),
-        },
+        "options": k.options if k.options is not None else _options(st),
         "phase": st["phase"],
         "round": st["round"],
         "statue": st["statue"],
-        "to_act": _to_act(st),
+        "to_act": to_act if to_act != k.to_act else k.to_act,
         "turn": _turn_view(st, seat),
-        "event": _event_view(st["event"]),
-        "event_top": _event_view(st["event_deck"][0] if st["event_deck"] else None),
+        "event": k.event if k.event is not None else _event_view(st["event"]),
+        "event_top": k.event_top if k.event_top is not None else _event_top(st),
         "events_left": len(st["event_deck"]),
         "rondels": k.rondels if k.rondels is not None else _rondels(st),
         "councilors": k.councilors if k.councilors is not None else _councilors(st),
@@ -157,17 +155,14 @@ def view_for(state: GameState, seat: int | None, kept: Kept | None = None) -> Vi
         "markers": k.markers if k.markers is not None else _markers(st),
         "advisors": k.advisors if k.advisors is not None else _advisors(st),
         "nobility": k.nobility if k.nobility is not None else _nobility(st),
-        "favor": {"pile": len(st["favor"]["pile"]), "discard": len(st["favor"]["discard"])},
-        "players_state": [
+        "favor": k.favor if k.favor is not None else _favor(st),
+        "players_state": k.players_state
+        if k.players_state is not None
+        else [
             _player_view(st, s) if v is None else v for s, v in enumerate(k.players or [None] * n)
         ],
         "me": None if seat is None else view_for_me(st, seat),
-        "victoria": None
-        if st["victoria"] is None
-        else {
-            "cp": st["victoria"]["cp"],
-            "titles": [{"id": t, "cp": cp} for t, cp in st["victoria"]["titles"]],
-        },
+        "victoria": k.victoria if k.victoria is not None else _victoria(st),
         "outcome": compute_outcome(st) if finished else None,
     }
     return view
@@ -185,6 +180,13 @@ class Kept:
     markers: MarkersView | None = None
     advisors: AdvisorsView | None = None
     nobility: list[NobilityView] | None = None
+    options: OptionsView | None = None
+    event: EventCardView | None = None
+    event_top: EventCardView | None = None
+    favor: FavorView | None = None
+    victoria: VictoriaView | None = None
+    players_state: list[PlayerView] | None = None  # the whole list, when every player is kept
+    to_act: list[int] | None = None  # the earlier view's, used when equal to the state's
 
 
 NOTHING_KEPT = Kept(players=[])
@@ -194,11 +196,12 @@ def kept_from(state: GameState, earlier: tuple[GameState, View] | None) -> Kept 
     """What of ``earlier`` (a state and its public view) holds for ``state``.
 
     A player's view where the player's record is the very object the earlier state had: the
-    engine never changes a record it shares between states (a move copies what it changes:
-    ``state.copy_for_seat``), and a player's view is built from its record alone, so the
-    earlier view is the one ``_player_view`` would build. A part of the board (``_BOARD``)
-    where the keys of the state it is built from are equal in both states: it is built from
-    them and the printed data alone. Unchanged parts then are the same objects in both
+    engine never changes a record it shares between states (a move copies what it reads:
+    ``state.Draft``), and a player's view is built from its record alone, so the
+    earlier view is the one ``_player_view`` would build; the whole list when every player is
+    kept. A part of the board (the builders below) where the keys of the state it is built from
+    are equal in both states: it is built from them and the printed data alone. ``to_act``
+    when it comes out equal. Unchanged parts then are the same objects in both
     versions' views: the delta compares them by identity, and nothing is built or freed for
     them. Views are never changed once built (every user copies what it changes)."""
     if earlier is None:
@@ -221,6 +224,13 @@ def kept_from(state: GameState, earlier: tuple[GameState, View] | None) -> Kept 
         markers=view["markers"] if same("markers") else None,
         advisors=view["advisors"] if same("display", "b_stack") else None,
         nobility=view["nobility"] if same("nobility") else None,
+        options=view["options"] if same("options") else None,
+        event=view["event"] if same("event") else None,
+        event_top=view["event_top"] if same("event_deck") else None,
+        favor=view["favor"] if same("favor") else None,
+        victoria=view["victoria"] if same("victoria") else None,
+        players_state=shown if all(v is not None for v in players) else None,
+        to_act=view["to_act"],
     )
 
 
@@ -265,6 +275,31 @@ def _advisors(st: St) -> AdvisorsView:
     if b_top is not None:
         costs[b_top] = dict(data.ADVISOR_COST[b_top])
     return {"display": display, "b_top": b_top, "b_left": len(st["b_stack"]), "costs": costs}
+
+
+def _options(st: St) -> OptionsView:
+    return {
+        "building_start": st["options"]["building_start"],
+        "random_locations": st["options"]["random_locations"],
+        "full_selection": st["options"]["full_selection"],
+        "start_player": st["options"]["start_player"],
+        "undo": bool(st["options"].get("undo", True)),
+    }
+
+
+def _event_top(st: St) -> EventCardView | None:
+    return _event_view(st["event_deck"][0] if st["event_deck"] else None)
+
+
+def _favor(st: St) -> FavorView:
+    return {"pile": len(st["favor"]["pile"]), "discard": len(st["favor"]["discard"])}
+
+
+def _victoria(st: St) -> VictoriaView | None:
+    victoria = st["victoria"]
+    if victoria is None:
+        return None
+    return {"cp": victoria["cp"], "titles": [{"id": t, "cp": cp} for t, cp in victoria["titles"]]}
 
 
 def _nobility(st: St) -> list[NobilityView]:

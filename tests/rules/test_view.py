@@ -257,6 +257,10 @@ BOARD_PARTS = {
     "markers": ("markers",),
     "advisors": ("display", "b_stack"),
     "nobility": ("nobility",),
+    "options": ("options",),
+    "event": ("event",),
+    "event_top": ("event_deck",),
+    "favor": ("favor",),
 }
 
 
@@ -292,6 +296,12 @@ def test_views_built_from_an_earlier_version_equal_views_built_afresh_over_whole
                     lent = together[None][part] is before_view[part]  # type: ignore[literal-required]
                     assert unchanged == lent, (players, part, checked)
                     lent_parts += lent
+                now, then = together[None], before_view
+                assert (now["to_act"] is then["to_act"]) == (now["to_act"] == then["to_act"])
+                every = all(
+                    state.tree["ps"][s] is before_state.tree["ps"][s] for s in range(players)
+                )
+                assert (now["players_state"] is then["players_state"]) == every
             earlier = (state, together[None])
             checked += 1
         assert checked > 50
