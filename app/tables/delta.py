@@ -22,6 +22,7 @@ snapshot.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from typing import Any, Literal, TypedDict
 
 import orjson
@@ -84,21 +85,14 @@ class SharedDiffs:
 
     def _dict(self, old: Any, new: Any, path: str, ops: list[PatchOp], deeper: int) -> None:
         """``_diff`` of two dictionaries, each key's value a part (``deeper``: and its view's)."""
-        for key in old:
-            if key not in new:
-                ops.append({"op": "remove", "path": f"{path}/{_token(str(key))}"})
-        for key, value in new.items():
-            if key not in old:
-                ops.append({"op": "add", "path": f"{path}/{_token(str(key))}", "value": value})
-                continue
-            before = old[key]
-            if before is value:
-                continue
-            where = f"{path}/{_token(str(key))}"
-            if deeper and key == "view" and type(before) is dict and type(value) is dict:
+
+        def descend(before: Any, value: Any, where: str, ops: list[PatchOp]) -> None:
+            if deeper and where == "/view" and type(before) is dict and type(value) is dict:
                 self._dict(before, value, where, ops, deeper - 1)
             else:
                 ops.extend(self._part(where, before, value))
+
+        _dict_diff(old, new, path, ops, descend)
 
     def _part(self, path: str, old: Any, new: Any) -> list[PatchOp]:
         known = self._known.get(path)
@@ -125,14 +119,7 @@ def _diff(old: Any, new: Any, path: str, ops: list[PatchOp]) -> None:
         ops.append({"op": "replace", "path": path, "value": new})
         return
     if isinstance(old, dict):
-        for key in old:
-            if key not in new:
-                ops.append({"op": "remove", "path": f"{path}/{_token(str(key))}"})
-        for key, value in new.items():
-            if key not in old:
-                ops.append({"op": "add", "path": f"{path}/{_token(str(key))}", "value": value})
-            elif not _same(old[key], value):
-                _diff(old[key], value, f"{path}/{_token(str(key))}", ops)
+        _dict_diff(old, new, path, ops, _diff_unless_same)
         return
     n = len(old)
     if len(new) == n:
@@ -144,6 +131,30 @@ def _diff(old: Any, new: Any, path: str, ops: list[PatchOp]) -> None:
             ops.append({"op": "add", "path": f"{path}/{i}", "value": new[i]})
     else:
         ops.append({"op": "replace", "path": path, "value": new})
+
+
+def _diff_unless_same(old: Any, new: Any, path: str, ops: list[PatchOp]) -> None:
+    if not _same(old, new):
+        _diff(old, new, path, ops)
+
+
+def _dict_diff(
+    old: dict[str, Any],
+    new: dict[str, Any],
+    path: str,
+    ops: list[PatchOp],
+    descend: Callable[[Any, Any, str, list[PatchOp]], None],
+) -> None:
+    """Two dictionaries: their removed keys, their added keys, then ``descend`` into each key
+    both hold with values that are not the same object — in the order ``diff`` writes them."""
+    for key in old:
+        if key not in new:
+            ops.append({"op": "remove", "path": f"{path}/{_token(str(key))}"})
+    for key, value in new.items():
+        if key not in old:
+            ops.append({"op": "add", "path": f"{path}/{_token(str(key))}", "value": value})
+        elif old[key] is not value:
+            descend(old[key], value, f"{path}/{_token(str(key))}", ops)
 
 
 def canonical(value: Any) -> bytes:
