@@ -56,9 +56,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("other", type=Path, help="the other checkout (its own app/ and bench/load.py)")
     ap.add_argument("--rounds", type=int, default=2)
-    ap.add_argument("load_args", nargs=argparse.REMAINDER, help="-- then bench/load.py arguments")
-    args = ap.parse_args()
-    load_args = [a for a in args.load_args if a != "--"]
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)  # after it: bench/load.py's arguments
+    args = ap.parse_args(argv[:cut])
+    load_args = argv[cut + 1 :]
     here, other = ROOT, args.other.resolve()
     ratios: list[float] = []
     for n in range(1, args.rounds + 1):
