@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import GameState, St, copy_tree
+from .copying import copy_tree
+from .state import GameState, St
 
 _REQUIRED = (
     "schema",

@@ -17,6 +17,7 @@ from .advisors import (
     use_advisor,
 )
 from .cards import card_action, legal_card_actions, move_councilor
+from .copying import Draft
 from .events import (
     apply_event_option,
     has_end_of_round_choice,
@@ -28,7 +29,6 @@ from .moves import VISIT_KINDS, IllegalMoveError, Move, Transition, decode_move,
 from .scoring import compute_outcome
 from .solo import victoria_step
 from .state import (
-    Draft,
     Ev,
     GameState,
     St,

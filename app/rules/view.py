@@ -197,7 +197,7 @@ def kept_from(state: GameState, earlier: tuple[GameState, View] | None) -> Kept 
 
     A player's view where the player's record is the very object the earlier state had: the
     engine never changes a record it shares between states (a move copies what it reads:
-    ``state.Draft``), and a player's view is built from its record alone, so the
+    ``copying.Draft``), and a player's view is built from its record alone, so the
     earlier view is the one ``_player_view`` would build; the whole list when every player is
     kept. A part of the board (the builders below) where the keys of the state it is built from
     are equal in both states: it is built from them and the printed data alone. ``to_act``

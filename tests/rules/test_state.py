@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import apply_move, encode_state, legal_moves, new_game, to_act
-from app.rules.state import Draft, copy_for_seat, copy_tree
+from app.rules.copying import Draft, copy_for_seat, copy_tree
 
 from .helpers import random_playout
 
