@@ -1,14 +1,21 @@
-"""Statements sent from the event loop straight to Postgres through psycopg's async driver.
+"""Statements sent from the event loop straight to Postgres, through libpq itself.
 
 The database work of a request runs in a worker thread through SQLAlchemy (app/db/session.py).
 For the one statement a move is on Postgres (app/tables/play.py) both cost more than the
 statement: handing the work to a thread and back (a queue, a condition, a wake-up of the loop,
 the GIL passed between them) and SQLAlchemy's layer around the driver (pool checkout and
 reset, isolation level, the statement's execution context). Here the statement is compiled once
-from its Core form, and sent, prepared, on a connection in autocommit mode held by a small pool
-of the event loop's own.
+from its Core form, prepared once per connection, and sent with its parameters as text on a
+connection in autocommit mode held by a small pool of the event loop's own.
 
-A statement that fails leaves its connection closed (its state is not known); the caller's
+The statement goes through psycopg's libpq binding (``psycopg.pq``) rather than its cursors: a
+cursor's execution (its generators, the query conversion, the dumpers looked up for each
+parameter) cost twice the libpq calls themselves (86 against 42 µs of CPU per statement
+measured alone, docs/operations.md). The connection is psycopg's, opened and closed by it; while
+the pool holds it nothing else uses it.
+
+A statement that fails leaves its connection closed (its state is not known) and raises
+psycopg's error for it (a unique violation as ``psycopg.errors.UniqueViolation``); the caller's
 error handling decides what the failure means (app/tables/play.py falls back to the threaded
 path, which reports a lost database as ``unavailable``).
 """
@@ -17,13 +24,17 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import hashlib
+import re
 from collections.abc import Mapping
 from contextlib import suppress
+from datetime import datetime
 from typing import Any, cast
 
 import orjson
 import psycopg
-from psycopg.types.json import Json
+from psycopg import pq
+from psycopg.errors import error_from_result
 from sqlalchemy import JSON, Executable
 from sqlalchemy.dialects.postgresql import psycopg as psycopg_dialect
 from sqlalchemy.sql import ClauseElement
@@ -33,6 +44,8 @@ from sqlalchemy.sql.compiler import SQLCompiler
 # thousands of moves a second.
 POOL_SIZE = 8
 CONNECT_TIMEOUT_SECONDS = 5
+
+_PLACEHOLDER = re.compile(r"%\((\w+)\)s|%%")
 
 
 def libpq_dsn(url: str) -> str:
@@ -49,27 +62,125 @@ def json_text(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+def param_text(value: Any) -> bytes | None:
+    """A parameter in Postgres's text format (None: SQL NULL); an enum as its value."""
+    kind = type(value)
+    if value is None:
+        return None
+    if kind is str:
+        return cast(str, value).encode()
+    if kind is bool:
+        return b"true" if value else b"false"
+    if kind is int:
+        return b"%d" % value
+    if kind is float:
+        return repr(value).encode()
+    if isinstance(value, datetime):
+        # ISO 8601; with its offset when it has one (the app's are aware, in UTC)
+        return value.isoformat().encode()
+    if isinstance(value, enum.Enum):
+        return param_text(value.value)
+    raise TypeError(f"no text form for a parameter of type {kind.__name__}")
+
+
 class Compiled:
-    """A Core statement as psycopg's SQL text, and its parameters passed as SQLAlchemy passes
-    them: a JSON parameter as JSON text (Python ``None`` as JSON ``null``), an enum as its
-    value."""
+    """A Core statement as Postgres takes it: its text with numbered parameters (``$1``…), their
+    names in that order, and the name it is prepared under. Parameters are passed as
+    SQLAlchemy passes them: a JSON parameter as JSON text (Python ``None`` as JSON ``null``),
+    an enum as its value."""
 
     def __init__(self, statement: Executable) -> None:
         assert isinstance(statement, ClauseElement)
         dialect = psycopg_dialect.dialect()  # type: ignore[no-untyped-call]
         compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
-        self.sql: str = compiled.string
+        names: list[str] = []
+
+        def number(found: re.Match[str]) -> str:
+            name = found.group(1)
+            if name is None:
+                return "%"
+            if name not in names:
+                names.append(name)
+            return f"${names.index(name) + 1}"
+
+        self.sql: str = _PLACEHOLDER.sub(number, compiled.string)
+        self.names: tuple[str, ...] = tuple(names)
+        self.name: bytes = b"emara_" + hashlib.sha256(self.sql.encode()).hexdigest()[:20].encode()
         self._json = frozenset(k for k, b in compiled.binds.items() if isinstance(b.type, JSON))
 
-    def params(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in values.items():
-            if key in self._json:
-                value = Json(value, dumps=json_text)
-            elif isinstance(value, enum.Enum):
-                value = value.value
-            out[key] = value
-        return out
+    def params(self, values: Mapping[str, Any]) -> list[bytes | None]:
+        """The parameters in order, in text form (a name the statement has must be given)."""
+        json = self._json
+        return [
+            orjson.dumps(values[name], option=orjson.OPT_NON_STR_KEYS)
+            if name in json
+            else param_text(values[name])
+            for name in self.names
+        ]
+
+
+class _Link:
+    """One pooled connection: psycopg's, used through its libpq handle, and the statements
+    prepared on it."""
+
+    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        self.conn = conn
+        self.pg = conn.pgconn
+        self.pg.nonblocking = 1
+        self.prepared: set[bytes] = set()
+
+    async def count(self, statement: Compiled, values: Mapping[str, Any]) -> int:
+        """Run the statement; the number of rows it returns."""
+        pg = self.pg
+        if statement.name not in self.prepared:
+            pg.send_prepare(statement.name, statement.sql.encode())
+            await self._result(pq.ExecStatus.COMMAND_OK)
+            self.prepared.add(statement.name)
+        pg.send_query_prepared(statement.name, statement.params(values))
+        return (await self._result(pq.ExecStatus.TUPLES_OK)).ntuples
+
+    async def _result(self, expected: pq.ExecStatus) -> pq.abc.PGresult:
+        """The result of what was sent, read to its end; psycopg's error for a failure."""
+        pg = self.pg
+        while pg.flush():  # 1: the socket took part of it, more to send
+            await self._ready(write=True)
+        result: pq.abc.PGresult | None = None
+        while True:
+            pg.consume_input()
+            while not pg.is_busy():
+                got = pg.get_result()
+                if got is None:
+                    if result is None:
+                        raise psycopg.OperationalError("the server sent no result")
+                    if result.status != expected:
+                        raise error_from_result(result)
+                    return result
+                if result is None:  # one statement, one result
+                    result = got
+            await self._ready(write=False)
+
+    async def _ready(self, write: bool) -> None:
+        """Until the connection's socket can be written (or read)."""
+        loop = asyncio.get_running_loop()
+        fd = self.pg.socket
+        done: asyncio.Future[None] = loop.create_future()
+        remove = loop.remove_writer if write else loop.remove_reader
+
+        def ready() -> None:
+            remove(fd)
+            if not done.done():
+                done.set_result(None)
+
+        (loop.add_writer if write else loop.add_reader)(fd, ready)
+        try:
+            await done
+        except BaseException:
+            remove(fd)
+            raise
+
+    def finish(self) -> None:
+        with suppress(Exception):
+            self.pg.finish()
 
 
 class DirectPool:
@@ -78,7 +189,7 @@ class DirectPool:
     def __init__(self, dsn: str, size: int = POOL_SIZE) -> None:
         self.dsn = dsn
         self.size = size
-        self._idle: list[psycopg.AsyncConnection[Any]] = []
+        self._idle: list[_Link] = []
         self._slots: asyncio.Semaphore | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -87,35 +198,33 @@ class DirectPool:
         if self._slots is None or self._loop is not loop:
             # First use, or a new event loop (a test's): the old loop's connections cannot be
             # used from this one.
-            for conn in self._idle:
-                with suppress(Exception):
-                    conn.pgconn.finish()
+            for link in self._idle:
+                link.finish()
             self._idle = []
             self._slots = asyncio.Semaphore(self.size)
             self._loop = loop
         return self._slots
 
-    async def rows(self, statement: Compiled, values: Mapping[str, Any]) -> list[tuple[Any, ...]]:
-        """The rows the statement returns (it commits by itself)."""
+    async def count(self, statement: Compiled, values: Mapping[str, Any]) -> int:
+        """The number of rows the statement returns (it commits by itself)."""
         async with self._bind():
-            conn = self._idle.pop() if self._idle else await self._connect()
+            link = self._idle.pop() if self._idle else await self._connect()
             try:
-                cur = await conn.execute(statement.sql, statement.params(values), prepare=True)
-                rows = await cur.fetchall()
+                n = await link.count(statement, values)
             except BaseException:
-                with suppress(Exception):
-                    conn.pgconn.finish()
+                link.finish()
                 raise
-            self._idle.append(conn)
-            return rows
+            self._idle.append(link)
+            return n
 
-    async def _connect(self) -> psycopg.AsyncConnection[Any]:
-        return await psycopg.AsyncConnection.connect(
+    async def _connect(self) -> _Link:
+        conn = await psycopg.AsyncConnection.connect(
             self.dsn, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS
         )
+        return _Link(conn)
 
     async def close(self) -> None:
         idle, self._idle = self._idle, []
-        for conn in idle:
+        for link in idle:
             with suppress(Exception):
-                await conn.close()
+                await link.conn.close()

@@ -159,9 +159,9 @@ async def advance_and_log_direct(
     payload), the statement also notifies the other processes as it commits."""
     values = advance_and_log_values(params, row)
     if hint is None:
-        return len(await pool.rows(ADVANCE_AND_LOG_DIRECT, values))
+        return await pool.count(ADVANCE_AND_LOG_DIRECT, values)
     values["n_channel"], values["n_payload"] = hint
-    return len(await pool.rows(ADVANCE_LOG_AND_HINT, values))
+    return await pool.count(ADVANCE_LOG_AND_HINT, values)
 
 
 def advance_and_log_values(params: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,188 @@
+"""The statements a move sends from the event loop to Postgres (app/db/direct.py): parameters in
+Postgres's text form, each statement prepared once per connection, a failure raised as
+psycopg's error with its connection closed."""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+import psycopg
+import pytest
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    bindparam,
+    func,
+    insert,
+    select,
+)
+
+from app.db.direct import Compiled, DirectPool, libpq_dsn, param_text
+from app.db.table_status import TableStatus
+from tests.conftest import postgres_database
+
+META = MetaData()
+ROW = Table(
+    "direct_row",
+    META,
+    Column("id", String(20), primary_key=True),
+    Column("n", Integer),
+    Column("x", Float),
+    Column("at", DateTime(timezone=True)),
+    Column("doc", JSON),
+    Column("status", String(16)),
+)
+INSERT = Compiled(
+    insert(ROW)
+    .values(
+        id=bindparam("p_id"),
+        n=bindparam("p_n", type_=Integer),
+        x=bindparam("p_x", type_=Float),
+        at=bindparam("p_at", type_=ROW.c.at.type),
+        doc=bindparam("p_doc", type_=JSON),
+        status=bindparam("p_status", type_=ROW.c.status.type),
+    )
+    .returning(ROW.c.id)
+)
+BY_N = Compiled(select(ROW.c.id).where(ROW.c.n >= bindparam("p_n"), ROW.c.n <= bindparam("p_n2")))
+
+
+class Colour(enum.Enum):
+    RED = "red"
+
+
+def test_parameters_are_written_in_postgres_text_form() -> None:
+    assert param_text(None) is None
+    assert param_text("čaj") == "čaj".encode()
+    assert param_text(True) == b"true" and param_text(False) == b"false"
+    assert param_text(-42) == b"-42"
+    assert param_text(0.1) == b"0.1" and float(param_text(1e300) or b"") == 1e300
+    moment = datetime(2026, 11, 29, 3, 4, 5, 678901, tzinfo=UTC)
+    assert param_text(moment) == b"2026-11-29T03:04:05.678901+00:00"
+    assert param_text(TableStatus.PLAYING) == TableStatus.PLAYING.value.encode()
+    assert param_text(Colour.RED) == b"red"
+    with pytest.raises(TypeError):
+        param_text(b"bytes")
+
+
+def test_a_statement_is_numbered_in_the_order_its_names_first_appear() -> None:
+    assert BY_N.names == ("p_n", "p_n2")
+    assert "$1" in BY_N.sql and "$2" in BY_N.sql and "%(" not in BY_N.sql
+    # A JSON parameter is its JSON text, None included; the rest in text form.
+    values = {"p_id": "a", "p_n": 1, "p_x": None, "p_at": None, "p_doc": None, "p_status": "s"}
+    assert INSERT.params(values)[INSERT.names.index("p_doc")] == b"null"
+    assert INSERT.params(values)[INSERT.names.index("p_x")] is None
+    assert INSERT.name != BY_N.name and INSERT.name.startswith(b"emara_")
+
+
+@pytest.fixture
+def dsn() -> Iterator[str]:
+    with postgres_database() as url:
+        dsn = libpq_dsn(url)
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(
+                "CREATE TABLE direct_row (id varchar(20) PRIMARY KEY, n integer, "
+                "x double precision, at timestamptz, doc json, status varchar(16))"
+            )
+        yield dsn
+
+
+@pytest.mark.postgres
+def test_a_statement_counts_its_rows_and_stores_what_psycopg_would(dsn: str) -> None:
+    moment = datetime(2026, 11, 29, 3, 4, 5, 678901, tzinfo=timezone(timedelta(hours=2)))
+    doc: dict[str, Any] = {"b": [1, None, "ž"], "a": {"1": True}, "z": None}
+
+    async def run() -> tuple[list[int], set[bytes]]:
+        pool = DirectPool(dsn, size=2)
+        try:
+            counts = []
+            for n in range(3):
+                values = {
+                    "p_id": f"r{n}",
+                    "p_n": n,
+                    "p_x": 0.25 * n,
+                    "p_at": moment,
+                    "p_doc": doc if n else None,
+                    "p_status": TableStatus.PLAYING,
+                }
+                counts.append(await pool.count(INSERT, values))
+            counts.append(await pool.count(BY_N, {"p_n": 1, "p_n2": 2}))
+            counts.append(await pool.count(BY_N, {"p_n": 5, "p_n2": 9}))
+            # One connection served them all, and prepared each statement on it once.
+            assert len(pool._idle) == 1
+            return counts, pool._idle[0].prepared
+        finally:
+            await pool.close()
+
+    counts, prepared = asyncio.run(run())
+    assert counts == [1, 1, 1, 2, 0]
+    assert prepared == {INSERT.name, BY_N.name}
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT id, n, x, at, doc::text, status FROM direct_row ORDER BY id"
+        ).fetchall()
+    assert rows[0][4] == "null"  # JSON null, not SQL NULL
+    assert rows[1][4] == '{"b":[1,null,"ž"],"a":{"1":true},"z":null}'  # the text, as given
+    assert [r[1] for r in rows] == [0, 1, 2] and [r[2] for r in rows] == [0.0, 0.25, 0.5]
+    assert all(r[3] == moment for r in rows)
+    assert {r[5] for r in rows} == {TableStatus.PLAYING.value}
+
+
+@pytest.mark.postgres
+def test_a_failed_statement_raises_psycopg_s_error_and_its_connection_is_not_reused(
+    dsn: str,
+) -> None:
+    values = {"p_id": "same", "p_n": 1, "p_x": None, "p_at": None, "p_doc": [], "p_status": "s"}
+
+    async def run() -> None:
+        pool = DirectPool(dsn, size=1)
+        try:
+            assert await pool.count(INSERT, values) == 1
+            first = pool._idle[0]
+            with pytest.raises(psycopg.errors.UniqueViolation):
+                await pool.count(INSERT, values)
+            assert pool._idle == [] and first.pg.status == psycopg.pq.ConnStatus.BAD
+            # The next statement opens a connection of its own (and prepares again).
+            assert await pool.count(INSERT, {**values, "p_id": "other"}) == 1
+            assert pool._idle[0] is not first and pool._idle[0].prepared == {INSERT.name}
+        finally:
+            await pool.close()
+
+    asyncio.run(run())
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM direct_row").fetchone() == (2,)
+
+
+@pytest.mark.postgres
+def test_a_statement_waits_for_its_answer_without_holding_the_loop(dsn: str) -> None:
+    """A slow statement (pg_sleep) leaves the loop free: another coroutine runs meanwhile."""
+    slow = Compiled(select(func.pg_sleep(bindparam("p_s", type_=Float))))
+
+    async def run() -> list[str]:
+        pool = DirectPool(dsn, size=2)
+        order: list[str] = []
+
+        async def statement() -> None:
+            await pool.count(slow, {"p_s": 0.05})
+            order.append("statement")
+
+        async def other() -> None:
+            order.append("other")
+
+        try:
+            await asyncio.gather(statement(), other())
+        finally:
+            await pool.close()
+        return order
+
+    assert asyncio.run(run()) == ["other", "statement"]
