@@ -11,6 +11,7 @@ from app.db.models import GameTable, Seat
 from app.isotime import iso
 from app.tables.answers import GameRender, LobbyAnswer, LobbySeatLine, LogLineOut, ScoreLine
 from app.tables.status import TableStatus
+from app.tables.types import LogRow
 
 
 class LogLine(Protocol):
@@ -99,7 +100,7 @@ def log_entry(r: LogLine, seat: int | None) -> LogLineOut:
         "seat": r.seat,
         "move": r.move,
         "events": rules.events_for(r.events, seat),
-        "at": iso(r.created_at),
+        "at": r.at if isinstance(r, LogRow) else iso(r.created_at),
     }
 
 

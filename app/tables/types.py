@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
+from app.isotime import iso
 from app.tables.status import TableStatus
 
 
@@ -33,6 +35,11 @@ class LogRow:
     move: dict[str, Any]
     events: list[Any]
     created_at: datetime
+
+    @cached_property
+    def at(self) -> str | None:
+        """``created_at`` as the log lines write it, computed once for every seat's line."""
+        return iso(self.created_at)
 
 
 @dataclass(frozen=True)
