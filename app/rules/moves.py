@@ -171,7 +171,9 @@ def encode_move(move: Move) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Transition:
-    """The result of ``apply_move``: the new state and the events that happened."""
+    """The result of ``apply_move``: the new state, the events that happened, and the move as
+    the log stores it (``encode_move`` of the move judged: its canonical form)."""
 
     state: GameState
     events: list[dict[str, Any]]
+    move: dict[str, Any]

@@ -140,13 +140,14 @@ def apply_move(state: GameState, seat: int, move: Move | Mapping[str, Any]) -> T
         raise IllegalMoveError("not_your_turn", f"seat {seat} may not move now")
     if mv.kind == "undo":
         back, count = take_back(src, seat, mv, _replay_one)
-        return Transition(back, [{"type": "moves_taken_back", "seat": seat, "count": count}])
+        taken = [{"type": "moves_taken_back", "seat": seat, "count": count}]
+        return Transition(back, taken, encode_move(mv))
     # Copied as the move reaches it: what it never reads stays shared with ``src``.
     st = Draft(src, None if mv.kind in _ROUND_KINDS else seat)
     events: Ev = []
     _dispatch(st, seat, mv, events)
     note_move(src, st, seat, encode_move(mv), events)
-    return Transition(GameState(st.tree()), events)
+    return Transition(GameState(st.tree()), events, encode_move(mv))
 
 
 def _replay_one(state: GameState, seat: int, move: Mapping[str, Any]) -> GameState:

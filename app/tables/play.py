@@ -100,7 +100,6 @@ def refuse(conn: Connection, row: Any, table_id: str, move_id: str, seat: int) -
 def _written(
     table_id: str,
     seat: int,
-    move: dict[str, Any],
     move_id: str,
     expected: int,
     seen: int,
@@ -128,7 +127,7 @@ def _written(
     entry = LogRow(
         version=new_version,
         seat=seat,
-        move=rules.encode_move(rules.decode_move(move)),
+        move=tr.move,
         events=raw_events,
         created_at=now,
     )
@@ -256,7 +255,7 @@ class Play:
             return None
         clock, deadline = paced
         params, row, entry = _written(
-            table_id, seat, move, move_id, expected, fresh.seats_version, tr, clock, deadline
+            table_id, seat, move_id, expected, fresh.seats_version, tr, clock, deadline
         )
         hint = None
         writing: Coroutine[Any, Any, int | None]
@@ -408,7 +407,7 @@ class Play:
                     conn, table_id, expected, seen, stored, tr.state, seats
                 )
                 params, row, entry = _written(
-                    table_id, seat, move, move_id, expected, seen, tr, clock, deadline, status
+                    table_id, seat, move_id, expected, seen, tr, clock, deadline, status
                 )
                 if one:
                     changed = repo.advance_and_log(conn, params, row)

@@ -119,6 +119,24 @@ def test_move_codec_round_trip() -> None:
     }
 
 
+def test_a_transition_carries_its_move_in_the_form_the_log_stores() -> None:
+    """``Transition.move`` is ``encode_move(decode_move(move))``: the canonical form of the move
+    as sent, for a move (as a ``Move`` or as sent on the wire) and for an undo."""
+    s = start(2)
+    for m in legal_moves(s, 0):
+        tr = apply_move(s, 0, m)
+        assert (
+            tr.move
+            == encode_move(m)
+            == apply_move(s, 0, dict(reversed(encode_move(m).items()))).move
+        )
+        assert list(tr.move) == list(encode_move(m))  # its keys in the codec's order
+        assert json.loads(json.dumps(tr.move)) == tr.move
+    first = apply_move(s, 0, legal_moves(s, 0)[0]).state
+    undone = apply_move(first, 0, {"kind": "undo", "to": 0})
+    assert undone.move == {"kind": "undo", "to": 0}
+
+
 def test_state_codec_round_trip_is_json() -> None:
     s = start(4, random_locations=True)
     blob = encode_state(s)
