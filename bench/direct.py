@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -77,40 +78,30 @@ async def measure(dsn: str, statements: int, runs: int) -> None:
         named = named.replace(f"${i}", f"%({name})s")
     conn = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
     pool = DirectPool(dsn, size=1)
-    version = 0
 
-    async def reset() -> None:
+    async def timed(send: Callable[[dict[str, Any]], Awaitable[int]]) -> float:
+        """CPU per statement of ``send`` (the rows it returns), from a table at version 0."""
         await conn.execute(
             "UPDATE game_table SET version = 0, status = 'playing', seats_version = 0 "
             "WHERE id = 'bench'"
         )
         await conn.execute("DELETE FROM move WHERE table_id = 'bench'")
-
-    async def by_cursor() -> float:
-        nonlocal version
-        await reset()
-        version = 0
         started = time.process_time()
-        for _ in range(statements):
-            cur = await conn.execute(named, cursor_params(values(version, state)), prepare=True)
-            assert len(await cur.fetchall()) == 1
-            version += 1
+        for version in range(statements):
+            assert await send(values(version, state)) == 1
         return (time.process_time() - started) / statements
 
-    async def by_libpq() -> float:
-        nonlocal version
-        await reset()
-        version = 0
-        started = time.process_time()
-        for _ in range(statements):
-            assert await pool.count(ADVANCE_AND_LOG_DIRECT, values(version, state)) == 1
-            version += 1
-        return (time.process_time() - started) / statements
+    async def by_cursor(given: dict[str, Any]) -> int:
+        cur = await conn.execute(named, cursor_params(given), prepare=True)
+        return len(await cur.fetchall())
+
+    async def by_libpq(given: dict[str, Any]) -> int:
+        return await pool.count(ADVANCE_AND_LOG_DIRECT, given)
 
     cursor, libpq = [], []
     for _ in range(runs):
-        cursor.append(await by_cursor())
-        libpq.append(await by_libpq())
+        cursor.append(await timed(by_cursor))
+        libpq.append(await timed(by_libpq))
     await pool.close()
     await conn.close()
     print(f"{statements} statements × {runs} runs, CPU of this process per statement (best):")
