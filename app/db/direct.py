@@ -68,6 +68,9 @@ def param_text(value: Any) -> bytes | None:
     if value is None:
         return None
     if kind is str:
+        if "\x00" in value:
+            # libpq would end the text there; psycopg refuses it the same way
+            raise psycopg.DataError("PostgreSQL text fields cannot contain NUL (0x00) bytes")
         return cast(str, value).encode()
     if kind is bool:
         return b"true" if value else b"false"

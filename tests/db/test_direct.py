@@ -73,6 +73,9 @@ def test_parameters_are_written_in_postgres_text_form() -> None:
     assert param_text(Colour.RED) == b"red"
     with pytest.raises(TypeError):
         param_text(b"bytes")
+    # libpq takes text parameters up to their first NUL: refused, as psycopg refuses it
+    with pytest.raises(psycopg.DataError):
+        param_text("move\x00other")
 
 
 def test_a_statement_is_numbered_in_the_order_its_names_first_appear() -> None:
@@ -186,3 +189,25 @@ def test_a_statement_waits_for_its_answer_without_holding_the_loop(dsn: str) -> 
         return order
 
     assert asyncio.run(run()) == ["other", "statement"]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+def test_a_move_id_with_a_nul_is_refused_from_the_loop_as_on_the_threaded_path(
+    client: Any, app: Any, ann: Any, bob: Any
+) -> None:
+    """libpq would store the text up to its NUL (another move's id); the statement is refused
+    before it is sent, and the threaded path answers as it always did: nothing stored."""
+    from tests.db.test_concurrency import legal_at, log_length, started_table
+
+    svc = app.state.service
+    tid = started_table(client, ann, bob)
+    version, moves = legal_at(client, ann, tid)
+    body = {"move": moves[0], "expected_version": version, "move_id": "first"}
+    assert client.post(f"/api/tables/{tid}/moves", json=body, headers=ann.headers).is_success
+    assert svc.cache.get(tid) is not None  # the next move is one the loop would write
+    version, moves = legal_at(client, ann, tid)
+    body = {"move": moves[0], "expected_version": version, "move_id": "a\x00b"}
+    r = client.post(f"/api/tables/{tid}/moves", json=body, headers=ann.headers)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "malformed"
+    assert log_length(svc, tid) == 1
