@@ -146,7 +146,9 @@ class _Link:
         """The result of what was sent, read to its end; psycopg's error for a failure."""
         pg = self.pg
         while pg.flush():  # 1: the socket took part of it, more to send
-            await self._ready(write=True)
+            # (what the server sends meanwhile is read, so that neither side waits on the other)
+            if await self._ready(write=True):
+                pg.consume_input()
         result: pq.abc.PGresult | None = None
         while True:
             pg.consume_input()
@@ -162,23 +164,30 @@ class _Link:
                     result = got
             await self._ready(write=False)
 
-    async def _ready(self, write: bool) -> None:
-        """Until the connection's socket can be written (or read)."""
+    async def _ready(self, write: bool) -> bool:
+        """Until the connection's socket can be read, or (``write``) read or written; True when
+        it can be read."""
         loop = asyncio.get_running_loop()
         fd = self.pg.socket
-        done: asyncio.Future[None] = loop.create_future()
-        remove = loop.remove_writer if write else loop.remove_reader
+        done: asyncio.Future[bool] = loop.create_future()
 
-        def ready() -> None:
-            remove(fd)
+        def stop() -> None:
+            loop.remove_reader(fd)
+            if write:
+                loop.remove_writer(fd)
+
+        def ready(readable: bool) -> None:
+            stop()
             if not done.done():
-                done.set_result(None)
+                done.set_result(readable)
 
-        (loop.add_writer if write else loop.add_reader)(fd, ready)
+        loop.add_reader(fd, ready, True)
+        if write:
+            loop.add_writer(fd, ready, False)
         try:
-            await done
+            return await done
         except BaseException:
-            remove(fd)
+            stop()
             raise
 
     def finish(self) -> None:

@@ -167,6 +167,38 @@ def test_a_failed_statement_raises_psycopg_s_error_and_its_connection_is_not_reu
 
 
 @pytest.mark.postgres
+def test_a_parameter_larger_than_the_socket_takes_at_once_is_sent_whole(
+    dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """libpq sends what the socket takes; the rest waits for the socket to be writable."""
+    from app.db import direct
+
+    waits: list[bool] = []
+    real = direct._Link._ready
+
+    async def counted(self: Any, write: bool) -> bool:
+        waits.append(write)
+        return await real(self, write)
+
+    monkeypatch.setattr(direct._Link, "_ready", counted)
+    doc = {"text": "x" * 16_000_000}
+    values = {"p_id": "big", "p_n": 1, "p_x": None, "p_at": None, "p_doc": doc, "p_status": "s"}
+
+    async def run() -> int:
+        pool = DirectPool(dsn, size=1)
+        try:
+            return await pool.count(INSERT, values)
+        finally:
+            await pool.close()
+
+    assert asyncio.run(run()) == 1
+    assert True in waits  # it did wait to write
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        found = conn.execute("SELECT length(doc::text) FROM direct_row WHERE id = 'big'")
+        assert found.fetchone() == (len('{"text":""}') + 16_000_000,)
+
+
+@pytest.mark.postgres
 def test_a_statement_waits_for_its_answer_without_holding_the_loop(dsn: str) -> None:
     """A slow statement (pg_sleep) leaves the loop free: another coroutine runs meanwhile."""
     slow = Compiled(select(func.pg_sleep(bindparam("p_s", type_=Float))))
