@@ -147,6 +147,7 @@ def apply_move(state: GameState, seat: int, move: Move | Mapping[str, Any]) -> T
     events: Ev = []
     _dispatch(st, seat, mv, events)
     note_move(src, st, seat, encode_move(mv), events)
+    # (its own copy: the state's undo record and the server's log row share no dictionary)
     return Transition(GameState(st.tree()), events, encode_move(mv))
 
 
