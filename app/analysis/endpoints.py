@@ -16,7 +16,7 @@ from app.records.endpoints import ReplayIdPath, may_see_replay
 router = APIRouter(tags=["analysis"])
 
 
-def analysis_service(request: Request) -> AnalysisService:
+async def analysis_service(request: Request) -> AnalysisService:
     service: AnalysisService = request.app.state.analysis
     return service
 

@@ -21,11 +21,11 @@ from app.tables.schemas import LobbyOut, SeatPath, TableIdPath
 router = APIRouter(prefix="/api/tables", tags=["bots"])
 
 
-def bot_seats(request: Request) -> BotSeats:
+async def bot_seats(request: Request) -> BotSeats:
     return request.app.state.bot_seats  # type: ignore[no-any-return]
 
 
-def bot_runner(request: Request) -> BotRunner:
+async def bot_runner(request: Request) -> BotRunner:
     return request.app.state.bots  # type: ignore[no-any-return]
 
 

@@ -20,7 +20,7 @@ from app.tables.schemas import SeatPath, TableIdPath
 router = APIRouter(prefix="/api/tables", tags=["chat"])
 
 
-def chat_service(request: Request) -> ChatService:
+async def chat_service(request: Request) -> ChatService:
     service: ChatService = request.app.state.chat
     return service
 

@@ -13,7 +13,7 @@ from app.profiles.deps import ProfileId
 router = APIRouter(tags=["history"])
 
 
-def history_service(request: Request) -> HistoryService:
+async def history_service(request: Request) -> HistoryService:
     service: HistoryService = request.app.state.history
     return service
 

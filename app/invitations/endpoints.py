@@ -24,7 +24,7 @@ from app.tables.schemas import LobbyOut, TableIdPath
 router = APIRouter(tags=["play again"])
 
 
-def invitations(request: Request) -> Invitations:
+async def invitations(request: Request) -> Invitations:
     return request.app.state.invitations  # type: ignore[no-any-return]
 
 

@@ -27,7 +27,7 @@ LINK_LIMIT = [Depends(limit(LimitName.EMAIL_LINK))]
 ONE_CLICK = b"List-Unsubscribe=One-Click"
 
 
-def mail_service(request: Request) -> MailService:
+async def mail_service(request: Request) -> MailService:
     return request.app.state.mail  # type: ignore[no-any-return]
 
 

@@ -21,11 +21,11 @@ class NotAcceptable(AppError):
     code = "not_acceptable"
 
 
-def my_games(request: Request) -> MyGames:
+async def my_games(request: Request) -> MyGames:
     return request.app.state.my_games  # type: ignore[no-any-return]
 
 
-def me_feed(request: Request) -> MeFeed:
+async def me_feed(request: Request) -> MeFeed:
     return request.app.state.me_feed  # type: ignore[no-any-return]
 
 

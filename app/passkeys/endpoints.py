@@ -32,7 +32,7 @@ router = APIRouter(prefix="/api/passkeys", tags=["passkeys"])
 SIGNIN_LIMIT = [Depends(limit(LimitName.PASSKEY_SIGNIN))]
 
 
-def passkey_service(request: Request) -> PasskeyService:
+async def passkey_service(request: Request) -> PasskeyService:
     return request.app.state.passkeys  # type: ignore[no-any-return]
 
 

@@ -22,7 +22,7 @@ RENEWED_TOKEN_HEADER = "Emara-Renewed-Token"
 NO_STORE = "no-store"
 
 
-def profile_service(request: Request) -> ProfileService:
+async def profile_service(request: Request) -> ProfileService:
     service: ProfileService = request.app.state.profiles
     return service
 
@@ -75,7 +75,8 @@ async def optional_profile(request: Request, response: Response) -> str | None:
     token = request_token(request)
     if token is None:
         return None
-    info = await profile_service(request).session(token)
+    profiles = await profile_service(request)
+    info = await profiles.session(token)
     if info is None:
         return None
     request.state.emara_session = info.session_id  # this device's session (My devices)

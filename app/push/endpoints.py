@@ -14,7 +14,7 @@ from app.push.store import PushStore
 router = APIRouter(prefix="/api/push", tags=["push"])
 
 
-def push_store(request: Request) -> PushStore:
+async def push_store(request: Request) -> PushStore:
     return request.app.state.push_store  # type: ignore[no-any-return]
 
 

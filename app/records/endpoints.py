@@ -42,7 +42,7 @@ Eyes = Annotated[
 ]
 
 
-def record_service(request: Request) -> RecordService:
+async def record_service(request: Request) -> RecordService:
     service: RecordService = request.app.state.records
     return service
 
@@ -55,7 +55,8 @@ async def may_see_replay(request: Request, profile_id: str | None) -> bool:
     replay_id = request.path_params.get("replay_id")
     if profile_id is None or not isinstance(replay_id, str):
         return False
-    return await record_service(request).may_see(profile_id, replay_id)
+    service = await record_service(request)
+    return await service.may_see(profile_id, replay_id)
 
 
 @router.get(

@@ -15,7 +15,7 @@ from app.solo.service import SoloService
 router = APIRouter(tags=["solo"])
 
 
-def solo_service(request: Request) -> SoloService:
+async def solo_service(request: Request) -> SoloService:
     return request.app.state.solo  # type: ignore[no-any-return]
 
 

@@ -10,7 +10,7 @@ from fastapi import Depends, Request
 from app.tables.service import TableService
 
 
-def table_service(request: Request) -> TableService:
+async def table_service(request: Request) -> TableService:
     service: TableService = request.app.state.service
     return service
 
@@ -24,4 +24,5 @@ async def seated_at_table(request: Request, profile_id: str | None) -> bool:
     table_id = request.path_params.get("table_id")
     if profile_id is None or not isinstance(table_id, str):
         return False
-    return await table_service(request).holds_seat(profile_id, table_id)
+    service = await table_service(request)
+    return await service.holds_seat(profile_id, table_id)

@@ -14,7 +14,7 @@ from app.tables.vacation import PaceService
 router = APIRouter(prefix="/api/tables", tags=["pace"])
 
 
-def pace_service(request: Request) -> PaceService:
+async def pace_service(request: Request) -> PaceService:
     return request.app.state.pace  # type: ignore[no-any-return]
 
 

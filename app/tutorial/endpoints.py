@@ -23,7 +23,7 @@ from app.tutorial.status import GuideStatus
 router = APIRouter(tags=["tutorial"])
 
 
-def tutorial(request: Request) -> Tutorial:
+async def tutorial(request: Request) -> Tutorial:
     return request.app.state.tutorial  # type: ignore[no-any-return]
 
 
