@@ -94,6 +94,11 @@ class Settings(BaseSettings):
     # reference cycles that became garbage meanwhile (its pause is logged).
     gc_freeze_seconds: float = Field(default=1.0, ge=0)
     gc_full_seconds: float = Field(default=600.0, gt=0)
+    # Worker threads for blocking work (database sessions, sync dependencies), per process. The
+    # event loop judges and writes the moves; every thread that runs Python takes the GIL from
+    # it, so a burst of set-up work in many threads stretches the moves' tail
+    # (docs/operations.md "Few worker threads"). A long analysis has threads of its own.
+    worker_threads: int = Field(default=8, ge=1, le=256)
     # --- Pace, My games and Web Push (docs/operations.md "Pace and push") ---
     # Seconds between two sweeps for expired deadlines (0: this instance does not sweep).
     deadline_sweep_seconds: float = Field(default=2.0, ge=0)

@@ -222,6 +222,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         # created. Halves the server's CPU per move under load (docs/operations.md).
         gc.collect()
         gc.freeze()
+        # The default limiter is the running loop's: set here, not at import.
+        to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
         if relay is not None:
             await relay.start()
         await runner.start()

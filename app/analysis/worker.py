@@ -18,7 +18,7 @@ import secrets
 import threading
 from collections.abc import Callable
 
-from anyio import to_thread
+from anyio import CapacityLimiter, to_thread
 
 from app.analysis import repository as repo
 from app.analysis.bot import AnalysisBot
@@ -59,6 +59,9 @@ class AnalysisWorker:
         self._tasks: list[asyncio.Task[None]] = []
         self._wake: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        # The loops' own threads: a job runs for seconds or minutes, and must not hold one of
+        # the few the requests share (``EMARA_WORKER_THREADS``).
+        self._threads: CapacityLimiter | None = None
 
     # ------------------------------------------------------------------ one job
     def claim(self) -> int | None:
@@ -159,6 +162,7 @@ class AnalysisWorker:
         self.stopping.clear()
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
+        self._threads = CapacityLimiter(self.jobs)
         for i in range(self.jobs):
             self._tasks.append(self._loop.create_task(self._run(), name=f"emara-analysis-{i}"))
 
@@ -176,7 +180,7 @@ class AnalysisWorker:
         assert self._wake is not None
         while not self.stopping.is_set():
             try:
-                job_id = await to_thread.run_sync(self.run_once)
+                job_id = await to_thread.run_sync(self.run_once, limiter=self._threads)
             except Exception:
                 log.exception("analysis loop failed; trying again shortly")
                 job_id = None

@@ -1,17 +1,23 @@
-"""Worker threads go to blocking work only: a request takes none to look up a service.
+"""Worker threads: the few the process has (``EMARA_WORKER_THREADS``) go to blocking work only.
 
-FastAPI runs a dependency that is a plain function in a worker thread; every thread that runs
-Python takes the GIL from the event loop that judges and writes the moves.
+Every thread that runs Python takes the GIL from the event loop that judges and writes the
+moves (docs/operations.md "Few worker threads"), so a request takes no thread to look up a
+service, and the server runs with the number its settings name.
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
+from anyio import to_thread
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute, APIWebSocketRoute, iter_route_contexts
+from fastapi.testclient import TestClient
+
+from tests.conftest import make_settings, wipe
 
 
 def _calls(dependant: Dependant) -> Iterator[Callable[..., Any]]:
@@ -44,3 +50,22 @@ def test_no_dependency_of_a_route_takes_a_worker_thread(app: Any) -> None:
         }
     )
     assert threaded == []
+
+
+def test_the_server_has_the_worker_threads_its_settings_name(
+    database_url: str, tmp_path: Path
+) -> None:
+    from app.main import create_app
+
+    wipe(database_url)
+    app = create_app(make_settings(database_url, tmp_path, worker_threads=3))
+    try:
+        with TestClient(app) as client:
+
+            async def tokens() -> float:
+                return to_thread.current_default_thread_limiter().total_tokens
+
+            assert client.portal is not None
+            assert client.portal.call(tokens) == 3
+    finally:
+        app.state.db.dispose()
