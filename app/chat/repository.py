@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Connection, Row, Table, bindparam, delete, func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import ChatMessage, ChatMute, Profile, Seat
@@ -15,7 +15,37 @@ PAGE = 50  # messages a (re)connecting socket gets, and GET /chat's page by defa
 MAX_PAGE = 200  # the most one GET /chat hands back
 
 
-def as_dict(m: ChatMessage) -> dict[str, Any]:
+MESSAGE: Table = ChatMessage.__table__  # type: ignore[assignment]
+MUTE: Table = ChatMute.__table__  # type: ignore[assignment]
+# What a page shows of a message (``as_dict``), newest first: statements built once.
+_SHOWN = (
+    MESSAGE.c.id,
+    MESSAGE.c.seat,
+    MESSAGE.c.name,
+    MESSAGE.c.text,
+    MESSAGE.c.created_at,
+    MESSAGE.c.msg_id,
+)
+NEWEST = (
+    select(*_SHOWN)
+    .where(MESSAGE.c.table_id == bindparam("p_id"))
+    .order_by(MESSAGE.c.id.desc())
+    .limit(bindparam("p_limit"))
+)
+NEWEST_BEFORE = (
+    select(*_SHOWN)
+    .where(MESSAGE.c.table_id == bindparam("p_id"), MESSAGE.c.id < bindparam("p_before"))
+    .order_by(MESSAGE.c.id.desc())
+    .limit(bindparam("p_limit"))
+)
+MUTED = (
+    select(MUTE.c.seat)
+    .where(MUTE.c.table_id == bindparam("p_id"), MUTE.c.profile_id == bindparam("p_profile"))
+    .order_by(MUTE.c.seat)
+)
+
+
+def as_dict(m: ChatMessage | Row[Any]) -> dict[str, Any]:
     return {
         "id": m.id,
         "seat": m.seat,
@@ -62,14 +92,14 @@ def add(
 
 
 def page(
-    s: Session, table_id: str, before_id: int | None, limit: int
-) -> tuple[list[ChatMessage], bool]:
+    s: Session | Connection, table_id: str, before_id: int | None, limit: int
+) -> tuple[list[Any], bool]:
     """The newest ``limit`` messages older than ``before_id`` (all when None), oldest first, and
-    whether older ones remain."""
-    q = select(ChatMessage).where(ChatMessage.table_id == table_id)
+    whether older ones remain (rows of what ``as_dict`` shows)."""
+    params: dict[str, Any] = {"p_id": table_id, "p_limit": limit + 1}
     if before_id is not None:
-        q = q.where(ChatMessage.id < before_id)
-    rows = list(s.scalars(q.order_by(ChatMessage.id.desc()).limit(limit + 1)))
+        params["p_before"] = before_id
+    rows = list(s.execute(NEWEST if before_id is None else NEWEST_BEFORE, params))
     more = len(rows) > limit
     rows = rows[:limit]
     rows.reverse()
@@ -88,14 +118,8 @@ def after(
     return rows
 
 
-def muted(s: Session, table_id: str, profile_id: str) -> list[int]:
-    return list(
-        s.scalars(
-            select(ChatMute.seat)
-            .where(ChatMute.table_id == table_id, ChatMute.profile_id == profile_id)
-            .order_by(ChatMute.seat)
-        )
-    )
+def muted(s: Session | Connection, table_id: str, profile_id: str) -> list[int]:
+    return list(s.scalars(MUTED, {"p_id": table_id, "p_profile": profile_id}))
 
 
 def mute(s: Session, table_id: str, profile_id: str, seat: int) -> None:

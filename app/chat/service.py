@@ -111,9 +111,11 @@ class ChatService:
         return await to_thread.run_sync(self._history, viewer, before, limit)
 
     def _history(self, viewer: Viewer, before: int | None, limit: int) -> dict[str, Any]:
-        with self.db.session() as s:
-            rows, more = repo.page(s, viewer.table_id, before, limit)
-            muted = repo.muted(s, viewer.table_id, viewer.profile_id) if viewer.profile_id else []
+        with self.db.read() as conn:
+            rows, more = repo.page(conn, viewer.table_id, before, limit)
+            muted = (
+                repo.muted(conn, viewer.table_id, viewer.profile_id) if viewer.profile_id else []
+            )
             return {"messages": [repo.as_dict(m) for m in rows], "muted": muted, "more": more}
 
     async def recent(self, table_id: str, after_id: int) -> list[dict[str, Any]]:
@@ -123,7 +125,7 @@ class ChatService:
         it has sent already."""
 
         def work() -> list[dict[str, Any]]:
-            with self.db.session() as s:
+            with self.db.read_session() as s:
                 rows = {m.id: m for m in repo.after(s, table_id, None, LOOKBACK)}
                 rows.update((m.id, m) for m in repo.after(s, table_id, after_id))
                 return [repo.as_dict(rows[i]) for i in sorted(rows)]

@@ -122,7 +122,7 @@ class MeFeed:
                     q.put_nowait(line)
 
     def _who_sits(self, table_id: str) -> list[str]:
-        with self.db.session() as s:
+        with self.db.read_session() as s:
             found = tables_repo.seated_profiles(s, table_id)
         for more in self.also:
             found.extend(pid for pid in more(table_id) if pid not in found)

@@ -60,7 +60,7 @@ class MyGames:
     def tables_sync(self, profile_id: str) -> dict[str, Any]:
         """My open tables (at most ``OPEN_LIMIT``, the most recently changed) and the first page
         of my finished ones; ``finished_next`` continues them (``finished_page``)."""
-        with self.db.session() as s:
+        with self.db.read_session() as s:
             opened = self._rows(s, profile_id, OPEN_STATUSES, None, OPEN_LIMIT)
             done = self._rows(s, profile_id, (TableStatus.FINISHED,), None, FINISHED_PAGE + 1)
             entries = self._entries(s, opened + done[:FINISHED_PAGE])
@@ -81,7 +81,7 @@ class MyGames:
         """My finished tables after table ``after`` in the list (latest change first); ``next``
         continues them (None: that was the last)."""
         limit = max(1, min(limit, FINISHED_MAX_PAGE))
-        with self.db.session() as s:
+        with self.db.read_session() as s:
             mark = tables_repo.finished_mark(s, profile_id, after)
             if mark is None:
                 raise NotFound("no such finished table of yours to continue after")

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Connection, Table, bindparam, delete, null, select, union_all, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -24,40 +25,70 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def hold(s: Session, table_id: str, profile_id: str, instance: str, expires: datetime) -> None:
+PRESENCE: Table = Presence.__table__  # type: ignore[assignment]
+SEEN: Table = SeenAt.__table__  # type: ignore[assignment]
+SEATS: Table = Seat.__table__  # type: ignore[assignment]
+
+
+def _upserts(insert: Any) -> tuple[Any, Any]:
+    """The two writes of a socket's coming and going, built once per dialect: hold (insert or
+    extend the instance's row) and seen (the later of the stored and the given time)."""
+    row = insert(PRESENCE).values(
+        table_id=bindparam("p_table"),
+        profile_id=bindparam("p_profile"),
+        instance=bindparam("p_instance"),
+        expires_at=bindparam("p_at"),
+    )
+    hold = row.on_conflict_do_update(
+        index_elements=[PRESENCE.c.table_id, PRESENCE.c.profile_id, PRESENCE.c.instance],
+        set_={"expires_at": row.excluded.expires_at},
+    )
+    at = insert(SEEN).values(
+        table_id=bindparam("p_table"),
+        profile_id=bindparam("p_profile"),
+        last_seen_at=bindparam("p_at"),
+    )
+    seen = at.on_conflict_do_update(
+        index_elements=[SEEN.c.table_id, SEEN.c.profile_id],
+        set_={"last_seen_at": at.excluded.last_seen_at},
+        where=SEEN.c.last_seen_at < at.excluded.last_seen_at,
+    )
+    return hold, seen
+
+
+UPSERTS = {"postgresql": _upserts(pg_insert), "sqlite": _upserts(sqlite_insert)}
+DROP = delete(PRESENCE).where(
+    PRESENCE.c.table_id == bindparam("p_table"),
+    PRESENCE.c.profile_id == bindparam("p_profile"),
+    PRESENCE.c.instance == bindparam("p_instance"),
+)
+
+
+def _dialect(s: Session | Connection) -> str:
+    return s.dialect.name if isinstance(s, Connection) else s.get_bind().dialect.name
+
+
+def hold(
+    s: Session | Connection, table_id: str, profile_id: str, instance: str, expires: datetime
+) -> None:
     """This instance holds a socket of the person: insert or extend its row, in one statement
     (a socket opening while the refresh re-inserts the same row must not break the key)."""
-    dialect = s.get_bind().dialect.name
-    insert = pg_insert if dialect == "postgresql" else sqlite_insert
-    stmt = insert(Presence).values(
-        table_id=table_id, profile_id=profile_id, instance=instance, expires_at=expires
-    )
-    s.execute(
-        stmt.on_conflict_do_update(
-            index_elements=[Presence.table_id, Presence.profile_id, Presence.instance],
-            set_={"expires_at": stmt.excluded.expires_at},
-        )
-    )
+    params = {"p_table": table_id, "p_profile": profile_id, "p_instance": instance}
+    s.execute(UPSERTS[_dialect(s)][0], {**params, "p_at": expires})
 
 
-def release(s: Session, table_id: str, profile_id: str, instance: str, now: datetime) -> None:
+def release(
+    s: Session | Connection, table_id: str, profile_id: str, instance: str, now: datetime
+) -> None:
     """The instance's last socket of the person closed: drop its row, note the time."""
-    s.execute(
-        delete(Presence).where(
-            Presence.table_id == table_id,
-            Presence.profile_id == profile_id,
-            Presence.instance == instance,
-        )
-    )
+    s.execute(DROP, {"p_table": table_id, "p_profile": profile_id, "p_instance": instance})
     seen(s, table_id, profile_id, now)
 
 
-def seen(s: Session, table_id: str, profile_id: str, moment: datetime) -> None:
-    row = s.get(SeenAt, (table_id, profile_id))
-    if row is None:
-        s.add(SeenAt(table_id=table_id, profile_id=profile_id, last_seen_at=moment))
-    elif _aware(row.last_seen_at) < moment:
-        row.last_seen_at = moment
+def seen(s: Session | Connection, table_id: str, profile_id: str, moment: datetime) -> None:
+    """The person was last seen at the table at ``moment``, unless a later time is stored."""
+    params = {"p_table": table_id, "p_profile": profile_id, "p_at": moment}
+    s.execute(UPSERTS[_dialect(s)][1], params)
 
 
 def extend(s: Session, instance: str, expires: datetime) -> None:
@@ -91,32 +122,44 @@ def expire(s: Session, now: datetime) -> set[str]:
     return {row.table_id for row in rows}
 
 
-def of_table(s: Session, table_id: str) -> dict[str, SeatPresence]:
+# Who is at a table, in one statement built once: the last-seen times, and the rows (no time).
+# The typed select comes first: the union's column takes its type (SQLite's times are read back
+# as times).
+WHO = union_all(
+    select(SEEN.c.profile_id, SEEN.c.last_seen_at).where(SEEN.c.table_id == bindparam("p_id")),
+    select(PRESENCE.c.profile_id, null()).where(PRESENCE.c.table_id == bindparam("p_id")),
+)
+HELD = (
+    select(SEATS.c.seat, SEATS.c.profile_id)
+    .where(SEATS.c.table_id == bindparam("p_id"), SEATS.c.profile_id.is_not(None))
+    .order_by(SEATS.c.seat)
+)
+
+
+def of_table(s: Session | Connection, table_id: str) -> dict[str, SeatPresence]:
     """Per profile with a row or a last-seen time at the table: present now, last seen.
 
     A row counts until a sweep removes it (``expire``, run by every instance on the injected
     clock), so what is present does not depend on which process's clock reads it."""
-    live = set(s.scalars(select(Presence.profile_id).where(Presence.table_id == table_id)))
-    seen_rows = s.execute(
-        select(SeenAt.profile_id, SeenAt.last_seen_at).where(SeenAt.table_id == table_id)
-    ).all()
-    last = {pid: _aware(at) for pid, at in seen_rows}
+    rows: Sequence[Any] = s.execute(WHO, {"p_id": table_id}).all()
+    live = {pid for pid, at in rows if at is None}
+    last = {pid: _aware(at) for pid, at in rows if at is not None}
     return {
         pid: SeatPresence(pid in live, None if pid in live else last.get(pid))
         for pid in live | set(last)
     }
 
 
-def seat_list(s: Session, table_id: str) -> list[dict[str, Any]]:
-    """Every seat held by a person: present, and last seen (ISO, UTC) when away."""
+def seat_list(
+    s: Session | Connection, table_id: str, held: Iterable[tuple[int, str | None]] | None = None
+) -> list[dict[str, Any]]:
+    """Every seat held by a person: present, and last seen (ISO, UTC) when away. ``held``: the
+    table's (seat, profile) pairs when the caller has read them already."""
     who = of_table(s, table_id)
-    rows = s.execute(
-        select(Seat.seat, Seat.profile_id)
-        .where(Seat.table_id == table_id, Seat.profile_id.is_not(None))
-        .order_by(Seat.seat)
-    ).all()
+    if held is None:
+        held = s.execute(HELD, {"p_id": table_id}).all()
     out: list[dict[str, Any]] = []
-    for seat, pid in rows:
+    for seat, pid in sorted((seat, pid) for seat, pid in held if pid is not None):
         p = who.get(pid) if pid else None
         out.append(
             {

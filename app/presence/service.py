@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from anyio import to_thread
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection
 
 from app.background import Loop, every
 from app.clock import Clock
@@ -102,9 +102,9 @@ class PresenceService:
         if notice.kind in (NoticeKind.PRESENCE, NoticeKind.LOBBY):
             self._reading.pop(notice.table_id, None)
 
-    def _read(self, fn: Callable[[Session, str], T], table_id: str) -> T:
-        with self.db.session() as s:
-            return fn(s, table_id)
+    def _read(self, fn: Callable[[Connection, str], T], table_id: str) -> T:
+        with self.db.read() as conn:
+            return fn(conn, table_id)
 
     # ------------------------------------------------------------------ background
     async def refresh(self, now: datetime) -> None:
@@ -155,8 +155,8 @@ class PresenceService:
     # ------------------------------------------------------------------ helpers
     async def _write(self, fn: Callable[..., None], *args: Any) -> None:
         def work() -> None:
-            with self.db.session() as s:
-                fn(s, *args)
+            with self.db.begin() as conn:
+                fn(conn, *args)
 
         try:
             await to_thread.run_sync(work)

@@ -6,7 +6,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import Connection, Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import DeviceCode, DeviceSession, Profile
@@ -84,6 +84,48 @@ def new_session(s: Session, profile_id: str, device: str, how: str, now: datetim
 
 def session_row(s: Session, session_id: str) -> DeviceSession | None:
     return s.get(DeviceSession, session_id)
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A profile and, when the token names one of its device sessions, that session."""
+
+    profile: ProfileRow
+    session_id: str | None  # None: no such session of this profile
+    revoked_at: datetime | None
+    last_used_at: datetime | None
+
+
+PROFILE: Table = Profile.__table__  # type: ignore[assignment]
+DEVICE_SESSION: Table = DeviceSession.__table__  # type: ignore[assignment]
+# A request's check of its token, built once: the profile and the device session it names.
+SIGNED_IN = (
+    select(
+        PROFILE.c.id,
+        PROFILE.c.name,
+        PROFILE.c.generation,
+        PROFILE.c.guide,
+        DEVICE_SESSION.c.id.label("session_id"),
+        DEVICE_SESSION.c.revoked_at,
+        DEVICE_SESSION.c.last_used_at,
+    )
+    .outerjoin(
+        DEVICE_SESSION,
+        (DEVICE_SESSION.c.id == bindparam("p_session"))
+        & (DEVICE_SESSION.c.profile_id == PROFILE.c.id),
+    )
+    .where(PROFILE.c.id == bindparam("p_profile"))
+)
+
+
+def signed_in(conn: Connection, profile_id: str, session_id: str | None) -> SignedIn | None:
+    """The profile and its device session ``session_id``, in one statement (a request's check
+    of its token: ``ProfileService.session``). None when there is no such profile."""
+    found = conn.execute(SIGNED_IN, {"p_profile": profile_id, "p_session": session_id}).first()
+    if found is None:
+        return None
+    row = ProfileRow(found.id, found.name, found.generation, found.guide)
+    return SignedIn(row, found.session_id, found.revoked_at, found.last_used_at)
 
 
 def touch(s: Session, session_id: str, now: datetime) -> None:

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from typing import TypeVar
 
 from anyio import to_thread
+from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from app.auth import (
@@ -100,6 +101,13 @@ class ProfileService:
 
         return await to_thread.run_sync(in_session)
 
+    async def _read(self, work: Callable[[Connection], T]) -> T:
+        def reading() -> T:
+            with self.db.read() as conn:
+                return work(conn)
+
+        return await to_thread.run_sync(reading)
+
     def _issue(self, row: repo.ProfileRow, generation: int, session_id: str) -> str:
         return self.signer.issue(row.id, generation, self.clock.now(), session_id)
 
@@ -146,24 +154,20 @@ class ProfileService:
         if age > self.session_seconds or age < -CLOCK_SKEW_SECONDS:
             return None
         at = self.clock.utcnow()
-
-        def work(s: Session) -> tuple[repo.ProfileRow, str, bool] | None:
-            row = repo.get(s, claims.profile_id)
-            if row is None or row.generation != claims.generation:
-                return None
-            if claims.session_id is None:
-                return row, repo.new_session(s, row.id, DEVICE, "earlier", at), True
-            sess = repo.session_row(s, claims.session_id)
-            if sess is None or sess.profile_id != row.id or sess.revoked_at is not None:
-                return None
-            if now - _epoch(sess.last_used_at) >= TOUCH_SECONDS:
-                repo.touch(s, sess.id, at)
-            return row, sess.id, False
-
-        found = await self._run(work)
-        if found is None:
+        # One read (no transaction); a write only when there is one to make.
+        found = await self._read(lambda s: repo.signed_in(s, claims.profile_id, claims.session_id))
+        if found is None or found.profile.generation != claims.generation:
             return None
-        row, sid, new = found
+        row, new = found.profile, claims.session_id is None
+        if new:
+            sid = await self._run(lambda s: repo.new_session(s, row.id, DEVICE, "earlier", at))
+        else:
+            if found.session_id is None or found.revoked_at is not None:
+                return None
+            sid = found.session_id
+            assert found.last_used_at is not None
+            if now - _epoch(found.last_used_at) >= TOUCH_SECONDS:
+                await self._run(lambda s: repo.touch(s, sid, at))
         renew = new or age >= self.renew_seconds
         fresh = self._issue(row, row.generation, sid) if renew else None
         return SessionInfo(row.id, row.name, fresh, sid)

@@ -1,7 +1,8 @@
 """Crown of Emara rules engine: pure, deterministic, standard library only.
 
 Public API: ``new_game``, ``to_act``, ``legal_moves``, ``apply_move``, ``outcome``, ``view_for``,
-``events_for``, ``replay``, ``encode_move``/``decode_move``, ``encode_state``/``decode_state``,
+``events_for``, ``replay``, ``encode_move``/``decode_move``, ``encode_state``/``decode_state``
+(``read_state``: a stored state to look at, not copied),
 ``undo_points`` (the points of the current turn a seat may take moves back to; the ``undo`` move),
 ``changes_between``/``summarize`` (what changed since a seat last looked; docs/view.md),
 ``explain_for`` (what each piece on the board is and what each legal move would give a seat).
@@ -13,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .changes import Change, ViewMismatchError, changes_between
-from .codec import decode_state, encode_state, state_blob
+from .codec import decode_state, encode_state, read_state, state_blob
 from .contracts import EncodedMove, EngineEvent, Outcome, View
 from .explain import explain_for
 from .explain_contracts import ElementNote, Explanation, MarkerChange, MoveEffect
@@ -58,6 +59,7 @@ __all__ = [
     "legal_moves",
     "new_game",
     "outcome",
+    "read_state",
     "replay",
     "state_blob",
     "summarize",

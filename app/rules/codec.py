@@ -46,10 +46,19 @@ def state_blob(state: GameState) -> dict[str, Any]:
 
 
 def decode_state(blob: dict[str, Any]) -> GameState:
+    return GameState(copy_tree(_checked(blob)))
+
+
+def read_state(blob: dict[str, Any]) -> GameState:
+    """``decode_state`` without the copy: for a blob the caller holds alone and never changes
+    (a row just read, to ask whose turn it is or how the game ended)."""
+    return GameState(_checked(blob))
+
+
+def _checked(blob: dict[str, Any]) -> St:
     if not isinstance(blob, dict):
         raise ValueError("a state must be a dict")
     missing = [k for k in _REQUIRED if k not in blob]
     if missing:
         raise ValueError(f"not a game state: missing {missing}")
-    tree: St = copy_tree(blob)
-    return GameState(tree)
+    return blob

@@ -69,7 +69,7 @@ class GameFeed:
         return await to_thread.run_sync(self._game, viewer, log_tail)
 
     def _game(self, viewer: Viewer, log_tail: int | None) -> GameAnswer:
-        with self.db.session() as s:
+        with self.db.read_session() as s:
             t, blob = started(s, viewer.table_id)
             if log_tail is None:
                 records, more = repo.full_log(s, t.id), False
@@ -91,7 +91,7 @@ class GameFeed:
         the viewer's seat; ``more``: older ones remain."""
 
         def work() -> LogPage:
-            with self.db.session() as s:
+            with self.db.read_session() as s:
                 t, _ = started(s, viewer.table_id)
                 rows, more = repo.log_page(s, t.id, before, limit)
                 return {"entries": [log_entry(r, viewer.seat) for r in rows], "more": more}

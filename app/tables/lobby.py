@@ -7,11 +7,12 @@ Every seat change advances the table's ``seats_version`` in the same transaction
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any, cast
 
 from anyio import to_thread
+from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -37,7 +38,7 @@ from app.tables.answers import LobbyAnswer
 from app.tables.locks import KeyedLocks
 from app.tables.render import lobby_view
 from app.tables.status import TableStatus
-from app.tables.types import Viewer
+from app.tables.types import SeatLike, TableLike, Viewer
 
 ENGINE_OPTION_KEYS = (
     "building_start",
@@ -75,16 +76,37 @@ def visible(
     if t is None:
         raise NotFound("no such table")
     seats = repo.seats(s, t.id)
-    seated = profile_id is not None and any(x.profile_id == profile_id for x in seats)
-    # Compared as bytes: compare_digest refuses non-ASCII str (a 500 on a hostile code).
-    if not seated and not (
-        invite_code and secrets.compare_digest(invite_code.encode(), t.invite_code.encode())
-    ):
+    if not _may_look(t, seats, profile_id, invite_code):
         raise NotFound("no such table")
     return t, seats
 
 
-def viewer_of(t: GameTable, seats: list[Seat], profile_id: str | None) -> Viewer:
+def visible_read(
+    conn: Connection, profile_id: str | None, table_id: str, invite_code: str | None
+) -> tuple[TableLike, list[SeatLike], dict[str, str]]:
+    """``visible`` for a read (``Database.read``: prebuilt statements, no ORM): the table, its
+    seats and its players' names, if the caller holds a seat or the invite code; else 404."""
+    found = repo.lobby_table(conn, table_id)
+    if found is None:
+        raise NotFound("no such table")
+    t, rows = found
+    seats: list[SeatLike] = list(rows)
+    if not _may_look(t, seats, profile_id, invite_code):
+        raise NotFound("no such table")
+    return t, seats, {x.profile_id: x.name for x in rows if x.profile_id and x.name is not None}
+
+
+def _may_look(
+    t: TableLike, seats: Sequence[SeatLike], profile_id: str | None, invite_code: str | None
+) -> bool:
+    seated = profile_id is not None and any(x.profile_id == profile_id for x in seats)
+    # Compared as bytes: compare_digest refuses non-ASCII str (a 500 on a hostile code).
+    return seated or bool(
+        invite_code and secrets.compare_digest(invite_code.encode(), t.invite_code.encode())
+    )
+
+
+def viewer_of(t: TableLike, seats: Sequence[SeatLike], profile_id: str | None) -> Viewer:
     """Who ``profile_id`` is at a table it may see: its seat, else a spectator where the table
     allows them (else ``Forbidden``)."""
     seat = next((x.seat for x in seats if profile_id and x.profile_id == profile_id), None)
@@ -93,12 +115,21 @@ def viewer_of(t: GameTable, seats: list[Seat], profile_id: str | None) -> Viewer
     return Viewer(t.id, seat, profile_id)
 
 
-def lobby_of(s: Session, t: GameTable, seats: list[Seat], profile_id: str | None) -> LobbyAnswer:
-    """The lobby view of a loaded table, with its players' names (and presence, when wired)."""
-    names = repo.names(s, [x.profile_id for x in seats if x.profile_id])
+def lobby_of(
+    s: Session | Connection,
+    t: TableLike,
+    seats: Sequence[SeatLike],
+    profile_id: str | None,
+    names: dict[str, str] | None = None,
+) -> LobbyAnswer:
+    """The lobby view of a loaded table, with its players' names (read here unless given) and
+    presence."""
+    if names is None:
+        names = repo.names(s, [x.profile_id for x in seats if x.profile_id])
     view = lobby_view(t, seats, names, profile_id)
     # Presence (app/presence): present now, last seen when away, per person's seat.
-    here = {p["seat"]: p for p in presence_repo.seat_list(s, t.id)}
+    held = [(x.seat, x.profile_id) for x in seats]
+    here = {p["seat"]: p for p in presence_repo.seat_list(s, t.id, held)}
     for seat in view["seats"]:
         p = here.get(seat["seat"])
         seat["present"] = bool(p and p["present"])
@@ -239,9 +270,9 @@ class Lobby:
         return await to_thread.run_sync(self._lobby, profile_id, table_id, invite_code)
 
     def _lobby(self, profile_id: str | None, table_id: str, invite_code: str | None) -> LobbyAnswer:
-        with self.db.session() as s:
-            t, seats = visible(s, profile_id, table_id, invite_code)
-            return lobby_of(s, t, seats, profile_id)
+        with self.db.read() as conn:
+            t, seats, names = visible_read(conn, profile_id, table_id, invite_code)
+            return lobby_of(conn, t, seats, profile_id, names)
 
     async def viewer(
         self, profile_id: str | None, table_id: str, invite_code: str | None
@@ -249,8 +280,8 @@ class Lobby:
         return await to_thread.run_sync(self._viewer, profile_id, table_id, invite_code)
 
     def _viewer(self, profile_id: str | None, table_id: str, invite_code: str | None) -> Viewer:
-        with self.db.session() as s:
-            t, seats = visible(s, profile_id, table_id, invite_code)
+        with self.db.read() as conn:
+            t, seats, _ = visible_read(conn, profile_id, table_id, invite_code)
             return viewer_of(t, seats, profile_id)
 
     async def lobby_and_viewer(
@@ -260,10 +291,10 @@ class Lobby:
         table socket sends and who it speaks for, as of the same seats."""
 
         def work() -> tuple[LobbyAnswer, Viewer]:
-            with self.db.session() as s:
-                t, seats = visible(s, profile_id, table_id, invite_code)
+            with self.db.read() as conn:
+                t, seats, names = visible_read(conn, profile_id, table_id, invite_code)
                 viewer = viewer_of(t, seats, profile_id)
-                return lobby_of(s, t, seats, profile_id), viewer
+                return lobby_of(conn, t, seats, profile_id, names), viewer
 
         return await to_thread.run_sync(work)
 
@@ -271,7 +302,7 @@ class Lobby:
         return await to_thread.run_sync(self._my_tables, profile_id)
 
     def _my_tables(self, profile_id: str) -> list[LobbyAnswer]:
-        with self.db.session() as s:
+        with self.db.read_session() as s:
             return [
                 lobby_of(s, t, repo.seats(s, t.id), profile_id)
                 for t in repo.tables_of(s, profile_id)

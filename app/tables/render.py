@@ -7,11 +7,10 @@ from datetime import datetime
 from typing import Any, Protocol, cast
 
 from app import rules
-from app.db.models import GameTable, Seat
 from app.isotime import iso
 from app.tables.answers import GameRender, LobbyAnswer, LobbySeatLine, LogLineOut, ScoreLine
 from app.tables.status import TableStatus
-from app.tables.types import LogRow
+from app.tables.types import LogRow, SeatLike, TableLike
 
 
 class LogLine(Protocol):
@@ -105,7 +104,7 @@ def log_entry(r: LogLine, seat: int | None) -> LogLineOut:
 
 
 def lobby_view(
-    t: GameTable, seats: Iterable[Seat], names: dict[str, str], profile_id: str | None
+    t: TableLike, seats: Iterable[SeatLike], names: dict[str, str], profile_id: str | None
 ) -> LobbyAnswer:
     """The lobby of a table for ``profile_id`` (the invite code only to its seats)."""
     seats = list(seats)
@@ -126,10 +125,11 @@ def lobby_view(
     my_seat = next((x.seat for x in seats if profile_id and x.profile_id == profile_id), None)
     outcome = None
     to_act: list[int] = []
+    # (the row's state is looked at, never changed: no copy)
     if t.status == TableStatus.FINISHED and t.state is not None:
-        outcome = rules.outcome(rules.decode_state(t.state))
+        outcome = rules.outcome(rules.read_state(t.state))
     elif t.status == TableStatus.PLAYING and t.state is not None:
-        to_act = rules.to_act(rules.decode_state(t.state))
+        to_act = rules.to_act(rules.read_state(t.state))
     return {
         "id": t.id,
         "invite_code": t.invite_code if my_seat is not None else None,

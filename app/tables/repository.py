@@ -102,6 +102,24 @@ GAME_SEATS = (
     .order_by(Seat.seat)
 )
 
+NAMES = select(Profile.id, Profile.name).where(Profile.id.in_(bindparam("p_ids", expanding=True)))
+# What a lobby shows of a table (``lobby_table``): every column but the seed and the engine's
+# options; its seats are GAME_SEATS' rows.
+LOBBY_TABLE = select(
+    TABLE.c.id,
+    TABLE.c.invite_code,
+    TABLE.c.host_profile_id,
+    TABLE.c.seat_count,
+    TABLE.c.options,
+    TABLE.c.status,
+    TABLE.c.state,
+    TABLE.c.version,
+    TABLE.c.created_at,
+    TABLE.c.clock,
+    TABLE.c.name,
+    TABLE.c.rematch_id,
+).where(TABLE.c.id == bindparam("p_id"))
+
 
 # ------------------------------------------------------------------------------ hot path
 def snapshot(conn: Connection, table_id: str) -> Any:
@@ -128,6 +146,16 @@ def game_seats_and_holders(
     rows = conn.execute(GAME_SEATS, {"p_id": table_id}).all()
     seats = [{"seat": seat, "name": name, "bot_level": level} for seat, name, level, _ in rows]
     return seats, {seat: holder for seat, _, _, holder in rows}
+
+
+def lobby_table(conn: Connection, table_id: str) -> tuple[Any, Sequence[Any]] | None:
+    """A table as its lobby shows it (``LOBBY_TABLE``) and its seats, holders and names
+    (``GAME_SEATS``' rows: seat, name, bot_level, profile_id); None when there is no such
+    table. Two prebuilt statements, for the reads of a lobby (``Database.read``)."""
+    t = conn.execute(LOBBY_TABLE, {"p_id": table_id}).first()
+    if t is None:
+        return None
+    return t, conn.execute(GAME_SEATS, {"p_id": table_id}).all()
 
 
 def advance(conn: Connection, params: dict[str, Any]) -> int:
@@ -206,10 +234,10 @@ def holds_seat(s: Session, profile_id: str, table_id: str) -> bool:
     return found is not None
 
 
-def names(s: Session, profile_ids: Sequence[str]) -> dict[str, str]:
+def names(s: Session | Connection, profile_ids: Sequence[str]) -> dict[str, str]:
     if not profile_ids:
         return {}
-    rows = s.execute(select(Profile.id, Profile.name).where(Profile.id.in_(profile_ids)))
+    rows = s.execute(NAMES, {"p_ids": list(profile_ids)})
     return {pid: name for pid, name in rows}
 
 

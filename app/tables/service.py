@@ -84,7 +84,7 @@ class TableService:
         """The profile has a seat at the table: it needs no invite code to look at it."""
 
         def work() -> bool:
-            with self.db.session() as s:
+            with self.db.read_session() as s:
                 return repo.holds_seat(s, profile_id, table_id)
 
         return await to_thread.run_sync(work)

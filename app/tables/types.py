@@ -5,10 +5,51 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol
 
 from app.isotime import iso
 from app.tables.status import TableStatus
+
+
+class TableLike(Protocol):
+    """What a lobby shows of a table: its ORM row, or the row the lobby's read selects
+    (``repository.LOBBY_TABLE``)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def invite_code(self) -> str: ...
+    @property
+    def host_profile_id(self) -> str: ...
+    @property
+    def seat_count(self) -> int: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    @property
+    def status(self) -> TableStatus: ...
+    @property
+    def state(self) -> dict[str, Any] | None: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def clock(self) -> dict[str, Any] | None: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def rematch_id(self) -> str | None: ...
+
+
+class SeatLike(Protocol):
+    """A seat as a lobby shows it: its ORM row, or a row of ``repository.LOBBY_SEATS``."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def profile_id(self) -> str | None: ...
+    @property
+    def bot_level(self) -> str | None: ...
 
 
 @dataclass(frozen=True)

@@ -127,6 +127,44 @@ def test_presence_rows_of_a_dead_instance_run_out_on_the_sweep(
     assert heard.count("presence") >= 3
 
 
+def test_last_seen_keeps_the_later_time_whatever_order_the_writes_come_in(
+    app: Any, client: TestClient, ann: Player, bob: Player
+) -> None:
+    """Ann's last socket here closed at +40 s; a row of hers on an instance that died ran out
+    at +30 s and is swept after: her last seen stays +40 s (one upsert that keeps the later)."""
+    from datetime import timedelta
+
+    from app.clock import ManualClock
+    from app.presence.service import PresenceService
+
+    tid = table_of(client, ann, bob)["id"]
+    clock = ManualClock()
+    dead = PresenceService(app.state.db, app.state.hub, clock, "dead-instance", 30, 10)
+    live = PresenceService(app.state.db, app.state.hub, clock, "live-instance", 30, 10)
+
+    def ann_seen() -> tuple[bool, str | None]:
+        lobby = client.get(f"/api/tables/{tid}", headers=ann.headers).json()
+        return lobby["seats"][0]["present"], lobby["seats"][0]["last_seen"]
+
+    async def scenario() -> None:
+        start = clock.utcnow()
+        await dead.opened(tid, ann.id)
+        await live.opened(tid, ann.id)
+        clock.advance(40)
+        await live.closed(tid, ann.id)
+        closed = clock.utcnow()
+        assert ann_seen() == (True, None)  # the dead instance's row still counts
+        assert await live.sweep(clock.utcnow()) == {tid}
+        assert ann_seen() == (False, closed.isoformat())
+        assert closed - timedelta(seconds=10) == start + timedelta(seconds=30)
+        clock.advance(5)  # a later close moves it on
+        await live.opened(tid, ann.id)
+        await live.closed(tid, ann.id)
+        assert ann_seen() == (False, clock.utcnow().isoformat())
+
+    asyncio.run(scenario())
+
+
 def test_the_sockets_of_a_table_woken_together_share_one_presence_read(
     app: Any, client: TestClient, ann: Player, bob: Player
 ) -> None:
