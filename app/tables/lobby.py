@@ -90,10 +90,16 @@ def visible_read(
     if found is None:
         raise NotFound("no such table")
     t, rows = found
-    seats: list[SeatLike] = list(rows)
+    seats, names = _seats_and_names(rows)
     if not _may_look(t, seats, profile_id, invite_code):
         raise NotFound("no such table")
-    return t, seats, {x.profile_id: x.name for x in rows if x.profile_id and x.name is not None}
+    return t, seats, names
+
+
+def _seats_and_names(rows: Sequence[Any]) -> tuple[list[SeatLike], dict[str, str]]:
+    """``repository.lobby_seats``' rows as seats, and the names of the people on them."""
+    names = {x.profile_id: x.name for x in rows if x.profile_id and x.name is not None}
+    return list(rows), names
 
 
 def _may_look(
@@ -336,24 +342,25 @@ class Lobby:
         return out
 
     def _join(self, profile_id: str, table_id: str, invite_code: str) -> LobbyAnswer:
-        with self.db.session() as s:
-            t, seats = visible(s, None, table_id, invite_code)
+        # Core statements built once, in one transaction (three joins start every table).
+        with self.db.begin() as conn:
+            t, seats, names = visible_read(conn, None, table_id, invite_code)
             if any(x.profile_id == profile_id for x in seats):
-                return lobby_of(s, t, seats, profile_id)
+                return lobby_of(conn, t, seats, profile_id, names)
             if t.status != TableStatus.LOBBY:
                 raise WrongStatus("the game has already started")
             # A seat kept for an invited person (app/invitations) is not free for a link.
-            taken = {x.seat for x in seats} | repo.reserved_seats(s, t.id)
+            taken = {x.seat for x in seats} | repo.reserved_seats(conn, t.id)
             free = sorted(set(range(t.seat_count)) - taken)
             if not free:
                 raise TableFull("every seat is taken")
-            s.add(Seat(table_id=t.id, seat=free[0], profile_id=profile_id))
             try:
-                s.flush()
+                repo.take_seat(conn, t.id, free[0], profile_id)
             except IntegrityError as exc:
                 raise TableFull("every seat is taken") from exc
-            repo.bump_seats(s, t.id)
-            return lobby_of(s, t, repo.seats(s, t.id), profile_id)
+            repo.bump_seats(conn, t.id)
+            seats, names = _seats_and_names(repo.lobby_seats(conn, t.id))
+            return lobby_of(conn, t, seats, profile_id, names)
 
     async def leave(self, profile_id: str, table_id: str) -> LobbyAnswer:
         async with self.locks[table_id]:

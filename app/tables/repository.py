@@ -32,6 +32,7 @@ from app.tables.status import TableStatus
 
 TABLE: Table = GameTable.__table__  # type: ignore[assignment]
 MOVE: Table = MoveRecord.__table__  # type: ignore[assignment]
+SEAT: Table = Seat.__table__  # type: ignore[assignment]
 
 # The move's conditional update: exactly one move follows each version, and only with the seats
 # it was judged with (``seats_version``), whichever instance changed them.
@@ -155,7 +156,12 @@ def lobby_table(conn: Connection, table_id: str) -> tuple[Any, Sequence[Any]] | 
     t = conn.execute(LOBBY_TABLE, {"p_id": table_id}).first()
     if t is None:
         return None
-    return t, conn.execute(GAME_SEATS, {"p_id": table_id}).all()
+    return t, lobby_seats(conn, table_id)
+
+
+def lobby_seats(conn: Connection, table_id: str) -> Sequence[Any]:
+    """``GAME_SEATS``' rows of a table: seat, name, bot_level, profile_id."""
+    return conn.execute(GAME_SEATS, {"p_id": table_id}).all()
 
 
 def advance(conn: Connection, params: dict[str, Any]) -> int:
@@ -260,14 +266,25 @@ def tables_opened_since(s: Session, profile_id: str, since: datetime) -> int:
     return int(n or 0)
 
 
-def bump_seats(s: Session, table_id: str) -> None:
+BUMP_SEATS = (
+    update(TABLE)
+    .where(TABLE.c.id == bindparam("p_id"))
+    .values(seats_version=TABLE.c.seats_version + 1)
+)
+TAKE_SEAT = insert(SEAT).values(
+    table_id=bindparam("p_id"), seat=bindparam("p_seat"), profile_id=bindparam("p_profile")
+)
+
+
+def bump_seats(s: Session | Connection, table_id: str) -> None:
     """Every seat change advances the table's ``seats_version`` in its own transaction."""
-    s.execute(
-        update(GameTable)
-        .where(GameTable.id == table_id)
-        .values(seats_version=GameTable.seats_version + 1),
-        execution_options={"synchronize_session": False},
-    )
+    s.execute(BUMP_SEATS, {"p_id": table_id}, execution_options={"synchronize_session": False})
+
+
+def take_seat(conn: Connection, table_id: str, seat: int, profile_id: str) -> None:
+    """A person sits down (in the caller's transaction; a seat taken meanwhile breaks the
+    unique key: ``IntegrityError``)."""
+    conn.execute(TAKE_SEAT, {"p_id": table_id, "p_seat": seat, "p_profile": profile_id})
 
 
 def start_game(
@@ -385,16 +402,16 @@ def delete_unplayed(s: Session, table_id: str) -> None:
 
 
 # ------------------------------------------------------------------------------ play again
-def reserved_seats(s: Session, table_id: str) -> set[int]:
+RESERVED = select(TableInvitation.seat).where(
+    TableInvitation.table_id == bindparam("p_id"),
+    TableInvitation.status == "pending",
+    TableInvitation.seat.is_not(None),
+)
+
+
+def reserved_seats(s: Session | Connection, table_id: str) -> set[int]:
     """The seats kept for invited people who have not answered yet."""
-    rows = s.scalars(
-        select(TableInvitation.seat).where(
-            TableInvitation.table_id == table_id,
-            TableInvitation.status == "pending",
-            TableInvitation.seat.is_not(None),
-        )
-    )
-    return {int(n) for n in rows if n is not None}
+    return {int(n) for n in s.scalars(RESERVED, {"p_id": table_id}) if n is not None}
 
 
 def claim_rematch(s: Session, table_id: str, rematch_id: str) -> bool:
