@@ -206,7 +206,7 @@ class GameFeed:
     def catch_up_db(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
         """``catch_up`` read from the database (and remembered as the table's fresh state)."""
         epoch = self.cache.epoch
-        with self.db.begin() as conn:
+        with self.db.read() as conn:
             t = repo.snapshot(conn, viewer.table_id)
             if t is None or t.state is None:
                 return None
