@@ -32,10 +32,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import httpx  # noqa: E402
-from load import LOOPBACK_LIMITS, cpu_seconds, migrated_sqlite  # noqa: E402
+from load import cpu_seconds  # noqa: E402
+from one_server import one_server  # noqa: E402
 from samples import py_spy, report_samples  # noqa: E402
-
-from app.devtools.stack import ServerProcess, TempDatabase  # noqa: E402
 
 WARM_UP = 50  # requests of each kind before the measure (statements compiled, caches filled)
 
@@ -110,26 +109,8 @@ def main() -> int:
         ap.error("--profile samples one --kind")
     work = Path(tempfile.mkdtemp(prefix="emara-requests-"))
     spy_out = (args.save or str(work / "server.samples")) if args.profile else None
-    db: TempDatabase | None = None
-    if args.sqlite:
-        url = migrated_sqlite(work / "emara.db")
-    else:
-        db = TempDatabase(prefix="emara_requests").__enter__()
-        url = db.url
-    server = ServerProcess(
-        url,
-        work / "server.log",
-        env={"EMARA_LOG_LEVEL": "warning", **LOOPBACK_LIMITS},
-        extra_args=["--log-level", "warning", "--no-access-log"],
-    )
-    try:
-        server.start()
-        assert server.proc is not None
-        asyncio.run(measure(server.base, server.proc.pid, args.requests, kinds, spy_out, args.rate))
-    finally:
-        server.stop()
-        if db is not None:
-            db.drop()
+    with one_server(work, args.sqlite, "emara_requests") as (base, pid):
+        asyncio.run(measure(base, pid, args.requests, kinds, spy_out, args.rate))
     if spy_out is not None:
         report_samples(spy_out, args.requests, args.rate, args.top, unit="request")
     return 0

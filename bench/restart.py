@@ -29,11 +29,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import httpx  # noqa: E402
-from load import LOOPBACK_LIMITS, cpu_seconds, make_table, migrated_sqlite  # noqa: E402
+from load import cpu_seconds, make_table  # noqa: E402
+from one_server import one_server  # noqa: E402
 from samples import py_spy, report_samples  # noqa: E402
 
 from app.devtools.players import SeatSocket  # noqa: E402
-from app.devtools.stack import ServerProcess, TempDatabase  # noqa: E402
 
 WARM_UP = 3  # tables before the measure (the first requests compile statements, fill caches)
 
@@ -86,26 +86,8 @@ def main() -> int:
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="emara-restart-"))
     spy_out = (args.save or str(work / "server.samples")) if args.profile else None
-    db: TempDatabase | None = None
-    if args.sqlite:
-        url = migrated_sqlite(work / "emara.db")
-    else:
-        db = TempDatabase(prefix="emara_restart").__enter__()
-        url = db.url
-    server = ServerProcess(
-        url,
-        work / "server.log",
-        env={"EMARA_LOG_LEVEL": "warning", **LOOPBACK_LIMITS},
-        extra_args=["--log-level", "warning", "--no-access-log"],
-    )
-    try:
-        server.start()
-        assert server.proc is not None
-        asyncio.run(measure(server.base, server.proc.pid, args.tables, spy_out, args.rate))
-    finally:
-        server.stop()
-        if db is not None:
-            db.drop()
+    with one_server(work, args.sqlite, "emara_restart") as (base, pid):
+        asyncio.run(measure(base, pid, args.tables, spy_out, args.rate))
     if spy_out is not None:
         report_samples(spy_out, args.tables, args.rate, args.top, unit="table")
     return 0

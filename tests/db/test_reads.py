@@ -4,7 +4,6 @@ writer gate; a write cannot slip into it; ``read_session`` refuses to end holdin
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import pytest
 from psycopg.pq import TransactionStatus
@@ -17,12 +16,8 @@ from tests.conftest import postgres_database
 
 
 @pytest.fixture
-def sqlite_db(tmp_path: Path) -> Database:
-    database = Database(f"sqlite:///{tmp_path / 'emara.db'}")
-    with database.begin() as conn:
-        conn.execute(text("CREATE TABLE counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)"))
-        conn.execute(text("INSERT INTO counter VALUES (1, 0)"))
-    return database
+def sqlite_db(counter_db: Database) -> Database:
+    return counter_db
 
 
 def test_a_sqlite_read_does_not_wait_for_the_writer_gate(sqlite_db: Database) -> None:

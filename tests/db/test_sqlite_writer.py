@@ -15,12 +15,8 @@ from app.db.session import SQLITE_SWITCH_INTERVAL, Database
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Database:
-    database = Database(f"sqlite:///{tmp_path / 'emara.db'}")
-    with database.begin() as conn:
-        conn.execute(text("CREATE TABLE counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)"))
-        conn.execute(text("INSERT INTO counter VALUES (1, 0)"))
-    return database
+def db(counter_db: Database) -> Database:
+    return counter_db
 
 
 def test_the_file_runs_in_wal_mode_and_syncs_every_commit(db: Database) -> None:
