@@ -28,10 +28,10 @@ from app.errors import AppError, NotFound, NotHost, NotYourSeat, WrongStatus
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
 from app.tables.answers import LobbyAnswer
-from app.tables.lobby import lobby_of, visible
 from app.tables.locks import KeyedLocks
 from app.tables.schemas import IDLE_SECONDS_DEFAULT, IDLE_SECONDS_MIN
 from app.tables.status import TableStatus
+from app.tables.visibility import lobby_of, visible
 
 
 class SeatTaken(AppError):

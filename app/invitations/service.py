@@ -32,10 +32,11 @@ from app.invitations.schemas import InvitationKind, InvitationStatus
 from app.isotime import iso
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables.answers import LobbyAnswer
-from app.tables.lobby import free_seat, lobby_table, open_rematch, seat_person, visible
+from app.tables.lobby import free_seat, lobby_table, open_rematch, seat_person
 from app.tables.locks import KeyedLocks
 from app.tables.service import TableService
 from app.tables.status import TableStatus
+from app.tables.visibility import visible
 
 log = logging.getLogger("emara.invitations")
 T = TypeVar("T")

@@ -7,12 +7,11 @@ Every seat change advances the table's ``seats_version`` in the same transaction
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, cast
+from typing import Any
 
 from anyio import to_thread
-from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -20,7 +19,6 @@ from app import rules
 from app.db.models import GameTable, Seat, utcnow
 from app.db.session import Database
 from app.errors import (
-    Forbidden,
     NotFound,
     NotHost,
     RateLimited,
@@ -29,16 +27,13 @@ from app.errors import (
     WrongStatus,
 )
 from app.pace.book import PaceBook
-from app.pace.clock import ClockBlob
-from app.pace.clock import public as public_clock
-from app.presence import repository as presence_repo
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
 from app.tables.answers import LobbyAnswer
 from app.tables.locks import KeyedLocks
-from app.tables.render import lobby_view
 from app.tables.status import TableStatus
-from app.tables.types import SeatLike, TableLike, Viewer
+from app.tables.types import Viewer
+from app.tables.visibility import lobby_of, seats_and_names, viewer_of, visible, visible_read
 
 ENGINE_OPTION_KEYS = (
     "building_start",
@@ -66,84 +61,6 @@ def engine_options(seat_count: int, options: dict[str, Any]) -> dict[str, Any]:
     if out.get("building_start") is None:
         out.pop("building_start", None)
     return out
-
-
-def visible(
-    s: Session, profile_id: str | None, table_id: str, invite_code: str | None
-) -> tuple[GameTable, list[Seat]]:
-    """The table and its seats, if the caller holds a seat or the invite code; else 404."""
-    t = repo.table(s, table_id)
-    if t is None:
-        raise NotFound("no such table")
-    seats = repo.seats(s, t.id)
-    if not _may_look(t, seats, profile_id, invite_code):
-        raise NotFound("no such table")
-    return t, seats
-
-
-def visible_read(
-    conn: Connection, profile_id: str | None, table_id: str, invite_code: str | None
-) -> tuple[TableLike, list[SeatLike], dict[str, str]]:
-    """``visible`` for a read (``Database.read``: prebuilt statements, no ORM): the table, its
-    seats and its players' names, if the caller holds a seat or the invite code; else 404."""
-    found = repo.lobby_table(conn, table_id)
-    if found is None:
-        raise NotFound("no such table")
-    t, rows = found
-    seats, names = _seats_and_names(rows)
-    if not _may_look(t, seats, profile_id, invite_code):
-        raise NotFound("no such table")
-    return t, seats, names
-
-
-def _seats_and_names(rows: Sequence[Any]) -> tuple[list[SeatLike], dict[str, str]]:
-    """``repository.lobby_seats``' rows as seats, and the names of the people on them."""
-    names = {x.profile_id: x.name for x in rows if x.profile_id and x.name is not None}
-    return list(rows), names
-
-
-def _may_look(
-    t: TableLike, seats: Sequence[SeatLike], profile_id: str | None, invite_code: str | None
-) -> bool:
-    seated = profile_id is not None and any(x.profile_id == profile_id for x in seats)
-    # Compared as bytes: compare_digest refuses non-ASCII str (a 500 on a hostile code).
-    return seated or bool(
-        invite_code and secrets.compare_digest(invite_code.encode(), t.invite_code.encode())
-    )
-
-
-def viewer_of(t: TableLike, seats: Sequence[SeatLike], profile_id: str | None) -> Viewer:
-    """Who ``profile_id`` is at a table it may see: its seat, else a spectator where the table
-    allows them (else ``Forbidden``)."""
-    seat = next((x.seat for x in seats if profile_id and x.profile_id == profile_id), None)
-    if seat is None and not t.options.get("spectators", True):
-        raise Forbidden("this table does not allow spectators")
-    return Viewer(t.id, seat, profile_id)
-
-
-def lobby_of(
-    s: Session | Connection,
-    t: TableLike,
-    seats: Sequence[SeatLike],
-    profile_id: str | None,
-    names: dict[str, str] | None = None,
-) -> LobbyAnswer:
-    """The lobby view of a loaded table, with its players' names (read here unless given) and
-    presence."""
-    if names is None:
-        names = repo.names(s, [x.profile_id for x in seats if x.profile_id])
-    view = lobby_view(t, seats, names, profile_id)
-    # Presence (app/presence): present now, last seen when away, per person's seat.
-    held = [(x.seat, x.profile_id) for x in seats]
-    here = {p["seat"]: p for p in presence_repo.seat_list(s, t.id, held)}
-    for seat in view["seats"]:
-        p = here.get(seat["seat"])
-        seat["present"] = bool(p and p["present"])
-        seat["last_seen"] = p["last_seen"] if p else None
-    # Pace: the running clock (deadlines per seat), for every viewer of the lobby.
-    humans = {x.seat for x in seats if x.bot_level is None}
-    view["clock"] = public_clock(cast(ClockBlob | None, t.clock), humans)
-    return view
 
 
 def insert_table(
@@ -359,7 +276,7 @@ class Lobby:
             except IntegrityError as exc:
                 raise TableFull("every seat is taken") from exc
             repo.bump_seats(conn, t.id)
-            seats, names = _seats_and_names(repo.lobby_seats(conn, t.id))
+            seats, names = seats_and_names(repo.lobby_seats(conn, t.id))
             return lobby_of(conn, t, seats, profile_id, names)
 
     async def leave(self, profile_id: str, table_id: str) -> LobbyAnswer:

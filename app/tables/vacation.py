@@ -21,9 +21,9 @@ from app.pace.events import PaceEventKind, add_event
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
 from app.tables.answers import LobbyAnswer
-from app.tables.lobby import lobby_of, visible
 from app.tables.locks import KeyedLocks
 from app.tables.status import TableStatus
+from app.tables.visibility import lobby_of, visible
 
 
 class WrongPace(AppError):
