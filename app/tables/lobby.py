@@ -33,7 +33,7 @@ from app.tables.answers import LobbyAnswer
 from app.tables.locks import KeyedLocks
 from app.tables.status import TableStatus
 from app.tables.types import Viewer
-from app.tables.visibility import lobby_of, seats_and_names, viewer_of, visible, visible_read
+from app.tables.visibility import lobby_of, seats_and_names, viewer_of, visible, visible_rows
 
 ENGINE_OPTION_KEYS = (
     "building_start",
@@ -194,7 +194,7 @@ class Lobby:
 
     def _lobby(self, profile_id: str | None, table_id: str, invite_code: str | None) -> LobbyAnswer:
         with self.db.read() as conn:
-            t, seats, names = visible_read(conn, profile_id, table_id, invite_code)
+            t, seats, names = visible_rows(conn, profile_id, table_id, invite_code)
             return lobby_of(conn, t, seats, profile_id, names)
 
     async def viewer(
@@ -204,7 +204,7 @@ class Lobby:
 
     def _viewer(self, profile_id: str | None, table_id: str, invite_code: str | None) -> Viewer:
         with self.db.read() as conn:
-            t, seats, _ = visible_read(conn, profile_id, table_id, invite_code)
+            t, seats, _ = visible_rows(conn, profile_id, table_id, invite_code)
             return viewer_of(t, seats, profile_id)
 
     async def lobby_and_viewer(
@@ -215,7 +215,7 @@ class Lobby:
 
         def work() -> tuple[LobbyAnswer, Viewer]:
             with self.db.read() as conn:
-                t, seats, names = visible_read(conn, profile_id, table_id, invite_code)
+                t, seats, names = visible_rows(conn, profile_id, table_id, invite_code)
                 viewer = viewer_of(t, seats, profile_id)
                 return lobby_of(conn, t, seats, profile_id, names), viewer
 
@@ -261,7 +261,7 @@ class Lobby:
     def _join(self, profile_id: str, table_id: str, invite_code: str) -> LobbyAnswer:
         # Core statements built once, in one transaction (three joins start every table).
         with self.db.begin() as conn:
-            t, seats, names = visible_read(conn, None, table_id, invite_code)
+            t, seats, names = visible_rows(conn, None, table_id, invite_code)
             if any(x.profile_id == profile_id for x in seats):
                 return lobby_of(conn, t, seats, profile_id, names)
             if t.status != TableStatus.LOBBY:

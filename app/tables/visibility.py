@@ -1,6 +1,6 @@
 """Who may look at a table, as whom, and its lobby as they see it: the reads every lobby
-operation starts from (``visible`` in a transaction's ORM session, ``visible_read`` on a read's
-connection with statements built once), the viewer, and the lobby view with names and presence.
+operation starts from (``visible`` in an ORM session, ``visible_rows`` on a Core connection with
+statements built once), the viewer, and the lobby view with names and presence.
 """
 
 from __future__ import annotations
@@ -36,11 +36,12 @@ def visible(
     return t, seats
 
 
-def visible_read(
+def visible_rows(
     conn: Connection, profile_id: str | None, table_id: str, invite_code: str | None
 ) -> tuple[TableLike, list[SeatLike], dict[str, str]]:
-    """``visible`` for a read (``Database.read``: prebuilt statements, no ORM): the table, its
-    seats and its players' names, if the caller holds a seat or the invite code; else 404."""
+    """``visible`` on a Core connection, with statements built once and no ORM — a read's
+    (``Database.read``) or a transaction's (a join): the table, its seats and its players'
+    names, if the caller holds a seat or the invite code; else 404."""
     found = repo.lobby_table(conn, table_id)
     if found is None:
         raise NotFound("no such table")
