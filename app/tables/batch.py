@@ -34,7 +34,7 @@ from app.db.binds import Binds
 from app.tables import repository as repo
 from app.tables.status import TableStatus
 
-# The conditional update's parameters as they come from app/tables/play.py ``_written``: the
+# The conditional update's parameters as they come from app/tables/play.py ``move_written``: the
 # values set, then the conditions (besides the status).
 _SET = ("p_state", "p_version", "p_status", "p_at", "p_clock", "p_deadline")
 _SET_COLUMNS = ("state", "version", "status", "updated_at", "clock", "deadline")

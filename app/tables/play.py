@@ -97,7 +97,7 @@ def refuse(conn: Connection, row: Any, table_id: str, move_id: str, seat: int) -
     raise StaleVersion("the table has moved on", version=row.version)
 
 
-def _written(
+def move_written(
     table_id: str,
     seat: int,
     move_id: str,
@@ -254,7 +254,7 @@ class Play:
         if paced is None:
             return None
         clock, deadline = paced
-        params, row, entry = _written(
+        params, row, entry = move_written(
             table_id, seat, move_id, expected, fresh.seats_version, tr, clock, deadline
         )
         hint = None
@@ -406,7 +406,7 @@ class Play:
                 clock, deadline = self.pace.on_move(
                     conn, table_id, expected, seen, stored, tr.state, seats
                 )
-                params, row, entry = _written(
+                params, row, entry = move_written(
                     table_id, seat, move_id, expected, seen, tr, clock, deadline, status
                 )
                 if one:

@@ -56,7 +56,7 @@ ADVANCE = (
     )
 )
 LOG = insert(MOVE)
-# The columns a move's log row sets (app/tables/play.py ``_written``).
+# The columns a move's log row sets (app/tables/play.py ``move_written``).
 LOG_COLUMNS = ("table_id", "version", "seat", "move", "events", "move_id", "created_at")
 # Postgres: the conditional update and the log insert in one statement (one round trip, atomic
 # by itself): the insert takes its row from the update's RETURNING, so no row is logged unless
