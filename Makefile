@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test lint bench bench-load migrate install install-dev lock docs clean
+.PHONY: run test test-quick test-rules coverage lint bench bench-load migrate install install-dev lock docs clean
 
 # Installs come from the locks in requirements/ (every package, pinned); `make lock` rewrites
 # them from pyproject.toml. app.lock: what the server runs; dev.lock: that plus tests and tools.
@@ -44,8 +44,32 @@ migrate: install
 run: migrate
 	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --ws-per-message-deflate false
 
+# The tests. Parallel workers (pytest-xdist), one a core unless WORKERS says otherwise; a
+# module's tests stay on one worker (its servers, browser and databases are its own).
+WORKERS ?= auto
+XDIST   := -n $(WORKERS) --dist loadfile
+# test: every test — the engine, the server on SQLite, on Postgres where the database matters,
+# servers in processes of their own, and the browser.
 test: install-dev
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
+
+# test-quick: everything but the browser, servers in processes of their own and Postgres.
+test-quick: install-dev
+	$(BIN)/python -m pytest $(XDIST) -m "not browser and not stack and not postgres" \
+		--ignore=tests/browser $(PYTEST_ARGS)
+
+# test-rules: the engine alone — its scenarios, golden games and properties.
+test-rules: install-dev
+	$(BIN)/python -m pytest $(XDIST) tests/rules tests/rulesref $(PYTEST_ARGS)
+
+# coverage: line and branch coverage of app/ over every test (the test processes, servers in
+# threads included; servers in processes of their own are not measured).
+coverage: install-dev
+	rm -f .coverage .coverage.*
+	$(BIN)/python -m coverage erase
+	$(BIN)/python -m pytest $(XDIST) -p tests.coverage_plugin $(PYTEST_ARGS)
+	$(BIN)/python -m coverage combine -q
+	$(BIN)/python -m coverage report --skip-covered --sort=cover | tail -n 25
 
 lint: install-dev
 	$(BIN)/ruff check app tests bench migrations

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import secrets
+import signal
 import socket
 import threading
 import time
@@ -20,15 +21,33 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pytest
 from sqlalchemy import create_engine, inspect, text
 
 from app.config import Settings
 from app.db.migrate import upgrade
+from app.devtools.leftovers import owned_name, sweep_databases
 from tests.finish_check import CHECK, engine_modules_holding
 from tests.frame_check import CHECK as FRAMES
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
+
+# hypothesis: a quick profile by default, the thorough one in CI (HYPOTHESIS_PROFILE chooses).
+# A property test names its thorough count through ``examples``; the quick profile runs an
+# eighth of it (at least three).
+HYPOTHESIS_PROFILE = os.environ.get(
+    "HYPOTHESIS_PROFILE", "thorough" if os.environ.get("CI", "").lower() == "true" else "quick"
+)
+hypothesis.settings.register_profile("quick", deadline=None, derandomize=True)
+hypothesis.settings.register_profile("thorough", deadline=None)
+hypothesis.settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def examples(thorough: int) -> int:
+    """How many examples a property test runs under the profile in force."""
+    return thorough if HYPOTHESIS_PROFILE == "thorough" else max(3, thorough // 8)
+
 
 from fastapi.testclient import TestClient  # noqa: E402
 
@@ -85,6 +104,11 @@ def sent_frames_follow_the_schema(monkeypatch: pytest.MonkeyPatch) -> Iterator[N
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
+    swept = terminalreporter.config.stash.get(SWEPT, [])
+    if swept:
+        terminalreporter.write_line(
+            f"databases left behind by stopped runs, dropped at the start: {len(swept)}"
+        )
     if FRAMES.checked:
         terminalreporter.write_line(
             f"socket frames checked against docs/frames.schema.json: {FRAMES.checked}, "
@@ -131,7 +155,7 @@ def postgres_database() -> Iterator[str]:
     import psycopg
 
     need_postgres()
-    name = f"emara_test_{os.getpid()}_{secrets.token_hex(4)}"
+    name = owned_name("test")
     with psycopg.connect(_pg_admin_dsn(), autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     try:
@@ -141,10 +165,86 @@ def postgres_database() -> Iterator[str]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-@pytest.fixture(
-    scope="session",
-    params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)],
+# Where the database matters, a test runs on both databases: the folders of the database layer,
+# of several instances on one Postgres and of faults, and every module or test marked
+# ``both_databases`` (the move's write paths, the sweeper's and the queues' claims, the upserts
+# and prebuilt statements that differ by dialect). Every other test runs once, on the default
+# (the embedded SQLite file).
+BOTH_DATABASES = frozenset(
+    {
+        "db",
+        "multi",
+        "faults",
+        "api/test_game.py",  # a move over HTTP: the one-statement and direct paths, the writer
+        "api/test_locks.py",
+        "api/test_undo_server.py",
+        "ws/test_socket.py",  # a move over the socket, and the relay's hint
+        "pace/test_pace_api.py",  # deadlines: the sweeper's claim (SKIP LOCKED on Postgres)
+        "mail/test_notifications.py",  # the outbox: its claim and its insert differ by dialect
+        "analysis/test_queue.py",  # the queue's lease
+        "solo/test_race.py",
+        "chat/test_chat_api.py",  # presence's upsert, the chat page's prebuilt statements
+    }
 )
+BOTH = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+def runs_on_both(definition: Any) -> bool:
+    where = Path(str(definition.path)).resolve().relative_to(ROOT / "tests")
+    return (
+        where.parts[0] in BOTH_DATABASES
+        or where.as_posix() in BOTH_DATABASES
+        or definition.get_closest_marker("both_databases") is not None
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    chosen = any(
+        "database_url" in str(m.args[0]) for m in metafunc.definition.iter_markers("parametrize")
+    )
+    if "database_url" in metafunc.fixturenames and not chosen:
+        params = BOTH if runs_on_both(metafunc.definition) else ["sqlite"]
+        metafunc.parametrize("database_url", params, indirect=True, scope="session")
+
+
+# A module that starts servers or databases in processes of their own (app/devtools/stack.py).
+STACK_NAMES = ("ServerProcess", "TempDatabase", "subprocess")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """``postgres`` on every item that runs on Postgres; ``stack`` on those whose module starts
+    processes of its own (``make test-quick`` leaves both out, with the browser's)."""
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        if spec is not None and spec.params.get("database_url") == "postgres":
+            item.add_marker(pytest.mark.postgres)
+        module = getattr(item, "module", None)
+        if module is not None and any(hasattr(module, name) for name in STACK_NAMES):
+            item.add_marker(pytest.mark.stack)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # SIGTERM (a CI timeout, `kill`) ends the run as Ctrl-C does: the fixtures' teardowns run,
+    # stopping servers and dropping databases.
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Once per run (not per worker): drop the databases that killed runs left behind."""
+    if hasattr(session.config, "workerinput") or postgres_available() is not None:
+        return
+    gone = sweep_databases(_pg_admin_dsn())
+    if gone:
+        session.config.stash[SWEPT] = gone
+
+
+SWEPT = pytest.StashKey[list[str]]()
+
+
+@pytest.fixture(scope="session")
 def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
     """A migrated database: the embedded SQLite file, or a Postgres database of this run."""
     if request.param == "sqlite":
@@ -216,7 +316,8 @@ def make_settings(url: str, tmp_path: Path, **extra: Any) -> Settings:
 
 
 def assert_replays(app: Any) -> None:
-    """Every game in the database replays from its seed to exactly its stored snapshot."""
+    """Every game in the database replays from its seed to exactly its stored snapshot
+    (tests/records/test_stored_games.py runs it over games of every kind)."""
     from sqlalchemy import select
 
     from app.db.models import GameTable
@@ -262,8 +363,6 @@ def app(database_url: str, tmp_path: Path) -> Iterator[Any]:
     wipe(database_url)
     application = create_app(make_settings(database_url, tmp_path))
     yield application
-    assert_replays(application)
-    assert_records_round_trip(application)
     application.state.db.dispose()
 
 
@@ -370,8 +469,6 @@ def live_factory(database_url: str, tmp_path: Path) -> Iterator[Any]:
     with stack:
         yield start
     for application in apps:
-        assert_replays(application)
-        assert_records_round_trip(application)
         application.state.db.dispose()
 
 

@@ -17,12 +17,13 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+from app.devtools.leftovers import die_with_parent, owned_name
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN_URL = os.environ.get(
@@ -52,7 +53,8 @@ class TempDatabase:
     """``with TempDatabase() as db: db.url`` — created, migrated, dropped (even if in use)."""
 
     def __init__(self, prefix: str = "emara_t", migrate: bool = True) -> None:
-        self.name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+        # Named for this process, so that a run that is killed has it swept (leftovers.py).
+        self.name = owned_name(prefix.removeprefix("emara_").replace("_", ""))
         self.migrate = migrate
         base = PG_ADMIN_URL.rsplit("/", 1)[0]
         self.libpq_url = f"{base}/{self.name}"
@@ -182,6 +184,8 @@ class ServerProcess:
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            # It ends with whoever started it, even one that was killed (leftovers.py).
+            preexec_fn=die_with_parent(),
         )
         log.close()
         self.wait_ready(wait)

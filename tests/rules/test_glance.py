@@ -29,6 +29,7 @@ from app.rules import (
     undo_points,
     view_for,
 )
+from tests.conftest import examples
 
 from .test_undo_secrets import SEED, check, dump, secrets
 
@@ -403,7 +404,7 @@ def entries_of(steps: list[Step], seat: int | None, a: int, b: int) -> list[LogE
     ]
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(min_value=0, max_value=10**6),
     options=st.sampled_from(

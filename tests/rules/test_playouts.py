@@ -23,6 +23,7 @@ from app.rules import (
     to_act,
     view_for,
 )
+from tests.conftest import examples
 
 from .test_view import hide_shuffle
 
@@ -93,7 +94,7 @@ def playout(seed: int, options: dict[str, Any]) -> None:
     assert decode_state(encode_state(state)) == state
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(min_value=0, max_value=2**31),
     players=st.integers(min_value=1, max_value=4),

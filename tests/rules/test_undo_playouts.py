@@ -24,6 +24,7 @@ from app.rules import (
     undo_points,
     view_for,
 )
+from tests.conftest import examples
 
 from .test_playouts import check_counts
 
@@ -92,7 +93,7 @@ def undo_playout(seed: int, options: dict[str, Any], rate: float) -> int:
     return undos
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(min_value=0, max_value=10**6),
     players=st.integers(min_value=1, max_value=4),
