@@ -5,13 +5,32 @@ The same profile, or no valid session, goes through at once. On both databases."
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
-from tests.conftest import Player
+from app.clock import ManualClock
+from tests.conftest import Player, make_settings, wipe
 
 COOKIE = "emara_token"
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def app(database_url: str, tmp_path: Path, clock: ManualClock) -> Iterator[Any]:
+    from app.main import create_app
+
+    wipe(database_url)
+    application = create_app(make_settings(database_url, tmp_path), clock=clock)
+    yield application
+    application.state.db.dispose()
 
 
 def signed_in_as(client: TestClient, who: Player | None) -> None:
@@ -114,4 +133,18 @@ def test_a_recovery_code_of_another_profile_asks_first_and_is_not_spent(
     r = client.post("/api/profiles/recover", json={"code": bob.recovery_code, "switch": True})
     assert r.status_code == 200 and r.json()["id"] == bob.id
     assert r.json()["recovery_code"] != bob.recovery_code
+    assert me(client) == bob.id
+
+
+def test_a_switch_hands_out_only_the_new_session_not_a_renewal_of_the_old(
+    client: TestClient, ann: Player, bob: Player, clock: ManualClock
+) -> None:
+    clock.advance(25 * 3600)  # Ann's token is due for renewal on its next use
+    code = device_code(client, bob)
+    signed_in_as(client, ann)
+    r = client.post("/api/profiles/devices/add", json={"code": code, "switch": True})
+    assert r.status_code == 200, r.text
+    assert "emara-renewed-token" not in r.headers  # Ann's renewed token is not handed out
+    cookies = r.headers.get_list("set-cookie")
+    assert len(cookies) == 1 and cookies[0].startswith(f"{COOKIE}={r.json()['token']};")
     assert me(client) == bob.id
