@@ -14,10 +14,19 @@ from fastapi import APIRouter, Depends, Request, Response
 
 from app.errors import Malformed
 from app.mail.address import normalise
-from app.mail.schemas import DoneOut, EmailIn, EmailOut, EmailSettingsIn, SignedInOut, TokenIn
+from app.mail.schemas import (
+    DoneOut,
+    EmailIn,
+    EmailOut,
+    EmailSettingsIn,
+    SignedInOut,
+    SignInIn,
+    TokenIn,
+)
 from app.mail.service import MailService
 from app.mail.tokens import address_digest
-from app.profiles.deps import NO_STORE, ProfileId, set_session_cookie
+from app.profiles.deps import NO_STORE, MaybeProfileId, ProfileId
+from app.profiles.handover import sign_in_here
 from app.profiles.limit import limit
 from app.ratelimit import LimitName, RateLimiter
 from app.ratelimit.deps import client_keys
@@ -120,9 +129,12 @@ async def sign_in_link(body: EmailIn, request: Request, svc: Mail) -> dict[str, 
 
 
 @router.post("/signin", response_model=SignedInOut, dependencies=LINK_LIMIT)
-async def sign_in(body: TokenIn, request: Request, response: Response, svc: Mail) -> dict[str, Any]:
+async def sign_in(
+    body: SignInIn, request: Request, response: Response, svc: Mail, current: MaybeProfileId
+) -> dict[str, Any]:
     """Spend a sign-in link's token: this device gets its own session (the cookie); the
-    profile's other devices stay signed in."""
-    issued = await svc.sign_in(body.token)
-    set_session_cookie(request, response, issued.token)
+    profile's other devices stay signed in. Where another profile is signed in on this device:
+    `409 signed_in_as_other` (both names; the link is not spent) unless `switch` is true."""
+    issued = await svc.sign_in(body.token, current, body.switch)
+    sign_in_here(request, response, issued.token)
     return {"id": issued.id, "name": issued.name}

@@ -27,6 +27,12 @@ class TokenIn(Strict):
     token: str = Field(min_length=16, max_length=200)
 
 
+class SignInIn(TokenIn):
+    # Sign in as the link's profile even where another profile is signed in on this browser
+    # (without it: ``409 signed_in_as_other``, app/profiles/switch.py).
+    switch: bool = False
+
+
 class EmailOut(BaseModel):
     """My e-mail: ``enabled`` false when the server sends no e-mail at all; ``address`` the
     confirmed one; ``pending`` an address waiting for its confirmation link."""

@@ -28,6 +28,7 @@ from app.mail.sessions import open_session
 from app.mail.texts import lang_of, say
 from app.mail.tokens import UnsubscribeSigner, new_token, same_address, token_hash
 from app.profiles.service import Issued, ProfileService
+from app.profiles.switch import check_switch
 
 T = TypeVar("T")
 
@@ -236,8 +237,10 @@ class MailService:
             )
         )
 
-    async def sign_in(self, token: str) -> Issued:
-        """Spend a sign-in link: a new session on this device (the others keep theirs)."""
+    async def sign_in(self, token: str, current: str | None = None, switch: bool = False) -> Issued:
+        """Spend a sign-in link: a new session on this device (the others keep theirs). Where
+        ``current``, another profile, is signed in, only when asked to ``switch``
+        (app/profiles/switch.py); else the link stays unspent."""
         digest, now = token_hash(token), self.clock.now()
 
         def work(s: Session) -> str:
@@ -247,6 +250,7 @@ class MailService:
             owner = repo.owner_of(s, row.address)
             if owner is None or owner.profile_id != row.profile_id:
                 raise BadEmailLink("this link is unknown, used or expired")
+            check_switch(s, current, row.profile_id, switch)
             return row.profile_id
 
         profile_id = await self._run(work)

@@ -10,13 +10,14 @@ from fastapi import APIRouter, Depends, Request, Response
 
 from app.profiles.deps import (
     NO_STORE,
+    MaybeProfileId,
     ProfileId,
     Profiles,
     SessionId,
-    set_session_cookie,
     settings_of,
 )
 from app.profiles.device_name import device_name
+from app.profiles.handover import sign_in_here
 from app.profiles.limit import limit
 from app.profiles.schemas import DeviceCodeIn, DeviceCodeOut, DeviceOut, DevicesOut, SessionOut
 from app.ratelimit import LimitName
@@ -85,11 +86,18 @@ async def device_code(
 
 @router.post("/devices/add", dependencies=[Depends(limit(LimitName.RECOVER))])
 async def add_device(
-    body: DeviceCodeIn, request: Request, response: Response, svc: Profiles
+    body: DeviceCodeIn,
+    request: Request,
+    response: Response,
+    svc: Profiles,
+    current: MaybeProfileId,
 ) -> SessionOut:
     """Spend a device code on this device: it is signed in with a session of its own, and the
     device that showed the code stays signed in. A wrong, used or expired code:
-    `404 bad_device_code` (and counts toward the 429, like a recovery code)."""
-    out = await svc.add_device(body.code, device_name(request.headers.get("user-agent")))
-    set_session_cookie(request, response, out.token)
+    `404 bad_device_code` (and counts toward the 429, like a recovery code). Where another
+    profile is signed in on this device: `409 signed_in_as_other` (both names; the code is not
+    spent) unless `switch` is true."""
+    device = device_name(request.headers.get("user-agent"))
+    out = await svc.add_device(body.code, device, current, body.switch)
+    sign_in_here(request, response, out.token)
     return SessionOut(id=out.id, name=out.name, token=out.token)

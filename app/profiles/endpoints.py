@@ -10,6 +10,7 @@ from app.db.guide_status import GuideStatus
 from app.profiles.deps import (
     NO_STORE,
     RENEWED_TOKEN_HEADER,
+    MaybeProfileId,
     ProfileId,
     Profiles,
     SessionId,
@@ -17,6 +18,7 @@ from app.profiles.deps import (
     set_session_cookie,
 )
 from app.profiles.device_name import device_name
+from app.profiles.handover import sign_in_here
 from app.profiles.limit import limit
 from app.profiles.schemas import (
     CredentialsOut,
@@ -65,13 +67,20 @@ async def me(
 
 @router.post("/recover", dependencies=[Depends(limit(LimitName.RECOVER))])
 async def recover(
-    body: RecoverIn, request: Request, response: Response, svc: Profiles
+    body: RecoverIn,
+    request: Request,
+    response: Response,
+    svc: Profiles,
+    current: MaybeProfileId,
 ) -> CredentialsOut:
     """Spend a recovery code on this device: a session of its own, and a NEW recovery code (the
     one used no longer works). The profile's other devices stay signed in and are told
-    (``recovered_elsewhere`` in their ``/me``)."""
-    out = await svc.recover(body.code, device_name(request.headers.get("user-agent")))
-    set_session_cookie(request, response, out.token)
+    (``recovered_elsewhere`` in their ``/me``). Where another profile is signed in on this
+    device: `409 signed_in_as_other` (both names; the code is not spent) unless `switch` is
+    true."""
+    device = device_name(request.headers.get("user-agent"))
+    out = await svc.recover(body.code, device, current, body.switch)
+    sign_in_here(request, response, out.token)
     return _credentials(out)
 
 

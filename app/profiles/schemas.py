@@ -25,6 +25,9 @@ class ProfileIn(Strict):
 
 class RecoverIn(Strict):
     code: str = Field(min_length=4, max_length=64)
+    # Sign in as the code's profile even where another profile is signed in on this browser
+    # (without it: ``409 signed_in_as_other``, app/profiles/switch.py).
+    switch: bool = False
 
 
 class RecoveredOut(BaseModel):
@@ -85,3 +88,5 @@ class DeviceCodeOut(BaseModel):
 
 class DeviceCodeIn(Strict):
     code: str = Field(min_length=4, max_length=32)
+    # As ``RecoverIn.switch``: replace another profile's session on this browser.
+    switch: bool = False

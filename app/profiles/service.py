@@ -36,6 +36,7 @@ from app.db.models import DeviceSession
 from app.db.session import Database
 from app.errors import BadDeviceCode, BadRecoveryCode, NotFound
 from app.profiles import repository as repo
+from app.profiles.switch import check_switch
 
 T = TypeVar("T")
 
@@ -123,9 +124,13 @@ class ProfileService:
         row, sid = await self._run(work)
         return IssuedWithCode(row.id, row.name, self._issue(row, row.generation, sid), code)
 
-    async def recover(self, code: str, device: str = DEVICE) -> IssuedWithCode:
+    async def recover(
+        self, code: str, device: str = DEVICE, current: str | None = None, switch: bool = False
+    ) -> IssuedWithCode:
         """Spend ``code`` on this device: a session of its own and a new recovery code. The
-        profile's other devices stay signed in; they are told (``recovered_elsewhere``)."""
+        profile's other devices stay signed in; they are told (``recovered_elsewhere``). Where
+        ``current``, another profile, is signed in, only when asked to ``switch``
+        (app/profiles/switch.py); else the code stays as it was."""
         old_hash = hash_recovery_code(code)
         new_code = new_recovery_code()
         now = self.clock.utcnow()
@@ -136,6 +141,7 @@ class ProfileService:
                 s, row.id, old_hash, hash_recovery_code(new_code)
             ):
                 raise BadRecoveryCode("no profile has this recovery code")
+            check_switch(s, current, row.id, switch)
             return row, repo.new_session(s, row.id, device, "recovery", now)
 
         row, sid = await self._run(work)
@@ -261,8 +267,12 @@ class ProfileService:
         await self._run(lambda s: repo.add_code(s, profile_id, hash_device_code(code), expires))
         return code, expires
 
-    async def add_device(self, code: str, device: str = DEVICE) -> Issued:
-        """Spend a device code on this device: a session of its own; the other keeps its own."""
+    async def add_device(
+        self, code: str, device: str = DEVICE, current: str | None = None, switch: bool = False
+    ) -> Issued:
+        """Spend a device code on this device: a session of its own; the other keeps its own.
+        Where ``current``, another profile, is signed in, only when asked to ``switch``
+        (app/profiles/switch.py); else the code stays unspent."""
         at = self.clock.utcnow()
 
         def work(s: Session) -> tuple[repo.ProfileRow, str]:
@@ -270,6 +280,7 @@ class ProfileService:
             row = None if profile_id is None else repo.get(s, profile_id)
             if row is None:
                 raise BadDeviceCode("this code is unknown, used or expired")
+            check_switch(s, current, row.id, switch)
             return row, repo.new_session(s, row.id, device, "added", at)
 
         row, sid = await self._run(work)

@@ -7,6 +7,7 @@ import { h, clear } from "/js/dom.js";
 import { get, post, del, ApiError } from "/js/api.js";
 import { showError, toast } from "/js/notices.js";
 import { loadProfile, signOut } from "/js/profile.js";
+import { withSwitch } from "/js/switch.js";
 
 const when = (iso) => {
   const at = new Date(iso);
@@ -18,11 +19,15 @@ export function isDeviceCode(text) {
   return (text || "").replace(/[^0-9a-z]/gi, "").length === 8;
 }
 
-// Spend a device code on this device: it gets a session of its own.
+// Spend a device code on this device: it gets a session of its own. Where another profile is
+// signed in, only if the person says "switch"; staying resolves to null (still signed in as
+// that one, who is loaded).
 export async function addThisDevice(code) {
-  await post("/api/profiles/devices/add", { code: code.trim() });
+  code = code.trim();
+  const added = await withSwitch((switching) => post("/api/profiles/devices/add", switching ? { code, switch: true } : { code }));
   try { localStorage.setItem("emara.signed_in", "1"); } catch {}
-  return loadProfile({ force: true });
+  const me = await loadProfile({ force: true });
+  return added ? me : null;
 }
 
 export function devicesSection() {
@@ -92,7 +97,13 @@ export function addDevicePage(root, { navigate }) {
     try {
       const me = await addThisDevice(input.value);
       document.dispatchEvent(new Event("emara:profile"));
-      toast(t("devices.added", { name: me ? me.name : "" }));
+      if (!me) { // stayed as the profile signed in here: the code still works
+        const still = await loadProfile({ force: true });
+        result.textContent = t("switch.stayed", { name: still ? still.name : "" });
+        go.disabled = false;
+        return;
+      }
+      toast(t("devices.added", { name: me.name }));
       navigate("/games");
     } catch (err) {
       result.textContent = err instanceof ApiError ? err.text : String(err);

@@ -8,6 +8,7 @@ import { h, clear } from "/js/dom.js";
 import { get, post, api, ApiError } from "/js/api.js";
 import { showError, toast } from "/js/notices.js";
 import { loadProfile } from "/js/profile.js";
+import { withSwitch } from "/js/switch.js";
 
 const LANGS = ["cs", "de", "en"];
 
@@ -123,7 +124,16 @@ export async function linkPage(root, kind, { navigate, link }) {
     go.disabled = true;
     try {
       const path = { confirm: "/api/email/confirm", signin: "/api/email/signin", unsubscribe: "/api/email/unsubscribe" }[kind];
-      const answer = await post(path, { token });
+      // A sign-in link where another profile is signed in: asked first (static/js/switch.js).
+      const answer = kind === "signin"
+        ? await withSwitch((switching) => post(path, switching ? { token, switch: true } : { token }))
+        : await post(path, { token });
+      if (answer === null) { // stayed as the profile signed in here: the link still works
+        const still = await loadProfile({ force: true });
+        result.textContent = t("switch.stayed", { name: still ? still.name : "" });
+        go.disabled = false;
+        return;
+      }
       go.remove();
       if (kind === "signin") {
         try { localStorage.setItem("emara.signed_in", "1"); } catch {}

@@ -8,6 +8,7 @@ import { get, post, ApiError } from "/js/api.js";
 import { showError, toast } from "/js/notices.js";
 import { pushMenuItem, forgetPushOnSignOut } from "/js/push.js";
 import { themeSwitch } from "/js/theme.js";
+import { withSwitch } from "/js/switch.js";
 
 let me = null; // {id, name} or null
 
@@ -73,8 +74,15 @@ export async function ensureProfile(name) {
   return me;
 }
 
+// Spend the recovery code here. Where another profile is signed in, only if the person says
+// "switch" (static/js/switch.js); staying resolves to null (that profile is loaded again).
 export async function recover(code) {
-  const p = await post("/api/profiles/recover", { code: code.trim() });
+  code = code.trim();
+  const p = await withSwitch((switching) => post("/api/profiles/recover", switching ? { code, switch: true } : { code }));
+  if (!p) {
+    await loadProfile({ force: true });
+    return null;
+  }
   me = { id: p.id, name: p.name };
   setHint(true);
   // codes are one-time: a recovery hands out the next one, shown once like the first
@@ -192,7 +200,7 @@ export function profileMenu(after) {
     try {
       const p = await recover(input.value);
       input.value = "";
-      toast(t("profile.recovered", { name: p.name }));
+      if (p) toast(t("profile.recovered", { name: p.name }));
       after();
     } catch (e) {
       showError(e);
