@@ -7,8 +7,9 @@
   default) while it was their turn. The idle time is read from an injected clock.
 - The seat's player takes it back (reclaim).
 
-Every change advances the table's ``seats_version`` in its own transaction, so the very next move
-on any instance is judged with the new seats; a lobby notice follows the commit.
+Every change reads the table first with the seats' lock (app/tables/lobby.py: seats are judged
+in the database) and advances the table's ``seats_version`` in its own transaction, so the very
+next move on any instance is judged with the new seats; a lobby notice follows the commit.
 """
 
 from __future__ import annotations
@@ -126,7 +127,7 @@ class BotSeats:
         self, profile_id: str, table_id: str, seat: int, level: str, now: datetime
     ) -> LobbyAnswer:
         with self.db.session() as s:
-            t, seats = visible(s, profile_id, table_id, None)
+            t, seats = visible(s, profile_id, table_id, None, for_change=True)
             row = _seat_row(t, seats, seat)
             is_host = t.host_profile_id == profile_id
             if t.status == TableStatus.LOBBY:
@@ -174,7 +175,7 @@ class BotSeats:
 
     def _remove(self, profile_id: str, table_id: str, seat: int) -> LobbyAnswer:
         with self.db.session() as s:
-            t, seats = visible(s, profile_id, table_id, None)
+            t, seats = visible(s, profile_id, table_id, None, for_change=True)
             row = _seat_row(t, seats, seat)
             if t.host_profile_id != profile_id:
                 raise NotHost("only the host removes bots")
@@ -187,7 +188,7 @@ class BotSeats:
 
     def _reclaim(self, profile_id: str, table_id: str, seat: int) -> LobbyAnswer:
         with self.db.session() as s:
-            t, seats = visible(s, profile_id, table_id, None)
+            t, seats = visible(s, profile_id, table_id, None, for_change=True)
             row = _seat_row(t, seats, seat)
             if row is None or row.profile_id != profile_id:
                 raise NotYourSeat("only the seat's own player can reclaim it")

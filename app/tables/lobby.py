@@ -1,7 +1,13 @@
 """The lobby: open a table, look at it, join, leave, start, list one's tables; who is looking.
 
-Every seat change advances the table's ``seats_version`` in the same transaction (see
-``repository.bump_seats``) and is announced by a lobby notice after the commit.
+Seats are judged in the database, not in a process: every act that changes a table's seats, or
+judges by them (a start), reads the table first with the seats' lock
+(``repository.LOBBY_TABLE_FOR_CHANGE``) and its seats after it, in one transaction; so on any
+number of instances such acts run one after another, each judging the seats the last one left (a
+leave after a start is refused, a start after a leave sees the empty seat). Every seat change
+advances the table's ``seats_version`` in the same transaction (see ``repository.bump_seats``),
+the start deals only for the ``seats_version`` it read, and each is announced by a lobby notice
+after the commit. The per-process locks (``KeyedLocks``) only spare the database waits.
 """
 
 from __future__ import annotations
@@ -92,7 +98,9 @@ def insert_table(
 
 def seat_person(s: Session, t: GameTable, profile_id: str, wanted: int | None) -> int:
     """Seat ``profile_id`` at a lobby table (in the caller's transaction): at ``wanted`` when it
-    is free, else at the first seat nobody holds or is invited to. The seat number."""
+    is free, else at the first seat nobody holds or is invited to. The seat number. The table
+    is read again with the seats' lock first, whatever the caller read before."""
+    t = _for_change(s, t.id)
     if t.status != TableStatus.LOBBY:
         raise WrongStatus("the game has already started")
     seats = repo.seats(s, t.id)
@@ -123,8 +131,20 @@ def lobby_table(s: Session, table_id: str) -> GameTable:
     return t
 
 
+def _for_change(s: Session, table_id: str) -> GameTable:
+    """The table read again with the seats' lock (``repository.table_for_change``)."""
+    t = repo.table_for_change(s, table_id)
+    if t is None:
+        raise NotFound("no such table")
+    return t
+
+
 def free_seat(s: Session, t: GameTable) -> int | None:
-    """The first seat of a lobby table that nobody holds and nobody is invited to."""
+    """The first seat of a lobby table that nobody holds and nobody is invited to, judged with
+    the seats' lock (the table read again first: a seat joined meanwhile is not offered)."""
+    t = _for_change(s, t.id)
+    if t.status != TableStatus.LOBBY:
+        raise WrongStatus("the game has already started")
     held = {x.seat for x in repo.seats(s, t.id)} | repo.reserved_seats(s, t.id)
     free = sorted(set(range(t.seat_count)) - held)
     return free[0] if free else None
@@ -241,7 +261,7 @@ class Lobby:
 
     def _rename(self, profile_id: str, table_id: str, name: str | None) -> LobbyAnswer:
         with self.db.session() as s:
-            t, seats = visible(s, profile_id, table_id, None)
+            t, seats = visible(s, profile_id, table_id, None, for_change=True)
             if t.host_profile_id != profile_id:
                 raise NotHost("only the host can name the table")
             if t.status == TableStatus.CLOSED:
@@ -259,9 +279,10 @@ class Lobby:
         return out
 
     def _join(self, profile_id: str, table_id: str, invite_code: str) -> LobbyAnswer:
-        # Core statements built once, in one transaction (three joins start every table).
+        # Core statements built once, in one transaction (three joins start every table); the
+        # table read first, with the seats' lock.
         with self.db.begin() as conn:
-            t, seats, names = visible_rows(conn, None, table_id, invite_code)
+            t, seats, names = visible_rows(conn, None, table_id, invite_code, for_change=True)
             if any(x.profile_id == profile_id for x in seats):
                 return lobby_of(conn, t, seats, profile_id, names)
             if t.status != TableStatus.LOBBY:
@@ -287,7 +308,7 @@ class Lobby:
 
     def _leave(self, profile_id: str, table_id: str) -> LobbyAnswer:
         with self.db.session() as s:
-            t, seats = visible(s, profile_id, table_id, None)
+            t, seats = visible(s, profile_id, table_id, None, for_change=True)
             if t.status != TableStatus.LOBBY:
                 raise WrongStatus("a started game cannot be left")
             mine = next(x for x in seats if x.profile_id == profile_id)
@@ -313,7 +334,7 @@ class Lobby:
 
     def _start(self, profile_id: str, table_id: str) -> LobbyAnswer:
         with self.db.session() as s:
-            t, seats = visible(s, profile_id, table_id, None)
+            t, seats = visible(s, profile_id, table_id, None, for_change=True)
             if t.host_profile_id != profile_id:
                 raise NotHost("only the host can start the game")
             if t.status != TableStatus.LOBBY:
@@ -332,8 +353,16 @@ class Lobby:
             blob = rules.encode_state(state)
             at = utcnow()
             if not repo.start_game(
-                s, t.id, seed, options, blob, at, dict(clock) if clock else None, deadline
+                s,
+                t.id,
+                seed,
+                options,
+                blob,
+                at,
+                t.seats_version,
+                dict(clock) if clock else None,
+                deadline,
             ):
-                raise WrongStatus("the game has already started")
+                raise WrongStatus("the table changed while the game was dealt: look again")
             s.refresh(t)
             return lobby_of(s, t, seats, profile_id)

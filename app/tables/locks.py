@@ -4,6 +4,10 @@
 weakly: whoever is inside ``async with locks[key]`` (or waiting to get in) holds a reference, so
 every caller for a key shares one lock while it is in use, and the entry disappears once nobody
 needs it. No pruning, no growth with the number of tables or profiles ever seen.
+
+A lock here only orders the callers of one process (sparing the database waits and lost races);
+it never makes an act correct: other instances do not see it. What an act may do is judged in
+the database (a table's seats: app/tables/lobby.py; a move: its conditional update).
 """
 
 from __future__ import annotations

@@ -120,6 +120,15 @@ LOBBY_TABLE = select(
     TABLE.c.name,
     TABLE.c.rematch_id,
 ).where(TABLE.c.id == bindparam("p_id"))
+# The seats' lock (``lobby_table(..., for_change=True)``, ``table_for_change``): every act that
+# changes a table's seats, or judges by them (a start), reads the table with it as its first
+# statement, so such acts run one after another on any number of instances and each reads the
+# seats another committed. On Postgres the row lock an UPDATE of the row takes (FOR NO KEY
+# UPDATE: rows of other tables that refer to it, a seat, a move's log line, are not held up); on
+# SQLite nothing is added: the transaction began IMMEDIATE, with the database's one write lock.
+LOBBY_TABLE_FOR_CHANGE = LOBBY_TABLE.add_columns(TABLE.c.seats_version).with_for_update(
+    key_share=True
+)
 
 
 # ------------------------------------------------------------------------------ hot path
@@ -149,11 +158,16 @@ def game_seats_and_holders(
     return seats, {seat: holder for seat, _, _, holder in rows}
 
 
-def lobby_table(conn: Connection, table_id: str) -> tuple[Any, Sequence[Any]] | None:
+def lobby_table(
+    conn: Connection, table_id: str, for_change: bool = False
+) -> tuple[Any, Sequence[Any]] | None:
     """A table as its lobby shows it (``LOBBY_TABLE``) and its seats, holders and names
     (``GAME_SEATS``' rows: seat, name, bot_level, profile_id); None when there is no such
-    table. Two prebuilt statements, for the reads of a lobby (``Database.read``)."""
-    t = conn.execute(LOBBY_TABLE, {"p_id": table_id}).first()
+    table. Two prebuilt statements, for the reads of a lobby (``Database.read``); with
+    ``for_change``, the table is read with the seats' lock (``LOBBY_TABLE_FOR_CHANGE``, its
+    ``seats_version`` too) and the seats after it, inside the caller's transaction."""
+    statement = LOBBY_TABLE_FOR_CHANGE if for_change else LOBBY_TABLE
+    t = conn.execute(statement, {"p_id": table_id}).first()
     if t is None:
         return None
     return t, lobby_seats(conn, table_id)
@@ -228,6 +242,13 @@ def table(s: Session, table_id: str) -> GameTable | None:
     return s.get(GameTable, table_id)
 
 
+def table_for_change(s: Session, table_id: str) -> GameTable | None:
+    """The table read with the seats' lock (see ``LOBBY_TABLE_FOR_CHANGE``), as the database
+    holds it now (whatever the session remembered): the first read of an act that changes its
+    seats or judges by them; the seats read after it are those of the last such act."""
+    return s.get(GameTable, table_id, with_for_update={"key_share": True}, populate_existing=True)
+
+
 def seats(s: Session, table_id: str) -> list[Seat]:
     return list(s.scalars(select(Seat).where(Seat.table_id == table_id).order_by(Seat.seat)))
 
@@ -294,13 +315,19 @@ def start_game(
     engine_options: dict[str, Any],
     state: dict[str, Any],
     at: datetime,
+    seats_version: int,
     clock: dict[str, Any] | None = None,
     deadline: float | None = None,
 ) -> bool:
-    """lobby -> playing with the dealt state; False if the table was no longer in the lobby."""
+    """lobby -> playing with the dealt state, for the seats of ``seats_version`` (those it was
+    dealt for); False if the table was no longer in the lobby or its seats changed."""
     n = s.execute(
         update(GameTable)
-        .where(GameTable.id == table_id, GameTable.status == TableStatus.LOBBY)
+        .where(
+            GameTable.id == table_id,
+            GameTable.status == TableStatus.LOBBY,
+            GameTable.seats_version == seats_version,
+        )
         .values(
             status=TableStatus.PLAYING,
             seed=seed,

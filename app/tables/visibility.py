@@ -24,10 +24,16 @@ from app.tables.types import SeatLike, TableLike, Viewer
 
 
 def visible(
-    s: Session, profile_id: str | None, table_id: str, invite_code: str | None
+    s: Session,
+    profile_id: str | None,
+    table_id: str,
+    invite_code: str | None,
+    for_change: bool = False,
 ) -> tuple[GameTable, list[Seat]]:
-    """The table and its seats, if the caller holds a seat or the invite code; else 404."""
-    t = repo.table(s, table_id)
+    """The table and its seats, if the caller holds a seat or the invite code; else 404.
+    ``for_change``: read with the seats' lock, as every act that changes the seats or judges by
+    them does (``repository.table_for_change``)."""
+    t = repo.table_for_change(s, table_id) if for_change else repo.table(s, table_id)
     if t is None:
         raise NotFound("no such table")
     seats = repo.seats(s, t.id)
@@ -37,12 +43,17 @@ def visible(
 
 
 def visible_rows(
-    conn: Connection, profile_id: str | None, table_id: str, invite_code: str | None
+    conn: Connection,
+    profile_id: str | None,
+    table_id: str,
+    invite_code: str | None,
+    for_change: bool = False,
 ) -> tuple[TableLike, list[SeatLike], dict[str, str]]:
     """``visible`` on a Core connection, with statements built once and no ORM — a read's
-    (``Database.read``) or a transaction's (a join): the table, its seats and its players'
-    names, if the caller holds a seat or the invite code; else 404."""
-    found = repo.lobby_table(conn, table_id)
+    (``Database.read``) or a transaction's (a join, ``for_change``: with the seats' lock): the
+    table, its seats and its players' names, if the caller holds a seat or the invite code;
+    else 404."""
+    found = repo.lobby_table(conn, table_id, for_change)
     if found is None:
         raise NotFound("no such table")
     t, rows = found
