@@ -1,4 +1,5 @@
-"""All the SQL of the analysis: the job queue the instances share, and the analysed positions.
+"""The SQL of the analysis: the job queue the instances share, and the analysed positions (who
+asked for each job: requests.py).
 
 A claim is a conditional update (``WHERE status = 'queued' OR the lease has run out``): of two
 instances claiming one job, exactly one updates the row. On Postgres the candidate is first read

@@ -2,8 +2,11 @@
 
 Who may see a replay may ask for its analysis and read it: access (and that the game is over)
 is checked by the records service on every call, exactly as for the replay itself. An analysis
-is stored per (record, bot version): asking again, or for another replay of the same game,
-reuses it, and nothing is computed twice. The work itself is the worker's (app/analysis/worker.py).
+is stored per (game key, bot version): asking again, or for another replay of the same game,
+reuses it, and nothing is computed twice. Each requester (a profile, or the address of someone
+not signed in) may have only so many analyses waiting, per profile and per address; the queue
+serves requesters in turn (app/analysis/repository.py ``claim``). The work itself is the
+worker's (app/analysis/worker.py).
 """
 
 from __future__ import annotations
