@@ -1,7 +1,10 @@
 """Analysis flood figures (not a test): what one profile queuing analyses costs a newcomer.
 
-    .venv/bin/python bench/abuse_analysis.py                  # the default caps, then uncapped
-    .venv/bin/python bench/abuse_analysis.py --uncapped 0     # the default caps only
+    .venv/bin/python -m bench.abuse_analysis                  # the default caps, then uncapped
+    .venv/bin/python -m bench.abuse_analysis --uncapped 0     # the default caps only
+
+Run it with ``-m`` from the root of the checkout to measure (the server is started from the
+checkout whose ``app`` the script imports).
 
 Starts its own Postgres database and one uvicorn process (app/devtools/stack.py) with the
 real analysis worker (one loop, the strong bot at its default playouts) and the record import
@@ -17,7 +20,6 @@ limit raised (the bench imports a game per analysis). Then ``analysis_flood``:
 
 The second run (``--uncapped N``) raises the caps so that the profile queues N: the newcomer
 still waits for one job at most (the queue serves requesters in turn), not for N.
-Run it from another checkout to measure that checkout's server.
 """
 
 from __future__ import annotations
