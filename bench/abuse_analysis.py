@@ -37,13 +37,12 @@ from typing import Any
 
 import httpx
 
-from app.devtools.stack import ServerProcess, TempDatabase
+from app.devtools.stack import ROOT, ServerProcess, TempDatabase
 from app.records.schemas import FORMAT, FORMAT_VERSION, GameRecord
 from app.records.version import rules_version
 from app.rules import outcome
 from app.rules.simulate import play_greedy
 
-ROOT = Path(__file__).resolve().parents[1]
 BENCH_ENV = {
     "EMARA_RATE_RECORD_IMPORT": "100000/minute",
     "EMARA_RATE_ANALYSIS_REQUEST": "100000/hour",
@@ -182,7 +181,7 @@ async def main() -> None:
     ap.add_argument("--flood", type=int, default=50, help="at most this many (capped run)")
     ap.add_argument("--uncapped", type=int, default=8, help="the uncapped run's flood (0: none)")
     args = ap.parse_args()
-    out: dict[str, Any] = {"checkout": str(ROOT)}
+    out: dict[str, Any] = {"server_checkout": str(ROOT)}
     with tempfile.TemporaryDirectory() as tmp:
         out["capped"] = await _run({}, args.flood, Path(tmp), "capped")
         if args.uncapped:
