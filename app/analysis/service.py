@@ -15,6 +15,7 @@ import threading
 from typing import Any
 
 from anyio import to_thread
+from sqlalchemy.orm import Session
 
 from app.analysis import repository as repo
 from app.analysis import requests
@@ -52,7 +53,7 @@ class AnalysisService:
         self.max_pending_per_address = max_pending_per_address
         self.postgres = db.engine.dialect.name == "postgresql"
         self.queued_hooks: list[Any] = []  # called after a job is (re)queued: the worker wakes
-        self._keys: dict[str, str] = {}  # replay id → record key (a finished game never changes)
+        self._keys: dict[str, str] = {}  # replay id → game key (a finished game never changes)
         self._keys_lock = threading.Lock()
 
     def _key(self, replay_id: str) -> str:
@@ -112,7 +113,7 @@ class AnalysisService:
             s.flush()
             return self._render(s, replay_id, replay, job), True
 
-    def _check_caps(self, s: Any, who: Requester) -> None:
+    def _check_caps(self, s: Session, who: Requester) -> None:
         """Refuse (nothing queued) a requester with as many analyses waiting as one may."""
         profile = who.profile_id
         if profile is not None and (
