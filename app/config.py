@@ -184,6 +184,11 @@ class Settings(BaseSettings):
     analysis_lease_seconds: float = Field(default=120.0, gt=0)
     analysis_poll_seconds: float = Field(default=10.0, gt=0)
     rate_analysis_request: str = "30/hour"
+    # Analyses waiting (queued or running) at once, per profile and per client address (all the
+    # profiles behind it): beyond, a request is refused (429 analysis_queue_full) and nothing is
+    # queued. The queue serves its requesters in turn (docs/analysis.md).
+    analysis_max_pending_per_profile: int = Field(default=3, ge=1)
+    analysis_max_pending_per_address: int = Field(default=6, ge=1)
     # Where the browser client lives.
     static_dir: Path = Path(__file__).resolve().parent.parent / "static"
 

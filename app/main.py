@@ -196,7 +196,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     records = RecordService(db, clock)
     analysis_bot = StrongBot(settings.analysis_playouts)
     analysis = AnalysisService(
-        db, clock, records, analysis_bot.version, settings.analysis_max_positions
+        db,
+        clock,
+        records,
+        analysis_bot.version,
+        settings.analysis_max_positions,
+        max_pending_per_profile=settings.analysis_max_pending_per_profile,
+        max_pending_per_address=settings.analysis_max_pending_per_address,
     )
     analysis_worker = AnalysisWorker(
         db,

@@ -9,7 +9,6 @@ any instance, in any order, after any restart.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -18,20 +17,6 @@ from app.analysis.bot import AnalysisBot, final_scores
 from app.records.replay import Replayed
 
 SWINGS_PER_PLAYER = 3
-
-
-def record_key(record: dict[str, Any]) -> str:
-    """What makes a game the same game: rules data, options, seed and moves (not names, not
-    times). SHA-256 of their canonical JSON."""
-    options = {k: v for k, v in record["options"].items() if v is not None}
-    core = {
-        "rules_version": record["rules_version"],
-        "options": options,
-        "seed": record["seed"],
-        "moves": [[m["seat"], m["move"]] for m in record["moves"]],
-    }
-    text = json.dumps(core, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def seed_for(key: str, bot_version: str, position: int, purpose: str) -> int:

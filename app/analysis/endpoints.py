@@ -11,6 +11,7 @@ from app.analysis.service import AnalysisService
 from app.profiles.deps import MaybeProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
+from app.ratelimit.deps import client_keys
 from app.records.endpoints import ReplayIdPath, may_see_replay
 
 router = APIRouter(tags=["analysis"])
@@ -33,13 +34,15 @@ Analysis = Annotated[AnalysisService, Depends(analysis_service)]
     ],
 )
 async def request_analysis(
-    replay_id: ReplayIdPath, profile_id: MaybeProfileId, analysis: Analysis
+    request: Request, replay_id: ReplayIdPath, profile_id: MaybeProfileId, analysis: Analysis
 ) -> dict[str, Any]:
     """Ask for the bot's analysis of a finished game (idempotent: an analysis asked for before,
     or done already, is the one answered). Whoever may see the replay may ask; a game not over
     has none (`409 not_finished`); a game longer than the analysis covers is
-    `422 analysis_too_long`."""
-    return await analysis.request(profile_id, replay_id)
+    `422 analysis_too_long`. A profile or client address with as many analyses waiting as one
+    may gets `429 analysis_queue_full` (nothing queued); the queue serves requesters in turn."""
+    address = client_keys(request, None)[0]
+    return await analysis.request(profile_id, replay_id, address)
 
 
 @router.get(

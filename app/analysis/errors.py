@@ -10,3 +10,12 @@ class AnalysisTooLong(AppError):
 
     status = 422
     code = "analysis_too_long"
+
+
+class AnalysisQueueFull(AppError):
+    """The requester has as many analyses waiting (queued or running) as one may: per profile
+    or per client address (``scope``), at most ``limit``. Nothing is queued; asking again once
+    one of them is done succeeds."""
+
+    status = 429
+    code = "analysis_queue_full"

@@ -1,10 +1,12 @@
-"""All the SQL of the analysis: the job queue the instances share, and the analysed positions.
+"""The SQL of the analysis: the job queue the instances share, and the analysed positions (who
+asked for each job: requests.py).
 
 A claim is a conditional update (``WHERE status = 'queued' OR the lease has run out``): of two
 instances claiming one job, exactly one updates the row. On Postgres the candidate is first read
 ``FOR UPDATE SKIP LOCKED``, so a second claimer passes on to the next job instead of waiting.
 Every write of a running job is conditional on its lease owner: an instance that lost its lease
-(it stalled, and another took over) stores nothing more.
+(it stalled, and another took over) stores nothing more. Which job is claimed next is the
+database's answer too (the requesters in turn, ``claim``), so it holds across instances.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
+from app.analysis import requests
 from app.analysis.schemas import JobStatus
-from app.db.models import AnalysisJob, AnalysisPosition
+from app.db.models import AnalysisJob, AnalysisPosition, AnalysisRequest
 
 
 def job(s: Session, record_key: str, bot_version: str) -> AnalysisJob | None:
@@ -67,21 +70,36 @@ def _claimable(now: float) -> Any:
     )
 
 
+def _last_served() -> Any:
+    """The last time the requester of the outer request was served (-1: never)."""
+    earlier = aliased(AnalysisRequest)
+    return (
+        select(func.coalesce(func.max(earlier.served_at), -1.0))
+        .where(earlier.requester == AnalysisRequest.requester)
+        .correlate(AnalysisRequest)
+        .scalar_subquery()
+    )
+
+
 def claim(
     s: Session, owner: str, bot_version: str, now: float, lease_seconds: float, postgres: bool
 ) -> int | None:
-    """Take the oldest job of ``bot_version`` nobody runs (or whose runner's lease ran out): its
-    id, or None. An instance runs only the jobs of its own bot version (another instance may be
-    configured with other playouts)."""
+    """Take a job of ``bot_version`` nobody runs (or whose runner's lease ran out): its id, or
+    None. The requesters are served in turn: the next job is the oldest request's of the
+    requester served least recently (never served: first), so one requester's long queue
+    delays another's first analysis by one job at most, whichever instance claims. Every
+    requester of the job taken is marked served. An instance runs only the jobs of its own bot
+    version (another instance may be configured with other playouts)."""
     query = (
         select(AnalysisJob.id)
+        .outerjoin(AnalysisRequest, AnalysisRequest.job_id == AnalysisJob.id)
         .where(AnalysisJob.bot_version == bot_version, _claimable(now))
-        .order_by(AnalysisJob.id)
+        .order_by(_last_served(), func.coalesce(AnalysisRequest.id, 0), AnalysisJob.id)
         .limit(5)
     )
     if postgres:
-        query = query.with_for_update(skip_locked=True)
-    for job_id in s.scalars(query).all():
+        query = query.with_for_update(of=AnalysisJob, skip_locked=True)
+    for job_id in dict.fromkeys(s.scalars(query).all()):
         done = s.execute(
             update(AnalysisJob)
             .where(AnalysisJob.id == job_id, _claimable(now))
@@ -89,6 +107,7 @@ def claim(
             .execution_options(synchronize_session=False)
         )
         if int(done.rowcount) == 1:  # type: ignore[attr-defined]
+            requests.served(s, int(job_id), now)
             return int(job_id)
     return None
 

@@ -2,8 +2,11 @@
 
 Who may see a replay may ask for its analysis and read it: access (and that the game is over)
 is checked by the records service on every call, exactly as for the replay itself. An analysis
-is stored per (record, bot version): asking again, or for another replay of the same game,
-reuses it, and nothing is computed twice. The work itself is the worker's (app/analysis/worker.py).
+is stored per (game key, bot version): asking again, or for another replay of the same game,
+reuses it, and nothing is computed twice. Each requester (a profile, or the address of someone
+not signed in) may have only so many analyses waiting, per profile and per address; the queue
+serves requesters in turn (app/analysis/repository.py ``claim``). The work itself is the
+worker's (app/analysis/worker.py).
 """
 
 from __future__ import annotations
@@ -12,10 +15,14 @@ import threading
 from typing import Any
 
 from anyio import to_thread
+from sqlalchemy.orm import Session
 
 from app.analysis import repository as repo
-from app.analysis.compute import record_key, swings
-from app.analysis.errors import AnalysisTooLong
+from app.analysis import requests
+from app.analysis.compute import swings
+from app.analysis.errors import AnalysisQueueFull, AnalysisTooLong
+from app.analysis.key import game_key
+from app.analysis.requests import Requester
 from app.analysis.schemas import JobStatus
 from app.analysis.source import load_record
 from app.clock import Clock
@@ -33,14 +40,20 @@ class AnalysisService:
         records: RecordService,
         bot_version: str,
         max_positions: int,
+        *,
+        max_pending_per_profile: int = 3,
+        max_pending_per_address: int = 6,
     ) -> None:
         self.db = db
         self.clock = clock
         self.records = records
         self.bot_version = bot_version
         self.max_positions = max_positions
+        self.max_pending_per_profile = max_pending_per_profile
+        self.max_pending_per_address = max_pending_per_address
+        self.postgres = db.engine.dialect.name == "postgresql"
         self.queued_hooks: list[Any] = []  # called after a job is (re)queued: the worker wakes
-        self._keys: dict[str, str] = {}  # replay id → record key (a finished game never changes)
+        self._keys: dict[str, str] = {}  # replay id → game key (a finished game never changes)
         self._keys_lock = threading.Lock()
 
     def _key(self, replay_id: str) -> str:
@@ -50,22 +63,27 @@ class AnalysisService:
             record = load_record(self.db, replay_id)
             if record is None:  # the records service let it through a moment ago
                 raise NotFound("no such replay")
-            key = record_key(record)
+            key = game_key(record)
             with self._keys_lock:
                 if len(self._keys) > 10_000:
                     self._keys.clear()
                 self._keys[replay_id] = key
         return key
 
-    async def request(self, profile_id: str | None, replay_id: str) -> dict[str, Any]:
+    async def request(self, profile_id: str | None, replay_id: str, address: str) -> dict[str, Any]:
+        """Queue the analysis of a replay for the requester (``address``: the client's address
+        key), or attach the request to the same game's analysis queued, running or done."""
         replay = await self.records.replay(profile_id, replay_id, "all")
-        out, queued = await to_thread.run_sync(self._request, replay_id, replay)
+        who = Requester(profile_id, address)
+        out, queued = await to_thread.run_sync(self._request, replay_id, replay, who)
         if queued:
             for hook in self.queued_hooks:
                 hook()
         return out
 
-    def _request(self, replay_id: str, replay: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    def _request(
+        self, replay_id: str, replay: dict[str, Any], who: Requester
+    ) -> tuple[dict[str, Any], bool]:
         total = int(replay["positions"])
         if total > self.max_positions:
             raise AnalysisTooLong(
@@ -74,15 +92,46 @@ class AnalysisService:
             )
         key = self._key(replay_id)
         with self.db.session() as s:
-            job, queued = repo.add_job(
-                s, key, self.bot_version, replay_id, total, self.clock.utcnow()
-            )
+            requests.lock(s, who, self.postgres)
+            job = repo.job(s, key, self.bot_version)
+            if job is not None and (
+                job.status == JobStatus.DONE
+                or (
+                    job.status != JobStatus.FAILED
+                    and requests.request_of(s, job.id, who) is not None
+                )
+            ):
+                return self._render(s, replay_id, replay, job), False  # done, or asked already
+            self._check_caps(s, who)
+            now = self.clock.utcnow()
+            if job is None:
+                job, _ = repo.add_job(s, key, self.bot_version, replay_id, total, now)
             if job.status == JobStatus.FAILED:  # asked again: another try, from where it was
                 job.status = JobStatus.QUEUED
                 job.error = None
-                queued = True
+            requests.add_request(s, job.id, who, now)
             s.flush()
-            return self._render(s, replay_id, replay, job), queued
+            return self._render(s, replay_id, replay, job), True
+
+    def _check_caps(self, s: Session, who: Requester) -> None:
+        """Refuse (nothing queued) a requester with as many analyses waiting as one may."""
+        profile = who.profile_id
+        if profile is not None and (
+            requests.waiting_of_profile(s, profile) >= self.max_pending_per_profile
+        ):
+            raise AnalysisQueueFull(
+                f"at most {self.max_pending_per_profile} analyses may wait per profile; "
+                "ask again once one is done",
+                limit=self.max_pending_per_profile,
+                scope="profile",
+            )
+        if requests.waiting_of_address(s, who.address) >= self.max_pending_per_address:
+            raise AnalysisQueueFull(
+                f"at most {self.max_pending_per_address} analyses may wait per address; "
+                "ask again once one is done",
+                limit=self.max_pending_per_address,
+                scope="address",
+            )
 
     async def read(self, profile_id: str | None, replay_id: str) -> dict[str, Any]:
         replay = await self.records.replay(profile_id, replay_id, "all")

@@ -22,7 +22,7 @@ from anyio import CapacityLimiter, to_thread
 
 from app.analysis import repository as repo
 from app.analysis.bot import AnalysisBot
-from app.analysis.compute import estimate_position, preferred_at, record_key, swings
+from app.analysis.compute import estimate_position, preferred_at, swings
 from app.analysis.schemas import JobStatus
 from app.analysis.source import load_record, replay_of
 from app.clock import Clock
@@ -88,7 +88,7 @@ class AnalysisWorker:
         with self.db.session() as s:
             job = repo.job_by_id(s, job_id)
             assert job is not None
-            replay_id, total = job.replay_id, job.total
+            replay_id, total, key = job.replay_id, job.total, job.record_key
             rows = repo.positions(s, job_id)
             expected = {p.position: p.expected for p in rows}
             chosen = {p.position for p in rows if p.preferred is not None}
@@ -101,7 +101,6 @@ class AnalysisWorker:
         except (BadMove, BadRecord):
             self._fail(job_id, "the record does not replay")
             return
-        key = record_key(record)
         if done.positions != total:
             self._fail(job_id, "the record changed")
             return

@@ -13,6 +13,7 @@ from sqlalchemy import (
     Enum,
     Float,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     String,
@@ -420,3 +421,27 @@ class AnalysisPosition(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     expected: Mapped[list[float]] = mapped_column(JSON)
     preferred: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class AnalysisRequest(Base):
+    """Who asked for an analysis: one row per job and requester (a profile, or an address for
+    someone not signed in), with the address it came from. The caps count a requester's rows
+    whose job is not finished; the queue serves the requester served least recently first
+    (``served_at``: when a job of theirs was last taken up, epoch seconds of the injected
+    clock)."""
+
+    __tablename__ = "analysis_request"
+    __table_args__ = (
+        UniqueConstraint("job_id", "requester", name="uq_analysis_request_job_requester"),
+        Index("ix_analysis_request_requester_served", "requester", "served_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    job_id: Mapped[int] = mapped_column(
+        ForeignKey("analysis_job.id", ondelete="CASCADE"), index=True
+    )
+    requester: Mapped[str] = mapped_column(String(80))
+    profile_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    address: Mapped[str] = mapped_column(String(80), index=True)
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    served_at: Mapped[float | None] = mapped_column(Float, nullable=True)

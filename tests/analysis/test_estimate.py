@@ -10,15 +10,15 @@ from app.analysis.compute import (
     estimate_position,
     estimate_seed,
     preferred_at,
-    record_key,
     seed_for,
 )
+from app.analysis.key import game_key
 from app.analysis.source import replay_of
 
 
 def test_the_same_record_and_bot_give_the_same_numbers(example: dict[str, Any]) -> None:
     done = replay_of(example)
-    key = record_key(example)
+    key = game_key(example)
     last = done.positions - 1
     picks = [last - 9, last - 4, last - 1]  # near the end: the playouts are short
     first = [estimate_position(done, n, StrongBot(2), key) for n in picks]
@@ -40,12 +40,12 @@ def test_the_same_record_and_bot_give_the_same_numbers(example: dict[str, Any]) 
     )
 
 
-def test_a_record_key_ignores_names_and_times(example: dict[str, Any]) -> None:
+def test_a_game_key_ignores_names_and_times(example: dict[str, Any]) -> None:
     renamed = {
         **example,
         "name": "another name",
         "players": [{**p, "name": "X"} for p in example["players"]],
         "moves": [{**m, "at": None} for m in example["moves"]],
     }
-    assert record_key(renamed) == record_key(example)
-    assert record_key({**example, "seed": example["seed"] + 1}) != record_key(example)
+    assert game_key(renamed) == game_key(example)
+    assert game_key({**example, "seed": example["seed"] + 1}) != game_key(example)
