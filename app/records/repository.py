@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import GameTable, ImportedReplay, MoveRecord, Profile, Seat
+from app.records.canonical import standing_indexes
 
 
 def table(s: Session, table_id: str) -> GameTable | None:
@@ -34,14 +35,35 @@ def players(s: Session, table_id: str) -> list[dict[str, Any]]:
     return [{"seat": seat, "name": name, "bot_level": level} for seat, name, level in rows]
 
 
-def moves(s: Session, table_id: str, upto: int) -> list[tuple[int, int, dict[str, Any], datetime]]:
-    """(version, seat, move, made at) of the table's moves up to ``upto``, in order."""
+class LoggedMove(NamedTuple):
+    version: int
+    seat: int
+    move: dict[str, Any]
+    at: datetime
+    events: list[dict[str, Any]]
+
+
+def moves(s: Session, table_id: str, upto: int) -> list[LoggedMove]:
+    """The table's moves up to ``upto`` as they were made, in order (taken back ones too)."""
     rows = s.execute(
-        select(MoveRecord.version, MoveRecord.seat, MoveRecord.move, MoveRecord.created_at)
+        select(
+            MoveRecord.version,
+            MoveRecord.seat,
+            MoveRecord.move,
+            MoveRecord.created_at,
+            MoveRecord.events,
+        )
         .where(MoveRecord.table_id == table_id, MoveRecord.version <= upto)
         .order_by(MoveRecord.version)
     ).all()
-    return [(v, seat, move, at) for v, seat, move, at in rows]
+    return [LoggedMove(*r) for r in rows]
+
+
+def standing_moves(s: Session, table_id: str, upto: int) -> list[LoggedMove]:
+    """The table's moves up to ``upto`` that stand: what an ``undo`` took back, and the undo
+    itself, left out (app/records/canonical.py). A record holds exactly these."""
+    logged = moves(s, table_id, upto)
+    return [logged[i] for i in standing_indexes((m.move, m.events) for m in logged)]
 
 
 def set_public_replay(s: Session, t: GameTable, public: bool) -> None:
