@@ -20,7 +20,6 @@ from app.main import create_app
 from app.records.bounds import RECORD_KINDS, max_record_moves
 from app.records.canonical import standing_indexes
 from app.records.replay import verify
-from app.records.repository import standing_moves
 from app.records.service import parse_record
 from app.rules import data
 from tests.conftest import Player, make_settings, new_player, wipe
@@ -157,6 +156,8 @@ def test_an_export_writes_the_moves_that_stand_and_imports_to_the_same_game(
         assert not any(m["move"]["kind"] == "undo" for m in exported["moves"])
         done = verify(parse_record(exported))
         assert rules.encode_state(done.final) == rules.encode_state(final)
+        from app.records.repository import standing_moves
+
         with own_app.state.db.session() as s:  # the round-trip audit's notion of the log
             t = s.get(GameTable, table_id)
             assert t is not None and rules.encode_state(done.final) == t.state
