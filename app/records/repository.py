@@ -16,6 +16,37 @@ def table(s: Session, table_id: str) -> GameTable | None:
     return s.get(GameTable, table_id)
 
 
+class TableAccess(NamedTuple):
+    """What deciding who may see a table's record reads: no state, no log."""
+
+    status: str
+    options: dict[str, Any]
+    has_game: bool  # a seed and a state: the game was dealt
+
+
+def table_access(s: Session, table_id: str) -> TableAccess | None:
+    row = s.execute(
+        select(
+            GameTable.status,
+            GameTable.options,
+            GameTable.seed.is_not(None),
+            GameTable.state.is_not(None),
+        ).where(GameTable.id == table_id)
+    ).first()
+    if row is None:
+        return None
+    status, options, has_seed, has_state = row
+    return TableAccess(status, dict(options or {}), bool(has_seed) and bool(has_state))
+
+
+def imported_owner(s: Session, replay_id: str) -> str | None:
+    """The importer of an imported replay (None: no such replay); the record is not read."""
+    owner: str | None = s.scalar(
+        select(ImportedReplay.owner_profile_id).where(ImportedReplay.id == replay_id)
+    )
+    return owner
+
+
 def seat_holders(s: Session, table_id: str) -> list[str]:
     """The profiles that hold a seat at the table (a seat handed to a bot keeps its person)."""
     rows = s.scalars(

@@ -88,16 +88,24 @@ def table_record(s: Any, t: GameTable) -> dict[str, Any]:
     return record.model_dump(mode="json")
 
 
-def _check_table(s: Any, table_id: str, profile_id: str | None) -> GameTable:
-    """The table whose record or replay the caller may have; a running game has none."""
-    t = repo.table(s, table_id)
+def _check_access(s: Any, table_id: str, profile_id: str | None) -> None:
+    """The caller may have the table's record or replay (a light read: no state, no log); a
+    running game has none."""
+    t = repo.table_access(s, table_id)
     if t is None:
         raise NotFound("no such replay")
-    seated = profile_id is not None and profile_id in repo.seat_holders(s, t.id)
-    if not seated and not (t.options or {}).get("public_replay", False):
+    seated = profile_id is not None and profile_id in repo.seat_holders(s, table_id)
+    if not seated and not t.options.get("public_replay", False):
         raise NotFound("no such replay")
-    if t.status != TableStatus.FINISHED or t.seed is None or t.state is None:
+    if t.status != TableStatus.FINISHED or not t.has_game:
         raise NotFinished("the game is not finished: it has no record yet")
+
+
+def _check_table(s: Any, table_id: str, profile_id: str | None) -> GameTable:
+    """The table whose record or replay the caller may have."""
+    _check_access(s, table_id, profile_id)
+    t = repo.table(s, table_id)
+    assert t is not None
     return t
 
 
@@ -245,8 +253,7 @@ class RecordService:
             with self.db.session() as s:
                 if len(replay_id) == TABLE_REPLAY_ID_LENGTH:
                     return profile_id in repo.seat_holders(s, replay_id)
-                row = repo.imported(s, replay_id)
-                return row is not None and row.owner_profile_id == profile_id
+                return repo.imported_owner(s, replay_id) == profile_id
 
         return await to_thread.run_sync(work)
 
@@ -254,18 +261,20 @@ class RecordService:
         """Access is checked on every call; the replaying is done once per cached replay."""
         with self.db.session() as s:
             if len(replay_id) == TABLE_REPLAY_ID_LENGTH:
-                t = _check_table(s, replay_id, profile_id)
+                _check_access(s, replay_id, profile_id)
                 cached = self.cache.get(replay_id)
                 if cached is not None:
                     return cached
+                t = _check_table(s, replay_id, profile_id)
                 source = Source("table", t.id, table_record(s, t))
             else:
-                row = repo.imported(s, replay_id)
-                if row is None or row.owner_profile_id != profile_id:
+                if profile_id is None or repo.imported_owner(s, replay_id) != profile_id:
                     raise NotFound("no such replay")
                 cached = self.cache.get(replay_id)
                 if cached is not None:
                     return cached
+                row = repo.imported(s, replay_id)
+                assert row is not None
                 source = Source("import", None, dict(row.record))
         rec = source.record
         moves = [(m["seat"], m["move"], m.get("at")) for m in rec["moves"]]
