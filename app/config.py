@@ -166,6 +166,12 @@ class Settings(BaseSettings):
     # largest record body (a record of the most moves a record may hold fits well within it).
     rate_record_import: str = "10/minute;60/hour"
     max_record_bytes: int = Field(default=1_048_576, ge=1024)
+    # Replays (docs/records.md "What a replay costs"): reads of a replay or of its positions per
+    # client address and profile, the bytes of encoded replay pages and positions a process
+    # keeps, and the most positions one page of a replay's log holds (a whole real game fits).
+    rate_replay_read: str = "240/minute;3000/hour"
+    replay_cache_bytes: int = Field(default=64 * 1024 * 1024, ge=0)
+    replay_page_max: int = Field(default=400, ge=1)
     # Games bots play alone (every seat a bot; docs/bots.md, docs/operations.md "Limits")
     # Per profile: running games of theirs left to bots alone (a hand-over past it: 409).
     bot_unattended_per_profile: int = Field(default=2, ge=0)

@@ -125,6 +125,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             parse_rule(LimitName.PASSKEY_SIGNIN, settings.rate_passkey_signin),
             parse_rule(LimitName.RECORD_IMPORT, settings.rate_record_import),
             parse_rule(LimitName.ANALYSIS_REQUEST, settings.rate_analysis_request),
+            parse_rule(LimitName.REPLAY_READ, settings.rate_replay_read),
         ],
     )
 
@@ -193,7 +194,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     )
 
     # --- Analysis after the game: a queue in the database, one worker per instance ---
-    records = RecordService(db, clock)
+    records = RecordService(
+        db,
+        clock,
+        id_key=settings.effective_secret_key,
+        cache_bytes=settings.replay_cache_bytes,
+        page_max=settings.replay_page_max,
+    )
     analysis_bot = StrongBot(settings.analysis_playouts)
     analysis = AnalysisService(
         db,

@@ -41,6 +41,7 @@ class LimitName(StrEnum):
     PASSKEY_SIGNIN = "passkey_signin"  # passkey sign-in options and answers, per client address
     RECORD_IMPORT = "record_import"  # game records imported (each one replayed to be checked)
     ANALYSIS_REQUEST = "analysis_request"  # analyses of a replay asked for (docs/analysis.md)
+    REPLAY_READ = "replay_read"  # replays and their positions read (docs/records.md)
 
 
 COUNTS: Mapping[LimitName, Counts] = {
@@ -54,6 +55,7 @@ COUNTS: Mapping[LimitName, Counts] = {
     LimitName.PASSKEY_SIGNIN: Counts.ATTEMPTS,
     LimitName.RECORD_IMPORT: Counts.ATTEMPTS,
     LimitName.ANALYSIS_REQUEST: Counts.ATTEMPTS,
+    LimitName.REPLAY_READ: Counts.ATTEMPTS,
 }
 
 

@@ -5,17 +5,15 @@ Thin: parse, authorise (the caller's profile), call the record service, render t
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
-from app.errors import Malformed
 from app.profiles.deps import MaybeProfileId, ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
+from app.records.bounds import MAX_RECORD_MOVES
 from app.records.schemas import (
-    MAX_MOVES,
     GameRecord,
     ImportedOut,
     PositionOut,
@@ -104,47 +102,70 @@ async def set_public_replay(
     },
 )
 async def import_record(
-    request: Request, profile_id: ProfileId, records: Records
+    request: Request, profile_id: ProfileId, records: Records, response: Response
 ) -> dict[str, Any]:
     """Import a game record: it is replayed through the rules engine and stored as a replay the
-    caller owns only when every move replays exactly and its outcome is the replayed one.
+    caller owns only when every move replays exactly and its outcome is the replayed one. A
+    game the caller imported before is that replay again (`200` instead of `201`).
     Refusals change nothing: `unsupported_format`, `malformed`, `rules_mismatch`, `bad_record`,
-    `bad_move` (with `move_index` and `reason`), `record_unfinished`, `outcome_mismatch`."""
-    try:
-        body = json.loads(await request.body())
-    except ValueError as exc:  # not JSON, or not UTF-8
-        raise Malformed("the body is not JSON") from exc
-    if not isinstance(body, dict):
-        raise Malformed("a record is a JSON object")
-    return await records.import_record(profile_id, body)
+    `record_too_long` (with `limit`), `bad_move` (with `move_index` and `reason`;
+    `undo_in_record` for an `undo`), `record_unfinished`, `outcome_mismatch`."""
+    out, new = await records.import_body(profile_id, await request.body())
+    if not new:
+        response.status_code = 200
+    return out
 
 
-@router.get(
-    "/api/replays/{replay_id}",
-    response_model=ReplayOut,
-    dependencies=[Depends(limit(LimitName.INVITE, exempt=may_see_replay))],
-)
+# A replay read: misses (no such replay, not yours) count as guesses; every read counts too.
+REPLAY_LIMITS = [
+    Depends(limit(LimitName.INVITE, exempt=may_see_replay)),
+    Depends(limit(LimitName.REPLAY_READ)),
+]
+
+
+def _json(body: bytes) -> Response:
+    """Bytes encoded (and checked against the route's model) once, in a worker thread."""
+    return Response(content=body, media_type="application/json")
+
+
+@router.get("/api/replays/{replay_id}", response_model=ReplayOut, dependencies=REPLAY_LIMITS)
 async def replay(
-    replay_id: ReplayIdPath, profile_id: MaybeProfileId, records: Records, eyes: Eyes = "all"
-) -> dict[str, Any]:
-    """A replay's players, options and outcome, the number of positions, the whole log (events
-    seen with `eyes`, each move with the engine's summary) and both score tracks of every
-    player at every position."""
-    return await records.replay(profile_id, replay_id, eyes)
+    replay_id: ReplayIdPath,
+    profile_id: MaybeProfileId,
+    records: Records,
+    eyes: Eyes = "all",
+    offset: Annotated[
+        int, Query(ge=0, le=MAX_RECORD_MOVES, description="the page's first position")
+    ] = 0,
+    page_limit: Annotated[
+        int | None,
+        Query(
+            alias="limit",
+            ge=1,
+            le=MAX_RECORD_MOVES + 1,
+            description="positions in the page (at most EMARA_REPLAY_PAGE_MAX, the default)",
+        ),
+    ] = None,
+) -> Response:
+    """A replay's players, options and outcome, the number of positions, and one page of
+    positions from `offset`: the log entry of each (events seen with `eyes`, the move with
+    the engine's summary) and both score tracks of every player there. `next_offset`
+    continues (`null`: the last page)."""
+    return _json(await records.replay_page(profile_id, replay_id, eyes, offset, page_limit))
 
 
 @router.get(
     "/api/replays/{replay_id}/positions/{n}",
     response_model=PositionOut,
-    dependencies=[Depends(limit(LimitName.INVITE, exempt=may_see_replay))],
+    dependencies=REPLAY_LIMITS,
 )
 async def position(
     replay_id: ReplayIdPath,
-    n: Annotated[int, Path(ge=0, le=MAX_MOVES, description="0: the deal; n: after move n")],
+    n: Annotated[int, Path(ge=0, le=MAX_RECORD_MOVES, description="0: the deal; n: after move n")],
     profile_id: MaybeProfileId,
     records: Records,
     eyes: Eyes = "all",
-) -> dict[str, Any]:
+) -> Response:
     """The game at position `n` through one seat's eyes (that seat's own view then), or
     everyone's (`all`: the public view with every hand open in `hands`)."""
-    return await records.position(profile_id, replay_id, n, eyes)
+    return _json(await records.position(profile_id, replay_id, n, eyes))

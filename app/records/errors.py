@@ -65,3 +65,10 @@ class BadEyes(AppError):
 class NoSuchPosition(AppError):
     status = 404
     code = "no_such_position"
+
+
+class RecordTooLong(AppError):
+    """More moves than a game of the record's seats can make (``limit`` names the most)."""
+
+    status = 422
+    code = "record_too_long"

@@ -1,5 +1,6 @@
 """The example record of docs/records.example.json: a real three-player game the engine's greedy
-players play from a fixed seed (taking a move back now and then, so the record shows ``undo``).
+players play from a fixed seed. They take a move back now and then; the record, like every
+record, holds only the moves that stand (app/records/canonical.py).
 
 ``python -m app.records.example > docs/records.example.json`` writes it; a test imports the
 committed copy and replays it exactly.
@@ -12,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app import rules
+from app.records.canonical import standing_indexes
 from app.records.schemas import FORMAT, FORMAT_VERSION, GameRecord
 from app.records.version import rules_version
 from app.rules.simulate import play_greedy
@@ -28,8 +30,20 @@ NAMES = ("Ann", "Bob", "Cid")
 START = datetime(2026, 12, 6, 18, 0, tzinfo=UTC)
 
 
+def standing(seed: int, options: dict[str, Any], played: list[dict[str, Any]]) -> list[Any]:
+    """The moves of ``played`` (as made, undos too) that stand."""
+    state = rules.new_game(seed, options)
+    log = []
+    for m in played:
+        step = rules.apply_move(state, m["seat"], m["move"])
+        log.append((m["move"], step.events))
+        state = step.state
+    return [played[i] for i in standing_indexes(log)]
+
+
 def example_record() -> dict[str, Any]:
-    state, moves, _ = play_greedy(SEED, OPTIONS, undo_rate=0.05)
+    state, played, _ = play_greedy(SEED, OPTIONS, undo_rate=0.05)
+    moves = standing(SEED, OPTIONS, played)
     outcome = rules.outcome(state)
     record = GameRecord.model_validate(
         {

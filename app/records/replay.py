@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app import rules
+from app.records.canonical import check_canonical
 from app.records.errors import BadMove, BadRecord, OutcomeMismatch, RecordUnfinished
 from app.records.schemas import GameRecord
 from app.tables.answers import ScoreLine
@@ -91,8 +92,10 @@ def replay_record(
 
 
 def verify(record: GameRecord) -> Replayed:
-    """A record that replays exactly: its seats match its options, every move replays in order,
+    """A record that replays exactly: canonical (no ``undo``, not longer than a game of its
+    seats), its seats match its options, every move replays in order,
     the game ends with the last move, and its outcome is the replayed outcome."""
+    check_canonical(record)
     options = record.options.engine()
     n = record.options.players
     if sorted(p.seat for p in record.players) != list(range(n)):

@@ -3,16 +3,48 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import GameTable, ImportedReplay, MoveRecord, Profile, Seat
+from app.records.canonical import standing_indexes
 
 
 def table(s: Session, table_id: str) -> GameTable | None:
     return s.get(GameTable, table_id)
+
+
+class TableAccess(NamedTuple):
+    """What deciding who may see a table's record reads: no state, no log."""
+
+    status: str
+    options: dict[str, Any]
+    has_game: bool  # a seed and a state: the game was dealt
+
+
+def table_access(s: Session, table_id: str) -> TableAccess | None:
+    row = s.execute(
+        select(
+            GameTable.status,
+            GameTable.options,
+            GameTable.seed.is_not(None),
+            GameTable.state.is_not(None),
+        ).where(GameTable.id == table_id)
+    ).first()
+    if row is None:
+        return None
+    status, options, has_seed, has_state = row
+    return TableAccess(status, dict(options or {}), bool(has_seed) and bool(has_state))
+
+
+def imported_owner(s: Session, replay_id: str) -> str | None:
+    """The importer of an imported replay (None: no such replay); the record is not read."""
+    owner: str | None = s.scalar(
+        select(ImportedReplay.owner_profile_id).where(ImportedReplay.id == replay_id)
+    )
+    return owner
 
 
 def seat_holders(s: Session, table_id: str) -> list[str]:
@@ -34,14 +66,35 @@ def players(s: Session, table_id: str) -> list[dict[str, Any]]:
     return [{"seat": seat, "name": name, "bot_level": level} for seat, name, level in rows]
 
 
-def moves(s: Session, table_id: str, upto: int) -> list[tuple[int, int, dict[str, Any], datetime]]:
-    """(version, seat, move, made at) of the table's moves up to ``upto``, in order."""
+class LoggedMove(NamedTuple):
+    version: int
+    seat: int
+    move: dict[str, Any]
+    at: datetime
+    events: list[dict[str, Any]]
+
+
+def moves(s: Session, table_id: str, upto: int) -> list[LoggedMove]:
+    """The table's moves up to ``upto`` as they were made, in order (taken back ones too)."""
     rows = s.execute(
-        select(MoveRecord.version, MoveRecord.seat, MoveRecord.move, MoveRecord.created_at)
+        select(
+            MoveRecord.version,
+            MoveRecord.seat,
+            MoveRecord.move,
+            MoveRecord.created_at,
+            MoveRecord.events,
+        )
         .where(MoveRecord.table_id == table_id, MoveRecord.version <= upto)
         .order_by(MoveRecord.version)
     ).all()
-    return [(v, seat, move, at) for v, seat, move, at in rows]
+    return [LoggedMove(*r) for r in rows]
+
+
+def standing_moves(s: Session, table_id: str, upto: int) -> list[LoggedMove]:
+    """The table's moves up to ``upto`` that stand: what an ``undo`` took back, and the undo
+    itself, left out (app/records/canonical.py). A record holds exactly these."""
+    logged = moves(s, table_id, upto)
+    return [logged[i] for i in standing_indexes((m.move, m.events) for m in logged)]
 
 
 def set_public_replay(s: Session, t: GameTable, public: bool) -> None:

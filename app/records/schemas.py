@@ -12,14 +12,14 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
+from app.records.bounds import MAX_RECORD_MOVES
 from app.strict import Strict
 
 FORMAT: Final = "emara-record"
 FORMAT_VERSION: Final = 1
-# The most moves a record may hold. Games the engine's own players finish take 60 (solo) to
-# about 300 (four players) moves; taking moves back adds some. Far above any real game, and a
-# replay of this many moves costs well under a second.
-MAX_MOVES = 5000
+# The most moves a record of any game may hold (four seats; app/records/bounds.py derives it
+# from the rules data). A record of fewer seats is held to its own bound at import.
+MAX_MOVES = MAX_RECORD_MOVES
 # Seeds are drawn as 62 random bits; the record accepts any non-negative 63-bit number.
 MAX_SEED = 2**63 - 1
 # Bounds of any number inside a move or an outcome: no real value comes near them.
@@ -174,9 +174,10 @@ class ReplayLogEntry(BaseModel):
 
 
 class ReplayOut(BaseModel):
-    """A replay's meta data, its whole log and both score tracks of every player at every
-    position (``tracks[n]``: position ``n``; position 0 is the deal, position ``n`` follows
-    move ``n``)."""
+    """A replay's meta data and one page of it: the positions ``offset`` to ``offset + limit
+    - 1`` (position 0 is the deal, position ``n`` follows move ``n``), the log entry of each
+    of them but the deal, and both score tracks of every player at each (``tracks[i]``:
+    position ``offset + i``). ``next_offset`` continues; null: that was the last page."""
 
     replay_id: str
     source: Literal["table", "import"]
@@ -187,6 +188,9 @@ class ReplayOut(BaseModel):
     outcome: dict[str, Any]
     positions: int
     eyes: str
+    offset: int
+    limit: int
+    next_offset: int | None
     log: list[ReplayLogEntry]
     tracks: list[list[TrackPoint]]
     rules_version: str

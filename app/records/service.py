@@ -9,12 +9,14 @@ importer of an imported replay. Anyone else is told there is no such replay.
 
 from __future__ import annotations
 
+import json
 import secrets
 from datetime import UTC, datetime
 from typing import Any
 
 from anyio import to_thread
 from pydantic import ValidationError
+from sqlalchemy.exc import IntegrityError
 
 from app.clock import Clock
 from app.db.models import GameTable
@@ -24,9 +26,11 @@ from app.isotime import iso
 from app.records import repository as repo
 from app.records import views
 from app.records.cache import ReplayCache
-from app.records.errors import NotFinished, RulesMismatch, UnsupportedFormat
+from app.records.canonical import check_canonical, game_digest, imported_replay_id
+from app.records.encoded import EncodedCache
+from app.records.errors import NotFinished, OutcomeMismatch, RulesMismatch, UnsupportedFormat
 from app.records.replay import Replayed, Source, replay_record, verify
-from app.records.schemas import FORMAT, FORMAT_VERSION, GameRecord
+from app.records.schemas import FORMAT, FORMAT_VERSION, GameRecord, PositionOut, ReplayOut
 from app.records.version import rules_version
 from app.tables.status import TableStatus
 
@@ -34,6 +38,10 @@ TABLE_REPLAY_ID_LENGTH = 12
 IMPORTED_REPLAY_ID_LENGTH = 24
 # Imported replays one profile may keep.
 IMPORTS_PER_PROFILE = 500
+# Encoded replay pages and positions a process keeps, in bytes, and the most positions of a
+# replay page (the defaults of ``replay_cache_bytes`` and ``replay_page_max``).
+REPLAY_CACHE_BYTES = 64 * 1024 * 1024
+REPLAY_PAGE_MAX = 400
 
 
 class TooManyReplays(AppError):
@@ -52,14 +60,15 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def table_record(s: Any, t: GameTable) -> dict[str, Any]:
-    """The record of a finished table, in JSON form (the caller checked it is finished)."""
+    """The record of a finished table, in JSON form (the caller checked it is finished): the
+    moves that stand, without what was taken back (app/records/canonical.py)."""
     assert t.seed is not None and t.state is not None
     from app import rules
 
     outcome = rules.outcome(rules.decode_state(t.state))
     moves = [
-        {"seat": seat, "move": move, "at": _iso(at)}
-        for _, seat, move, at in repo.moves(s, t.id, t.version)
+        {"seat": m.seat, "move": m.move, "at": _iso(m.at)}
+        for m in repo.standing_moves(s, t.id, t.version)
     ]
     record = GameRecord.model_validate(
         {
@@ -79,17 +88,45 @@ def table_record(s: Any, t: GameTable) -> dict[str, Any]:
     return record.model_dump(mode="json")
 
 
-def _check_table(s: Any, table_id: str, profile_id: str | None) -> GameTable:
-    """The table whose record or replay the caller may have; a running game has none."""
-    t = repo.table(s, table_id)
+def _check_access(s: Any, table_id: str, profile_id: str | None) -> None:
+    """The caller may have the table's record or replay (a light read: no state, no log); a
+    running game has none."""
+    t = repo.table_access(s, table_id)
     if t is None:
         raise NotFound("no such replay")
-    seated = profile_id is not None and profile_id in repo.seat_holders(s, t.id)
-    if not seated and not (t.options or {}).get("public_replay", False):
+    seated = profile_id is not None and profile_id in repo.seat_holders(s, table_id)
+    if not seated and not t.options.get("public_replay", False):
         raise NotFound("no such replay")
-    if t.status != TableStatus.FINISHED or t.seed is None or t.state is None:
+    if t.status != TableStatus.FINISHED or not t.has_game:
         raise NotFinished("the game is not finished: it has no record yet")
+
+
+def _check_table(s: Any, table_id: str, profile_id: str | None) -> GameTable:
+    """The table whose record or replay the caller may have."""
+    _check_access(s, table_id, profile_id)
+    t = repo.table(s, table_id)
+    assert t is not None
     return t
+
+
+def parse_body(raw: bytes) -> dict[str, Any]:
+    """The JSON object of an import's body. Not JSON, not UTF-8, nested past what the parser
+    takes (a record nests five deep; ``[[[…`` a hundred thousand deep is refused, not a
+    crash) or not an object: ``malformed``."""
+    try:
+        body = json.loads(raw)
+    except RecursionError as exc:
+        raise Malformed("the body nests too deeply to be a record") from exc
+    except ValueError as exc:  # not JSON, or not UTF-8
+        raise Malformed("the body is not JSON") from exc
+    if not isinstance(body, dict):
+        raise Malformed("a record is a JSON object")
+    return body
+
+
+def _encode(model: type[ReplayOut] | type[PositionOut], out: dict[str, Any]) -> bytes:
+    """The response's bytes, checked against its contract once (then kept, not re-checked)."""
+    return model.model_validate(out).model_dump_json().encode("utf-8")
 
 
 def parse_record(body: dict[str, Any]) -> GameRecord:
@@ -118,10 +155,24 @@ def parse_record(body: dict[str, Any]) -> GameRecord:
 
 
 class RecordService:
-    def __init__(self, db: Database, clock: Clock, cache: ReplayCache | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        cache: ReplayCache | None = None,
+        *,
+        id_key: str | None = None,
+        cache_bytes: int = REPLAY_CACHE_BYTES,
+        page_max: int = REPLAY_PAGE_MAX,
+    ) -> None:
         self.db = db
         self.clock = clock
         self.cache = cache or ReplayCache()
+        # The key of imported replays' ids (the server's secret key; without one, this
+        # process's own: the same game imported again is then the same replay until a restart).
+        self.id_key = id_key or secrets.token_urlsafe(32)
+        self.encoded = EncodedCache(cache_bytes)
+        self.page_max = page_max
 
     # ------------------------------------------------------------------ export
     async def export(self, profile_id: str | None, table_id: str) -> dict[str, Any]:
@@ -149,26 +200,50 @@ class RecordService:
             return public
 
     # ------------------------------------------------------------------ import
-    async def import_record(self, profile_id: str, body: dict[str, Any]) -> dict[str, Any]:
-        return await to_thread.run_sync(self._import, profile_id, body)
+    async def import_body(self, profile_id: str, raw: bytes) -> tuple[dict[str, Any], bool]:
+        """Import the record in ``raw`` (parsed off the event loop): the replay and whether
+        it is new (False: the importer keeps this game already, and that is its replay)."""
+        return await to_thread.run_sync(self._import_body, profile_id, raw)
 
-    def _import(self, profile_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    def _import_body(self, profile_id: str, raw: bytes) -> tuple[dict[str, Any], bool]:
+        return self._import(profile_id, parse_body(raw))
+
+    def _import(self, profile_id: str, body: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         record = parse_record(body)
+        check_canonical(record)  # before anything is replayed
+        replay_id = imported_replay_id(self.id_key, profile_id, game_digest(record))
+        kept = self._kept_import(profile_id, replay_id, record)
+        if kept is not None:
+            return kept, False
         done = verify(record)  # nothing is stored unless it replays exactly
-        replay_id = new_replay_id()
+        stored = record.model_dump(mode="json")
+        try:
+            with self.db.session() as s:
+                if repo.count_imported(s, profile_id) >= IMPORTS_PER_PROFILE:
+                    raise TooManyReplays(f"at most {IMPORTS_PER_PROFILE} imported replays each")
+                repo.add_imported(
+                    s, replay_id, profile_id, stored, done.positions, self.clock.utcnow()
+                )
+        except IntegrityError:  # the same game, imported at the same moment
+            kept = self._kept_import(profile_id, replay_id, record)
+            if kept is None:
+                raise
+            return kept, False
+        self.cache.put(replay_id, (Source("import", None, stored), done))
+        return {"replay_id": replay_id, "positions": done.positions}, True
+
+    def _kept_import(
+        self, profile_id: str, replay_id: str, record: GameRecord
+    ) -> dict[str, Any] | None:
+        """The importer's replay of this very game, if they keep it (its outcome is then
+        checked against the kept one: the moves are the same, so must it be)."""
         with self.db.session() as s:
-            if repo.count_imported(s, profile_id) >= IMPORTS_PER_PROFILE:
-                raise TooManyReplays(f"at most {IMPORTS_PER_PROFILE} imported replays each")
-            repo.add_imported(
-                s,
-                replay_id,
-                profile_id,
-                record.model_dump(mode="json"),
-                done.positions,
-                self.clock.utcnow(),
-            )
-        self.cache.put(replay_id, (Source("import", None, record.model_dump(mode="json")), done))
-        return {"replay_id": replay_id, "positions": done.positions}
+            row = repo.imported(s, replay_id)
+            if row is None or row.owner_profile_id != profile_id:
+                return None
+            if row.record["outcome"] != record.outcome.model_dump(mode="json"):
+                raise OutcomeMismatch("the record's outcome is not the outcome its moves make")
+            return {"replay_id": replay_id, "positions": row.positions}
 
     # ------------------------------------------------------------------ replay
     async def may_see(self, profile_id: str, replay_id: str) -> bool:
@@ -178,8 +253,7 @@ class RecordService:
             with self.db.session() as s:
                 if len(replay_id) == TABLE_REPLAY_ID_LENGTH:
                     return profile_id in repo.seat_holders(s, replay_id)
-                row = repo.imported(s, replay_id)
-                return row is not None and row.owner_profile_id == profile_id
+                return repo.imported_owner(s, replay_id) == profile_id
 
         return await to_thread.run_sync(work)
 
@@ -187,18 +261,20 @@ class RecordService:
         """Access is checked on every call; the replaying is done once per cached replay."""
         with self.db.session() as s:
             if len(replay_id) == TABLE_REPLAY_ID_LENGTH:
-                t = _check_table(s, replay_id, profile_id)
+                _check_access(s, replay_id, profile_id)
                 cached = self.cache.get(replay_id)
                 if cached is not None:
                     return cached
+                t = _check_table(s, replay_id, profile_id)
                 source = Source("table", t.id, table_record(s, t))
             else:
-                row = repo.imported(s, replay_id)
-                if row is None or row.owner_profile_id != profile_id:
+                if profile_id is None or repo.imported_owner(s, replay_id) != profile_id:
                     raise NotFound("no such replay")
                 cached = self.cache.get(replay_id)
                 if cached is not None:
                     return cached
+                row = repo.imported(s, replay_id)
+                assert row is not None
                 source = Source("import", None, dict(row.record))
         rec = source.record
         moves = [(m["seat"], m["move"], m.get("at")) for m in rec["moves"]]
@@ -208,10 +284,42 @@ class RecordService:
         return source, done
 
     async def replay(self, profile_id: str | None, replay_id: str, eyes: str) -> dict[str, Any]:
-        return await to_thread.run_sync(self._replay, profile_id, replay_id, eyes)
+        """The whole replay (every position in one page), for the analysis."""
+        return await to_thread.run_sync(self._replay, profile_id, replay_id, eyes, 0, None)
 
-    def _replay(self, profile_id: str | None, replay_id: str, eyes: str) -> dict[str, Any]:
+    async def replay_page(
+        self, profile_id: str | None, replay_id: str, eyes: str, offset: int, limit: int | None
+    ) -> bytes:
+        """One page of a replay (at most ``page_max`` positions), encoded once per (replay,
+        eyes, page) and kept; worked out in a worker thread."""
+        return await to_thread.run_sync(
+            self._replay_page, profile_id, replay_id, eyes, offset, limit
+        )
+
+    def _page_limit(self, limit: int | None) -> int:
+        return self.page_max if limit is None else max(1, min(limit, self.page_max))
+
+    def _replay_page(
+        self, profile_id: str | None, replay_id: str, eyes: str, offset: int, limit: int | None
+    ) -> bytes:
+        source, done = self._load(profile_id, replay_id)  # access, every time
+        size = self._page_limit(limit)
+        return self.encoded.get_or_make(
+            (replay_id, "page", eyes, offset, size),
+            lambda: _encode(ReplayOut, self._render(replay_id, source, done, eyes, offset, size)),
+        )
+
+    def _replay(
+        self, profile_id: str | None, replay_id: str, eyes: str, offset: int, limit: int | None
+    ) -> dict[str, Any]:
         source, done = self._load(profile_id, replay_id)
+        size = done.positions if limit is None else limit
+        return self._render(replay_id, source, done, eyes, offset, size)
+
+    @staticmethod
+    def _render(
+        replay_id: str, source: Source, done: Replayed, eyes: str, offset: int, limit: int
+    ) -> dict[str, Any]:
         rec = source.record
         seat = views.parse_eyes(eyes, int(rec["options"]["players"]))
         return {
@@ -224,20 +332,21 @@ class RecordService:
             "outcome": rec["outcome"],
             "positions": done.positions,
             "eyes": eyes,
-            "log": views.full_log(done, seat),
-            "tracks": done.tracks,
+            **views.page(done, seat, offset, limit),
             "rules_version": rec["rules_version"],
             "finished_at": rec.get("finished_at"),
         }
 
-    async def position(
-        self, profile_id: str | None, replay_id: str, n: int, eyes: str
-    ) -> dict[str, Any]:
+    async def position(self, profile_id: str | None, replay_id: str, n: int, eyes: str) -> bytes:
+        """The game at position ``n``, encoded once per (replay, eyes, position) and kept."""
         return await to_thread.run_sync(self._position, profile_id, replay_id, n, eyes)
 
-    def _position(
-        self, profile_id: str | None, replay_id: str, n: int, eyes: str
-    ) -> dict[str, Any]:
-        source, done = self._load(profile_id, replay_id)
-        seat = views.parse_eyes(eyes, int(source.record["options"]["players"]))
-        return {"replay_id": replay_id, "eyes": eyes, **views.position(done, n, seat)}
+    def _position(self, profile_id: str | None, replay_id: str, n: int, eyes: str) -> bytes:
+        source, done = self._load(profile_id, replay_id)  # access, every time
+
+        def make() -> bytes:
+            seat = views.parse_eyes(eyes, int(source.record["options"]["players"]))
+            out = {"replay_id": replay_id, "eyes": eyes, **views.position(done, n, seat)}
+            return _encode(PositionOut, out)
+
+        return self.encoded.get_or_make((replay_id, "position", eyes, n, 0), make)

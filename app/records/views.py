@@ -54,8 +54,19 @@ def log_entry(done: Replayed, index: int, seat: int | None) -> dict[str, Any]:
     }
 
 
-def full_log(done: Replayed, seat: int | None) -> list[dict[str, Any]]:
-    return [log_entry(done, i, seat) for i in range(len(done.moves))]
+def page(done: Replayed, seat: int | None, offset: int, limit: int) -> dict[str, Any]:
+    """The positions ``offset`` to ``offset + limit - 1`` (those the game has): the log entry
+    of each but the deal, both tracks at each, and where the next page starts (None: none)."""
+    if not 0 <= offset < done.positions:
+        raise NoSuchPosition(f"positions run from 0 to {done.positions - 1}")
+    end = min(done.positions, offset + limit)
+    return {
+        "offset": offset,
+        "limit": limit,
+        "next_offset": end if end < done.positions else None,
+        "log": [log_entry(done, p - 1, seat) for p in range(max(offset, 1), end)],
+        "tracks": done.tracks[offset:end],
+    }
 
 
 def position(done: Replayed, n: int, seat: int | None) -> dict[str, Any]:

@@ -76,7 +76,7 @@ export class ReplayViewer {
     document.addEventListener("keydown", this.onKey);
     if (this.mq) this.mq.addEventListener("change", this.onLayout);
     try {
-      this.replay = await get(`/api/replays/${enc(this.replayId)}?eyes=all`);
+      this.replay = await this.fetchAll();
     } catch (e) {
       clear(this.root).append(h("section.panel", { "data-testid": "replay-missing" }, h("h1", t("replay.title")), h("p", t("replay.missing")), this.link("/games", t("mygames.title"), { class: "button" })));
       showError(e);
@@ -86,6 +86,20 @@ export class ReplayViewer {
     this.build();
     const want = positionInUrl();
     await this.goTo(want === null ? 0 : want, { push: false });
+  }
+
+  // The replay comes in pages (offset, next_offset): one for a real game, more for a long one.
+  async fetchAll() {
+    const base = `/api/replays/${enc(this.replayId)}?eyes=all`;
+    const first = await get(base);
+    let next = first.next_offset;
+    while (next !== null && next !== undefined) {
+      const page = await get(`${base}&offset=${next}`);
+      first.log = first.log.concat(page.log);
+      first.tracks = first.tracks.concat(page.tracks);
+      next = page.next_offset;
+    }
+    return first;
   }
 
   stop() {

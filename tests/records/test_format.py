@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from app.records.bounds import MAX_RECORD_MOVES
 from app.records.jsonschema import record_schema, render
 from app.records.version import rules_version, rules_version_of
 
@@ -32,7 +33,7 @@ def test_schema_names_every_part_of_a_record(example: dict[str, Any]) -> None:
         "seed",
         "moves",
     }
-    assert schema["properties"]["moves"]["maxItems"] == 5000
+    assert schema["properties"]["moves"]["maxItems"] == MAX_RECORD_MOVES
     assert schema["additionalProperties"] is False
     assert set(example) <= set(schema["properties"])
 

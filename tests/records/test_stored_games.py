@@ -61,7 +61,8 @@ def test_games_of_every_kind_replay_and_round_trip(app: Any, client: TestClient)
 def test_a_game_played_through_the_server_with_moves_taken_back_replays_and_round_trips(
     app: Any, client: TestClient
 ) -> None:
-    """Moves taken back stand in the server's log: the game replays through them all."""
+    """The server's log holds the moves taken back and the undos; the game replays through
+    them all, and its record (the moves that stand) replays to the same snapshot."""
     players = [new_player(client, name) for name in ("Ann", "Bob")]
     table_id = started(app, client, players, 5)
     rng = random.Random(5)

@@ -1,0 +1,151 @@
+"""Records abuse figures (not a test): what a padded record and looping replay reads cost.
+
+    .venv/bin/python -m bench.abuse_records              # 10 s of load per phase, 8 clients
+    .venv/bin/python -m bench.abuse_records --seconds 5 --clients 8
+
+Starts its own Postgres database and one uvicorn process (app/devtools/stack.py), then
+(``padded_record``):
+
+1. imports the attack as it was found: ``[first move, undo to 0]`` 2,455 times in front of a
+   real game (5,000 moves), and the same padding 200 times (within the cap of any record): the
+   status and error code of each, and how long the server took to refuse it;
+2. imports the real game (docs/records.example.json) and again (the same replay);
+3. measures ``/api/health`` p50/p99 idle, then while ``clients`` clients loop ``GET
+   /api/replays/{id}`` for ``seconds`` (a bystander's ``/api/profiles/me`` too), and counts the
+   reads served and refused (429).
+
+``main`` runs it twice: with the default limits, and with the replay read limit switched off
+(``EMARA_RATE_REPLAY_READ=""``: what the kept bytes alone do).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import copy
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from app.devtools.stack import ServerProcess, TempDatabase
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "docs" / "records.example.json"
+
+
+def _ms(samples: list[float], q: float) -> float:
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+
+
+def padded(record: dict[str, Any], pairs: int) -> dict[str, Any]:
+    first = record["moves"][0]
+    undo = {"seat": first["seat"], "move": {"kind": "undo", "to": 0}, "at": None}
+    out = copy.deepcopy(record)
+    out["moves"] = [first, undo] * pairs + record["moves"]
+    return out
+
+
+async def _timed_get(c: httpx.AsyncClient, path: str, headers: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    await c.get(path, headers=headers)
+    return (time.perf_counter() - t0) * 1000
+
+
+async def padded_record(
+    base_url: str, seconds: float = 10.0, clients: int = 8, example: Path = EXAMPLE
+) -> dict[str, float]:
+    """The figures of one server at ``base_url`` (see the module's docstring); codes are HTTP
+    statuses (a float each, like every figure)."""
+    record = json.loads(example.read_text(encoding="utf-8"))
+    out: dict[str, float] = {}
+    async with httpx.AsyncClient(base_url=base_url, trust_env=False, timeout=60) as c:
+        me = (await c.post("/api/profiles", json={"name": "Padder"})).json()
+        c.cookies.clear()
+        auth = {"Authorization": f"Bearer {me['token']}"}
+        other = (await c.post("/api/profiles", json={"name": "Bystander"})).json()
+        c.cookies.clear()
+        bystander = {"Authorization": f"Bearer {other['token']}"}
+        for name, pairs in (("padded_5000", 2455), ("padded_200", 200)):
+            body = json.dumps(padded(record, pairs)).encode()
+            t0 = time.perf_counter()
+            r = await c.post(
+                "/api/records", content=body, headers={**auth, "Content-Type": "application/json"}
+            )
+            out[f"{name}_status"] = float(r.status_code)
+            out[f"{name}_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+            print(name, r.status_code, r.json().get("error", {}).get("code"))
+        r = await c.post("/api/records", json=record, headers=auth)
+        out["real_import_status"] = float(r.status_code)
+        replay_id = r.json()["replay_id"]
+        again = await c.post("/api/records", json=record, headers=auth)
+        out["real_again_status"] = float(again.status_code)
+        out["same_replay_id"] = float(again.json().get("replay_id") == replay_id)
+        first = await c.get(f"/api/replays/{replay_id}", headers=auth)
+        out["replay_bytes"] = float(len(first.content))
+
+        idle = [await _timed_get(c, "/api/health", {}) for _ in range(200)]
+        out["health_idle_p50_ms"] = _ms(idle, 0.5)
+        out["health_idle_p99_ms"] = _ms(idle, 0.99)
+
+        done = asyncio.Event()
+        served, refused = [0], [0]
+        health: list[float] = []
+        me_lat: list[float] = []
+
+        async def loop_reads() -> None:
+            async with httpx.AsyncClient(base_url=base_url, trust_env=False, timeout=60) as lc:
+                while not done.is_set():
+                    r = await lc.get(f"/api/replays/{replay_id}", headers=auth)
+                    if r.status_code == 200:
+                        served[0] += 1
+                    else:
+                        refused[0] += 1
+
+        async def watch(path: str, headers: dict[str, str], into: list[float]) -> None:
+            async with httpx.AsyncClient(base_url=base_url, trust_env=False, timeout=60) as wc:
+                while not done.is_set():
+                    into.append(await _timed_get(wc, path, headers))
+                    await asyncio.sleep(0.02)
+
+        tasks = [asyncio.create_task(loop_reads()) for _ in range(clients)]
+        tasks.append(asyncio.create_task(watch("/api/health", {}, health)))
+        tasks.append(asyncio.create_task(watch("/api/profiles/me", bystander, me_lat)))
+        await asyncio.sleep(seconds)
+        done.set()
+        await asyncio.gather(*tasks)
+        out["replay_reads_served"] = float(served[0])
+        out["replay_reads_refused"] = float(refused[0])
+        out["health_load_p50_ms"] = _ms(health, 0.5)
+        out["health_load_p99_ms"] = _ms(health, 0.99)
+        out["bystander_me_p50_ms"] = _ms(me_lat, 0.5)
+        out["bystander_me_p99_ms"] = _ms(me_lat, 0.99)
+        out["health_load_samples"] = float(len(health))
+    return out
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--clients", type=int, default=8)
+    args = ap.parse_args()
+    results: dict[str, Any] = {"checkout": str(ROOT)}
+    phases = {"default_limits": {}, "replay_read_limit_off": {"EMARA_RATE_REPLAY_READ": ""}}
+    with TempDatabase("emara_abuse_records") as db, tempfile.TemporaryDirectory() as tmp:
+        for phase, env in phases.items():
+            server = ServerProcess(db.url, Path(tmp) / f"{phase}.log", env=env).start()
+            try:
+                results[phase] = await padded_record(server.base, args.seconds, args.clients)
+            finally:
+                server.stop()
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
