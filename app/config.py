@@ -162,6 +162,10 @@ class Settings(BaseSettings):
     passkey_rp_name: str = "Crown of Emara"
     passkey_challenge_seconds: float = Field(default=300.0, gt=0, le=600)
     rate_passkey_signin: str = "30/minute;300/hour"
+    # Adding or removing a passkey or the e-mail address (and removing them while signing out
+    # everywhere) needs a proof on this device at most this old: its sign-in, or a re-entered
+    # recovery code or passkey ("confirm it's you"; docs/operations.md "Recent proof").
+    recent_proof_seconds: float = Field(default=300.0, gt=0, le=3600)
     # Game records (docs/records.md): imports per client address and profile, and the
     # largest record body (a record of the most moves a record may hold fits well within it).
     rate_record_import: str = "10/minute;60/hour"
