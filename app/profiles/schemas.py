@@ -146,7 +146,15 @@ class SignOutEverywhereIn(Strict):
     """Also remove the passkeys and the address added at or after this time (needs a recent
     proof: ``403 recent_proof_required`` otherwise, and nothing is done)."""
 
-    remove_added_since: AwareDatetime | None = None
+    # An ISO 8601 time with its zone, as JSON has it (a string: parsed, unlike other fields).
+    remove_added_since: AwareDatetime | None = Field(default=None, strict=False)
+
+    @field_validator("remove_added_since", mode="before")
+    @classmethod
+    def _a_string(cls, v: object) -> object:
+        if v is not None and not isinstance(v, str):
+            raise ValueError("an ISO 8601 time with its zone, as a string")
+        return v
 
 
 class SignedOutEverywhereOut(SessionOut):
