@@ -114,6 +114,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         settings.session_days * 86400,
         settings.session_renew_hours * 3600,
         settings.recent_proof_seconds,
+        settings.security_notices_kept,
     )
     # Sign out everywhere and a recovery end the profile's sockets and streams on every instance.
     profiles_service.cut_off_hooks.append(hub.signed_out)

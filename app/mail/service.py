@@ -173,7 +173,8 @@ class MailService:
             kind = notices.NoticeKind.ADDRESS_ADDED
             if old is not None:
                 kind = notices.NoticeKind.ADDRESS_CHANGED
-            notices.record(s, row.profile_id, row.session_id, kind, row.address, at)
+            kept = self.profiles.notices_kept
+            notices.record(s, row.profile_id, row.session_id, kind, row.address, at, kept)
             name = repo.profile_name(s, row.profile_id) or "?"
             return None if old is None else (old[0], name, old[1])
 

@@ -218,7 +218,8 @@ class PasskeyService:
                 now,
             )
             kind = notices.NoticeKind.PASSKEY_ADDED
-            notices.record(s, profile_id, session_id, kind, row.name, now)
+            kept = self.profiles.notices_kept
+            notices.record(s, profile_id, session_id, kind, row.name, now, kept)
             return row
 
         try:

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import DeviceSession, SecurityNotice
 
-# A device is shown at most this many notices (the newest): a long list says no more.
-MAX_SHOWN = 20
+# A profile keeps (and a device is shown) at most this many notices, the newest: a long list
+# says no more (the setting ``security_notices_kept``).
+KEPT = 20
 
 
 class NoticeKind(StrEnum):
@@ -43,7 +44,9 @@ def record(
     kind: NoticeKind,
     detail: str,
     at: datetime,
+    kept: int = KEPT,
 ) -> None:
+    """Write a notice; the profile's older ones beyond the newest ``kept`` are dropped."""
     s.add(
         SecurityNotice(
             profile_id=profile_id,
@@ -54,10 +57,23 @@ def record(
         )
     )
     s.flush()
+    oldest_kept = s.scalar(
+        select(SecurityNotice.id)
+        .where(SecurityNotice.profile_id == profile_id)
+        .order_by(SecurityNotice.id.desc())
+        .offset(kept - 1)
+        .limit(1)
+    )
+    if oldest_kept is not None:
+        s.execute(
+            delete(SecurityNotice).where(
+                SecurityNotice.profile_id == profile_id, SecurityNotice.id < oldest_kept
+            )
+        )
 
 
-def for_device(s: Session, session_id: str) -> list[Notice]:
-    """The notices this device has not dismissed, newest first (at most ``MAX_SHOWN``)."""
+def for_device(s: Session, session_id: str, kept: int = KEPT) -> list[Notice]:
+    """The notices this device has not dismissed, newest first (at most ``kept``)."""
     me = s.get(DeviceSession, session_id)
     if me is None:
         return []
@@ -78,7 +94,7 @@ def for_device(s: Session, session_id: str) -> list[Notice]:
             SecurityNotice.id > (me.notices_seen or 0),
         )
         .order_by(SecurityNotice.id.desc())
-        .limit(MAX_SHOWN)
+        .limit(kept)
     ).all()
     return [Notice(r.id, NoticeKind(r.kind), r.detail, r.device, r.at) for r in rows]
 

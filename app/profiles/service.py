@@ -90,6 +90,7 @@ class ProfileService:
         session_seconds: float,
         renew_seconds: float,
         proof_seconds: float = 300.0,
+        notices_kept: int = notice_rows.KEPT,
     ) -> None:
         self.db = db
         self.signer = signer
@@ -97,6 +98,7 @@ class ProfileService:
         self.session_seconds = session_seconds
         self.renew_seconds = renew_seconds
         self.proof_seconds = proof_seconds
+        self.notices_kept = notices_kept  # security notices kept per profile
         # Told (after the commit, on the loop) of a profile whose every earlier session was cut
         # off: create_app ends its open sockets and event streams on every instance.
         self.cut_off_hooks: list[Callable[[str], None]] = []
@@ -286,7 +288,7 @@ class ProfileService:
 
     # ------------------------------------------------------------------ security notices
     async def notices(self, session_id: str) -> list[notice_rows.Notice]:
-        return await self._run(lambda s: notice_rows.for_device(s, session_id))
+        return await self._run(lambda s: notice_rows.for_device(s, session_id, self.notices_kept))
 
     async def dismiss_notices(self, session_id: str, through: int) -> None:
         await self._run(lambda s: notice_rows.dismiss(s, session_id, through))

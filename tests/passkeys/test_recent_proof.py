@@ -174,3 +174,20 @@ def test_a_passkey_added_is_told_to_the_other_devices_until_each_dismisses_it(
     kinds = [n["kind"] for n in tc.get("/api/profiles/me", headers=tablet).json()["notices"]]
     assert kinds == ["passkey_added"]
     assert tc.get("/api/profiles/me", headers=phone).json()["notices"] == []
+
+
+def test_a_profile_keeps_only_its_newest_notices(device: Device, clock: ManualClock) -> None:
+    from sqlalchemy import func, select
+
+    from app.db.models import SecurityNotice
+
+    tc = device(security_notices_kept=2)
+    ada = new_player(tc, "Ada")
+    phone = _second_device(tc, device, ada)
+    clock.advance(1)
+    for name in ("One", "Two", "Three"):
+        add_passkey(tc, ada, Authenticator(ORIGIN), name=name)
+    shown = [n["detail"] for n in tc.get("/api/profiles/me", headers=phone).json()["notices"]]
+    assert shown == ["Three", "Two"]
+    with tc.app.state.db.session() as s:  # type: ignore[attr-defined]
+        assert s.scalar(select(func.count()).select_from(SecurityNotice)) == 2
