@@ -9,6 +9,7 @@ import { get, post, del, ApiError } from "/js/api.js";
 import { showError, toast } from "/js/notices.js";
 import { loadProfile } from "/js/profile.js";
 import { signOutEverywhereDialog } from "/js/signoutall.js";
+import { withProof, quiet } from "/js/stepup.js";
 
 const when = (iso) => {
   const at = new Date(iso);
@@ -34,7 +35,7 @@ export function devicesSection() {
   add.addEventListener("click", async () => {
     add.disabled = true;
     try {
-      const c = await post("/api/profiles/me/devices/code", {});
+      const c = await withProof(() => post("/api/profiles/me/devices/code", {}));
       clear(shown).append(
         h("p", t("devices.code_how")),
         h("p.device-code-text", { "data-testid": "device-code" }, c.code),
@@ -42,7 +43,7 @@ export function devicesSection() {
         h("p", h("input.device-link", { type: "text", readonly: "", value: c.link, "aria-label": t("devices.link"), "data-testid": "device-link" })),
         h("p.muted", t("devices.code_expires", { time: when(c.expires_at) })));
     } catch (e) {
-      showError(e);
+      if (!quiet(e)) showError(e);
     } finally {
       add.disabled = false;
     }

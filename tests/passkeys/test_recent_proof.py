@@ -191,3 +191,14 @@ def test_a_profile_keeps_only_its_newest_notices(device: Device, clock: ManualCl
     assert shown == ["Three", "Two"]
     with tc.app.state.db.session() as s:  # type: ignore[attr-defined]
         assert s.scalar(select(func.count()).select_from(SecurityNotice)) == 2
+
+
+def test_a_borrowed_session_cannot_mint_a_freshly_signed_in_device(
+    device: Device, tc: TestClient, ada: Player, clock: ManualClock
+) -> None:
+    """A device added by a code is signed in (a proof there): asking for the code needs one."""
+    clock.advance(PROOF + 1)
+    r = tc.post("/api/profiles/me/devices/code", headers=ada.headers)
+    assert r.status_code == 403 and _code(r) == "recent_proof_required"
+    tc.post("/api/profiles/me/confirm", json={"code": ada.recovery_code}, headers=ada.headers)
+    assert tc.post("/api/profiles/me/devices/code", headers=ada.headers).status_code == 201
