@@ -11,10 +11,10 @@ Session rules (docs/protocol.md "Sessions"):
 - signing out everywhere adds one to the generation: every earlier token, on every device, is
   refused from then on; a recovery signs in this device only, and the others are told;
 - a recovery code works once: using it replaces it by a new code, returned to be shown;
-- a change to the ways in (a passkey, the e-mail address) needs a recent proof on this device:
-  its sign-in, or a re-entered recovery code or passkey, within ``proof_seconds``
-  (``require_recent_proof``); signing out everywhere keeps this device's proof, it proves
-  nothing new.
+- a change to the ways in (a passkey, the e-mail address, a code that adds a device) needs a
+  recent proof on this device: its sign-in, or a re-entered recovery code or passkey, within
+  ``proof_seconds`` (``check_proof``; the routes use ``deps.recent_proof``); signing out
+  everywhere keeps this device's proof, it proves nothing new.
 """
 
 from __future__ import annotations
