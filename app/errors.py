@@ -112,6 +112,15 @@ class BadDeviceCode(AppError):
     code = "bad_device_code"
 
 
+class RecentProofRequired(AppError):
+    """Adding or removing a passkey or the e-mail address needs a recent proof on this device
+    (a sign-in, or a re-entered recovery code or passkey, within ``recent_proof_seconds``):
+    confirm it's you, then send the request again. Nothing was changed."""
+
+    status = 403
+    code = "recent_proof_required"
+
+
 class Unavailable(AppError):
     """The database could not be reached or dropped the connection; nothing was changed unless
     the commit went through, and retrying with the same ``move_id`` is safe either way."""

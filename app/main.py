@@ -47,6 +47,7 @@ from app.passkeys.service import PasskeyService
 from app.presence.service import PresenceService
 from app.profiles import devices as device_endpoints
 from app.profiles import endpoints as profiles
+from app.profiles import proof as proof_endpoints
 from app.profiles.service import ProfileService
 from app.push import endpoints as push_endpoints
 from app.push.delivery import PushLimits
@@ -107,7 +108,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     )
     # --- Sessions and rate limits ---
     profiles_service = ProfileService(
-        db, signer, clock, settings.session_days * 86400, settings.session_renew_hours * 3600
+        db,
+        signer,
+        clock,
+        settings.session_days * 86400,
+        settings.session_renew_hours * 3600,
+        settings.recent_proof_seconds,
+        settings.security_notices_kept,
     )
     # Sign out everywhere and a recovery end the profile's sockets and streams on every instance.
     profiles_service.cut_off_hooks.append(hub.signed_out)
@@ -326,6 +333,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     )
     app.include_router(profiles.router)
     app.include_router(device_endpoints.router)
+    app.include_router(proof_endpoints.router)  # confirm it's you, security notices
     app.include_router(table_endpoints.router)
     app.include_router(seen_endpoints.router)  # since you looked
     app.include_router(bot_endpoints.router)

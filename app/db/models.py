@@ -270,6 +270,8 @@ class EmailToken(Base):
     lang: Mapped[str] = mapped_column(String(2), default="en")
     expires_at: Mapped[float] = mapped_column(Float, index=True)
     used: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The device session that asked for a confirmation link (its change is not a notice to it).
+    session_id: Mapped[str | None] = mapped_column(String(24), nullable=True, default=None)
 
 
 class EmailOutbox(Base):
@@ -311,6 +313,29 @@ class DeviceSession(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # When this device last said "that was me" to a recovery elsewhere (None: never).
     acknowledged_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # When this device last proved it is its person: its sign-in, or a re-entered recovery code
+    # or passkey (None: never, e.g. a session from before device sessions). Adding or removing a
+    # passkey or an address needs this to be recent (migration 0900).
+    proved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The newest security notice this device dismissed (None: none).
+    notices_seen: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class SecurityNotice(Base):
+    """A change to the ways into a profile, shown to its other devices until each dismisses it:
+    ``kind`` passkey_added | address_added | address_changed; ``detail`` the passkey's name or
+    the new address; ``session_id`` the device that made it (None: unknown)."""
+
+    __tablename__ = "security_notice"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    profile_id: Mapped[str] = mapped_column(
+        ForeignKey("profile.id", ondelete="CASCADE"), index=True
+    )
+    session_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    detail: Mapped[str] = mapped_column(String(254))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class DeviceCode(Base):

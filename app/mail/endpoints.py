@@ -25,7 +25,7 @@ from app.mail.schemas import (
 )
 from app.mail.service import MailService
 from app.mail.tokens import address_digest
-from app.profiles.deps import NO_STORE, MaybeProfileId, ProfileId
+from app.profiles.deps import NO_STORE, MaybeProfileId, ProfileId, ProvenSession
 from app.profiles.handover import sign_in_here
 from app.profiles.limit import limit
 from app.ratelimit import LimitName, RateLimiter
@@ -64,14 +64,21 @@ async def my_email(profile_id: ProfileId, svc: Mail, response: Response) -> dict
 
 @router.post("", response_model=EmailOut, status_code=202)
 async def add_email(
-    body: EmailIn, request: Request, profile_id: ProfileId, svc: Mail, response: Response
+    body: EmailIn,
+    request: Request,
+    profile_id: ProfileId,
+    proven: ProvenSession,
+    svc: Mail,
+    response: Response,
 ) -> dict[str, Any]:
     """Add (or change to) an address: a confirmation link goes to it, good once for a short
-    while; the address counts from its confirmation. Refused: anything but one plain address
-    (`bad_email_address` with a `reason`), or no SMTP server (`email_unavailable`)."""
+    while; the address counts from its confirmation (the profile's other devices are told, and
+    a change is mailed to the old address). Refused: no recent proof on this device
+    (`recent_proof_required`), anything but one plain address (`bad_email_address` with a
+    `reason`), or no SMTP server (`email_unavailable`)."""
     no_store(response)
     await count_send(request, profile_id, body.address)
-    return svc.describe(await svc.add(profile_id, body.address, body.lang))
+    return svc.describe(await svc.add(profile_id, body.address, body.lang, proven))
 
 
 @router.patch("", response_model=EmailOut)
@@ -84,8 +91,11 @@ async def email_settings(
 
 
 @router.delete("", response_model=EmailOut)
-async def remove_email(profile_id: ProfileId, svc: Mail, response: Response) -> dict[str, Any]:
-    """Forget my address (and every link sent to it)."""
+async def remove_email(
+    profile_id: ProfileId, proven: ProvenSession, svc: Mail, response: Response
+) -> dict[str, Any]:
+    """Forget my address (and every link sent to it). Needs a recent proof on this device
+    (`recent_proof_required`)."""
     no_store(response)
     return svc.describe(await svc.remove(profile_id))
 

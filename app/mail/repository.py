@@ -4,6 +4,7 @@ the notifications need (who sits where, whose turn it is, the deadlines)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Table, delete, func, insert, select, update
@@ -43,12 +44,18 @@ def profile_name(s: Session, profile_id: str) -> str | None:
     return s.scalar(select(Profile.name).where(Profile.id == profile_id))
 
 
-def set_address(s: Session, profile_id: str, address: str, lang: str) -> None:
+def set_address(s: Session, profile_id: str, address: str, lang: str, at: datetime) -> None:
+    """The profile's address is ``address`` from ``at`` (a change confirms the new address then:
+    "sign out everywhere" removes an address added or changed since a time)."""
     row = s.get(EmailAddress, profile_id)
     if row is None:
-        s.add(EmailAddress(profile_id=profile_id, address=address, lang=lang, notify=True))
+        s.add(
+            EmailAddress(
+                profile_id=profile_id, address=address, lang=lang, notify=True, confirmed_at=at
+            )
+        )
     else:
-        row.address, row.lang, row.notify = address, lang, True
+        row.address, row.lang, row.notify, row.confirmed_at = address, lang, True, at
     s.flush()
 
 
@@ -59,7 +66,14 @@ def remove_address(s: Session, profile_id: str) -> bool:
 
 # ------------------------------------------------------------------------------ tokens
 def add_token(
-    s: Session, digest: str, profile_id: str, purpose: str, address: str, lang: str, until: float
+    s: Session,
+    digest: str,
+    profile_id: str,
+    purpose: str,
+    address: str,
+    lang: str,
+    until: float,
+    session_id: str | None = None,
 ) -> None:
     s.add(
         EmailToken(
@@ -70,6 +84,7 @@ def add_token(
             lang=lang,
             expires_at=until,
             used=False,
+            session_id=session_id,
         )
     )
 

@@ -1,5 +1,8 @@
 """E-mail addresses of profiles: add (a confirmation link goes out), confirm, change what is
 wanted, remove, unsubscribe in one click; and sign-in links, the fourth way onto a device.
+Adding, changing and removing an address need a recent proof on the asking device (checked by the
+endpoints); a confirmed address or change is told to the profile's other devices (a security
+notice), and a change to the old address too (a mail).
 
 Links are single-use and short-lived (only their hash is stored); every mail a person asks for
 is rate-limited per profile, client address and mailbox by the endpoints. An address is shown
@@ -25,8 +28,9 @@ from app.mail.compose import Outgoing, letter
 from app.mail.links import Links
 from app.mail.postman import Postman
 from app.mail.sessions import open_session
-from app.mail.texts import lang_of, say
+from app.mail.texts import Lang, lang_of, say
 from app.mail.tokens import UnsubscribeSigner, new_token, same_address, token_hash
+from app.profiles import notices
 from app.profiles.service import Issued, ProfileService
 from app.profiles.switch import check_switch
 
@@ -117,8 +121,11 @@ class MailService:
 
         return await self._run(work)
 
-    async def add(self, profile_id: str, raw: str, lang: str) -> MailStatus:
-        """A confirmation link to ``raw`` (checked first); the address counts once confirmed."""
+    async def add(
+        self, profile_id: str, raw: str, lang: str, session_id: str | None = None
+    ) -> MailStatus:
+        """A confirmation link to ``raw`` (checked first); the address counts once confirmed.
+        ``session_id``: the device that asked (its change is no notice to itself)."""
         address = normalise(raw)
         self._need_mail()
         token = new_token()
@@ -127,7 +134,9 @@ class MailService:
 
         def work(s: Session) -> str | None:
             repo.forget_tokens(s, profile_id, "confirm")  # only the latest link works
-            repo.add_token(s, token_hash(token), profile_id, "confirm", address, lang, until)
+            repo.add_token(
+                s, token_hash(token), profile_id, "confirm", address, lang, until, session_id
+            )
             return repo.profile_name(s, profile_id)
 
         name = await self._run(work)
@@ -143,22 +152,49 @@ class MailService:
         return await self.status(profile_id)
 
     async def confirm(self, token: str) -> None:
-        """Spend a confirmation link: the address becomes its profile's."""
-        digest, now = token_hash(token), self.clock.now()
+        """Spend a confirmation link: the address becomes its profile's. The profile's other
+        devices are told (a notice); a change is mailed to the old address too."""
+        digest, now, at = token_hash(token), self.clock.now(), self.clock.utcnow()
 
-        def work(s: Session) -> None:
+        def work(s: Session) -> tuple[str, str, Lang] | None:
             row = repo.spend_token(s, digest, "confirm", now)
             if row is None:
                 raise BadEmailLink("this link is unknown, used or expired")
             owner = repo.owner_of(s, row.address)
             if owner is not None and owner.profile_id != row.profile_id:
                 raise AddressTaken("this address belongs to another profile")
+            before = repo.address_of(s, row.profile_id)
+            old = None if before is None else (before.address, lang_of(before.lang))
             try:
-                repo.set_address(s, row.profile_id, row.address, row.lang)
+                repo.set_address(s, row.profile_id, row.address, row.lang, at)
             except IntegrityError as exc:  # confirmed for another profile at the same moment
                 raise AddressTaken("this address belongs to another profile") from exc
+            if old is not None and old[0] == row.address:
+                return None  # the same address confirmed again: nothing changed
+            kind = notices.NoticeKind.ADDRESS_ADDED
+            if old is not None:
+                kind = notices.NoticeKind.ADDRESS_CHANGED
+            kept = self.profiles.notices_kept
+            notices.record(s, row.profile_id, row.session_id, kind, row.address, at, kept)
+            name = repo.profile_name(s, row.profile_id) or "?"
+            return None if old is None else (old[0], name, old[1])
 
-        await self._run(work)
+        told = await self._run(work)
+        if told is not None:
+            self._tell_old_address(*told, when=at.strftime("%Y-%m-%d %H:%M"))
+
+    def _tell_old_address(self, address: str, name: str, lang: Lang, when: str) -> None:
+        """The address a profile moved away from is told (no new address named: the old
+        mailbox may no longer be the person's)."""
+        body = say(lang, "address_changed.body", when=when)
+        self.postman.post(
+            Outgoing(
+                address,
+                "address_changed",
+                say(lang, "address_changed.subject"),
+                letter(lang, name, body, None),
+            )
+        )
 
     async def update(self, profile_id: str, notify: bool | None, lang: str | None) -> MailStatus:
         def work(s: Session) -> None:

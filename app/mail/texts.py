@@ -15,6 +15,11 @@ Words = dict[str, str]
 
 CATALOGUES: dict[Lang, Words] = {
     "en": {
+        "address_changed.subject": "Your e-mail address for Crown of Emara was changed",
+        "address_changed.body": "the e-mail address of your profile on Crown of Emara was "
+        "changed on {when} (UTC): this address gets no more mail from us.\n\nIf this was not "
+        'you, open the profile menu on one of your devices and choose "Sign out on every '
+        'other device": it can remove the address and the passkeys added since as well.',
         "greeting": "Hello {name},",
         "table_of": "{host}'s table",
         "confirm.subject": "Confirm your e-mail address for Crown of Emara",
@@ -44,6 +49,12 @@ CATALOGUES: dict[Lang, Words] = {
         "Stop them with one click: {link}",
     },
     "de": {
+        "address_changed.subject": "Deine E-Mail-Adresse bei Crown of Emara wurde geändert",
+        "address_changed.body": "die E-Mail-Adresse deines Profils bei Crown of Emara wurde "
+        "am {when} (UTC) geändert: an diese Adresse schreiben wir nicht mehr.\n\nWarst du das "
+        'nicht, öffne auf einem deiner Geräte das Profilmenü und wähle "Auf allen anderen '
+        'Geräten abmelden": das kann auch die seither hinzugefügte Adresse und Passkeys '
+        "entfernen.",
         "greeting": "Hallo {name},",
         "table_of": "Tisch von {host}",
         "confirm.subject": "Bestätige deine E-Mail-Adresse für Crown of Emara",
@@ -75,6 +86,12 @@ CATALOGUES: dict[Lang, Words] = {
         "bestellt hast. Mit einem Klick abbestellen: {link}",
     },
     "cs": {
+        "address_changed.subject": "Vaše e-mailová adresa v Crown of Emara byla změněna",
+        "address_changed.body": "e-mailová adresa vašeho profilu v Crown of Emara byla "
+        "{when} (UTC) změněna: na tuto adresu už nic posílat nebudeme.\n\nPokud jste to "
+        'nebyli vy, otevřete na některém svém zařízení nabídku profilu a zvolte "Odhlásit na '
+        'všech ostatních zařízeních": může přitom odebrat i adresu a přístupové klíče '
+        "přidané od té doby.",
         "greeting": "Dobrý den, {name},",
         "table_of": "stůl hráče {host}",
         "confirm.subject": "Potvrďte svou e-mailovou adresu pro Crown of Emara",

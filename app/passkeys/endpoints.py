@@ -8,12 +8,15 @@ request was made to; the ceremony's origin must be that URL's origin (or the req
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Request, Response
 
 from app.passkeys.schemas import (
+    ConfirmedOut,
+    ConfirmIn,
     CreationOptionsOut,
     PasskeyOut,
     PasskeysOut,
@@ -23,7 +26,14 @@ from app.passkeys.schemas import (
     SignInIn,
 )
 from app.passkeys.service import PasskeyService, Site, as_utc
-from app.profiles.deps import NO_STORE, ProfileId, set_session_cookie, settings_of
+from app.profiles.deps import (
+    NO_STORE,
+    ProfileId,
+    ProvenSession,
+    SessionId,
+    set_session_cookie,
+    settings_of,
+)
 from app.profiles.device_name import device_name
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
@@ -66,24 +76,36 @@ def _out(row: Any) -> PasskeyOut:
 
 @router.post("/register/options", response_model=CreationOptionsOut)
 async def registration_options(
-    request: Request, profile_id: ProfileId, svc: Passkeys, response: Response
+    request: Request,
+    profile_id: ProfileId,
+    proven: ProvenSession,
+    svc: Passkeys,
+    response: Response,
 ) -> dict[str, Any]:
     """Options for `navigator.credentials.create()`: a fresh challenge (single use, good for 5
-    minutes, bound to my profile), my existing passkeys excluded."""
+    minutes, bound to my profile), my existing passkeys excluded. Needs a recent proof on this
+    device (`403 recent_proof_required`: confirm it's you first)."""
     no_store(response)
     return await svc.registration_options(profile_id, site_of(request))
 
 
 @router.post("/register", response_model=PasskeyOut, status_code=201)
 async def register(
-    body: RegisterIn, request: Request, profile_id: ProfileId, svc: Passkeys, response: Response
+    body: RegisterIn,
+    request: Request,
+    profile_id: ProfileId,
+    proven: ProvenSession,
+    svc: Passkeys,
+    response: Response,
 ) -> PasskeyOut:
-    """Keep the passkey the browser made: refused with `bad_passkey_challenge` (unknown, used
-    or expired challenge), `passkey_refused` (wrong origin, relying party or answer) or
-    `passkey_taken`."""
+    """Keep the passkey the browser made: refused with `recent_proof_required` (no recent proof
+    on this device), `bad_passkey_challenge` (unknown, used or expired challenge),
+    `passkey_refused` (wrong origin, relying party or answer) or `passkey_taken`. The profile's
+    other devices are told ("a passkey was added — not you?")."""
     no_store(response)
     credential = body.credential.model_dump(exclude_none=True)
-    return _out(await svc.register(profile_id, site_of(request), credential, body.name))
+    site = site_of(request)
+    return _out(await svc.register(profile_id, site, credential, body.name, proven))
 
 
 @router.get("", response_model=PasskeysOut)
@@ -94,8 +116,11 @@ async def my_passkeys(profile_id: ProfileId, svc: Passkeys, response: Response) 
 
 
 @router.delete("/{passkey_id}", status_code=204)
-async def remove_passkey(passkey_id: str, profile_id: ProfileId, svc: Passkeys) -> Response:
-    """Forget one of my passkeys: it signs nobody in any more."""
+async def remove_passkey(
+    passkey_id: str, profile_id: ProfileId, proven: ProvenSession, svc: Passkeys
+) -> Response:
+    """Forget one of my passkeys: it signs nobody in any more. Needs a recent proof on this
+    device (`403 recent_proof_required`)."""
     await svc.remove(profile_id, passkey_id[:64])
     return Response(status_code=204)
 
@@ -120,3 +145,33 @@ async def sign_in(
     issued = await svc.sign_in(site_of(request), credential, device)
     set_session_cookie(request, response, issued.token)
     return {"id": issued.id, "name": issued.name}
+
+
+@router.post("/confirm/options", response_model=RequestOptionsOut, dependencies=SIGNIN_LIMIT)
+async def confirm_options(
+    request: Request, profile_id: ProfileId, svc: Passkeys, response: Response
+) -> dict[str, Any]:
+    """Confirm it's you with a passkey: options for `navigator.credentials.get()` naming my
+    passkeys, a challenge bound to my profile (single use, 5 minutes). No passkey:
+    `404 unknown_passkey`."""
+    no_store(response)
+    return await svc.confirm_options(profile_id, site_of(request))
+
+
+@router.post("/confirm", response_model=ConfirmedOut, dependencies=SIGNIN_LIMIT)
+async def confirm(
+    body: ConfirmIn,
+    request: Request,
+    profile_id: ProfileId,
+    session_id: SessionId,
+    svc: Passkeys,
+    response: Response,
+) -> dict[str, Any]:
+    """One of my passkeys answered: this device may add or remove a passkey or the address for
+    `recent_proof_seconds`. Refused like a sign-in (`bad_passkey_challenge`, `unknown_passkey`
+    for a passkey of another profile, `passkey_refused`)."""
+    no_store(response)
+    credential = body.credential.model_dump(exclude_none=True)
+    at = await svc.confirm(profile_id, session_id, site_of(request), credential)
+    until = at + timedelta(seconds=svc.profiles.proof_seconds)
+    return {"proved_at": at, "until": until}

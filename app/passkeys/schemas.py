@@ -141,3 +141,17 @@ class SignedInOut(BaseModel):
 
     id: str
     name: str
+
+
+class ConfirmIn(BaseModel):
+    """Confirm it's you: what ``navigator.credentials.get()`` answered to the confirm options."""
+
+    credential: AuthenticationCredentialIn
+
+
+class ConfirmedOut(BaseModel):
+    """This device proved it is its person at ``proved_at``; changes to the ways in are allowed
+    until ``until``."""
+
+    proved_at: datetime
+    until: datetime

@@ -2,7 +2,9 @@
 
 A challenge is 32 random bytes kept server-side only as a hash, bound to its ceremony and (for a
 registration) to its profile; it is spent (deleted) before the answer is checked, so it works
-once whatever the outcome, and runs out after ``challenge_seconds``. The profile's WebAuthn user
+once whatever the outcome, and runs out after ``challenge_seconds``. Adding a passkey is told to
+the profile's other devices (a security notice); a passkey of the profile also proves a signed-in
+device again ("confirm it's you": ``confirm_options`` and ``confirm``). The profile's WebAuthn user
 handle is random (``passkey_user``), never its profile id. Nothing here logs a challenge, a
 credential or a key.
 """
@@ -16,7 +18,7 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from anyio import to_thread
@@ -44,12 +46,14 @@ from app.db.session import Database
 from app.errors import NotFound
 from app.passkeys import repository as repo
 from app.passkeys.errors import BadPasskeyChallenge, PasskeyRefused, PasskeyTaken, UnknownPasskey
+from app.profiles import notices
 from app.profiles.service import Issued, ProfileService
 
 T = TypeVar("T")
 
 REGISTER = "register"
 SIGNIN = "signin"
+CONFIRM = "confirm"  # a signed-in device proves itself again with one of its profile's passkeys
 KNOWN_TRANSPORTS = frozenset(t.value for t in AuthenticatorTransport)
 MAX_PER_PROFILE = 20
 
@@ -173,9 +177,16 @@ class PasskeyService:
         return json.loads(options_to_json(options))  # type: ignore[no-any-return]
 
     async def register(
-        self, profile_id: str, site: Site, credential: dict[str, Any], name: str | None
+        self,
+        profile_id: str,
+        site: Site,
+        credential: dict[str, Any],
+        name: str | None,
+        session_id: str | None = None,
     ) -> repo.PasskeyRow:
-        """Check the answer to this profile's registration challenge and keep the passkey."""
+        """Check the answer to this profile's registration challenge and keep the passkey; the
+        profile's other devices are told (a notice; not ``session_id``, the device that added
+        it)."""
         challenge = await self._spend(credential, REGISTER, profile_id)
         try:
             verified = verify_registration_response(
@@ -196,7 +207,7 @@ class PasskeyService:
             count = repo.count_of(s, profile_id)
             if count >= MAX_PER_PROFILE:
                 raise PasskeyTaken(f"at most {MAX_PER_PROFILE} passkeys per profile")
-            return repo.insert(
+            row = repo.insert(
                 s,
                 profile_id,
                 b64url(verified.credential_id),
@@ -206,6 +217,10 @@ class PasskeyService:
                 wanted or f"Passkey {count + 1}",
                 now,
             )
+            kind = notices.NoticeKind.PASSKEY_ADDED
+            kept = self.profiles.notices_kept
+            notices.record(s, profile_id, session_id, kind, row.name, now, kept)
+            return row
 
         try:
             return await self._run(work)
@@ -224,11 +239,22 @@ class PasskeyService:
     async def signin_options(self, site: Site) -> dict[str, Any]:
         """Options for ``navigator.credentials.get``: any passkey of this site (discoverable)."""
         challenge = await self._run(lambda s: self._new_challenge(s, SIGNIN, None))
+        return self._request_options(site, challenge, [])
+
+    def _request_options(
+        self, site: Site, challenge: bytes, allowed: list[repo.PasskeyRow]
+    ) -> dict[str, Any]:
         options = generate_authentication_options(
             rp_id=site.rp_id,
             challenge=challenge,
             timeout=self._timeout_ms,
-            allow_credentials=[],
+            allow_credentials=[
+                PublicKeyCredentialDescriptor(
+                    id=unb64url(p.credential_id),
+                    transports=[AuthenticatorTransport(t) for t in p.transports],
+                )
+                for p in allowed
+            ],
             user_verification=UserVerificationRequirement.PREFERRED,
         )
         return json.loads(options_to_json(options))  # type: ignore[no-any-return]
@@ -237,6 +263,41 @@ class PasskeyService:
         """Check the answer to a sign-in challenge; a new session for the passkey's profile on
         this device (its other devices stay signed in)."""
         challenge = await self._spend(credential, SIGNIN, None)
+        row = await self._check(site, credential, challenge)
+        return await self.profiles.open_session(row.profile_id, device, how="passkey")
+
+    # ------------------------------------------------------------------ confirm it's you
+    async def confirm_options(self, profile_id: str, site: Site) -> dict[str, Any]:
+        """Options for ``navigator.credentials.get`` naming the profile's passkeys: a challenge
+        bound to the profile. No passkey: ``404 unknown_passkey``."""
+
+        def work(s: Session) -> tuple[list[repo.PasskeyRow], bytes]:
+            mine = repo.of_profile(s, profile_id)
+            if not mine:
+                raise UnknownPasskey("this profile has no passkey")
+            return mine, self._new_challenge(s, CONFIRM, profile_id)
+
+        mine, challenge = await self._run(work)
+        return self._request_options(site, challenge, mine)
+
+    async def confirm(
+        self, profile_id: str, session_id: str, site: Site, credential: dict[str, Any]
+    ) -> datetime:
+        """A passkey of this profile answered the profile's confirm challenge: this device has
+        proved it is its person now. Another profile's passkey: ``unknown_passkey``."""
+        challenge = await self._spend(credential, CONFIRM, profile_id)
+        row = await self._check(site, credential, challenge, profile_id)
+        return await self.profiles.prove(row.profile_id, session_id)
+
+    async def _check(
+        self,
+        site: Site,
+        credential: dict[str, Any],
+        challenge: bytes,
+        profile_id: str | None = None,
+    ) -> repo.PasskeyRow:
+        """The passkey that signed ``challenge`` (of ``profile_id`` when given), its use
+        recorded; refused when the answer does not check out."""
         raw_id = str(credential.get("rawId") or "").rstrip("=")
 
         def look(s: Session) -> tuple[repo.PasskeyRow | None, str | None]:
@@ -244,7 +305,7 @@ class PasskeyService:
             return row, None if row is None else repo.handle_of(s, row.profile_id)
 
         row, handle = await self._run(look)
-        if row is None:
+        if row is None or (profile_id is not None and row.profile_id != profile_id):
             raise UnknownPasskey("no passkey here has this credential")
         user_handle = credential["response"].get("userHandle")
         if user_handle and (handle is None or user_handle.rstrip("=") != handle):
@@ -265,7 +326,7 @@ class PasskeyService:
             lambda s: repo.record_use(s, row.id, row.sign_count, verified.new_sign_count, now)
         ):
             raise PasskeyRefused("the passkey was used at the same time elsewhere")
-        return await self.profiles.open_session(row.profile_id, device, how="passkey")
+        return row
 
 
 def as_utc(value: Any) -> Any:

@@ -80,6 +80,7 @@ async def optional_profile(request: Request, response: Response) -> str | None:
     if info is None:
         return None
     request.state.emara_session = info.session_id  # this device's session (My devices)
+    request.state.emara_proved_at = info.proved_at  # its last proof (recent_proof)
     if info.renewed_token is not None:
         set_session_cookie(request, response, info.renewed_token)
         response.headers[RENEWED_TOKEN_HEADER] = info.renewed_token
@@ -105,3 +106,14 @@ async def current_session(request: Request, profile_id: ProfileId) -> str:
 
 
 SessionId = Annotated[str, Depends(current_session)]
+
+
+async def recent_proof(request: Request, session_id: SessionId, svc: Profiles) -> str:
+    """This device's session id, when it proved recently that it is its person (its sign-in, a
+    re-entered recovery code or passkey); else ``403 recent_proof_required`` before anything is
+    done. For the changes to the ways in: adding or removing a passkey or the e-mail address."""
+    svc.check_proof(getattr(request.state, "emara_proved_at", None))
+    return session_id
+
+
+ProvenSession = Annotated[str, Depends(recent_proof)]

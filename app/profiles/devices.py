@@ -13,6 +13,7 @@ from app.profiles.deps import (
     MaybeProfileId,
     ProfileId,
     Profiles,
+    ProvenSession,
     SessionId,
     settings_of,
 )
@@ -73,10 +74,16 @@ async def acknowledge(session_id: SessionId, svc: Profiles) -> Response:
     dependencies=[Depends(limit(LimitName.HOST_ACTS))],
 )
 async def device_code(
-    profile_id: ProfileId, request: Request, response: Response, svc: Profiles
+    profile_id: ProfileId,
+    proven: ProvenSession,
+    request: Request,
+    response: Response,
+    svc: Profiles,
 ) -> DeviceCodeOut:
     """A code that adds one device to this profile, for 10 minutes, once: type it on the new
-    device, open the link there, or scan the QR code."""
+    device, open the link there, or scan the QR code. The device it adds is signed in (a fresh
+    proof there), so asking for one needs a recent proof here (`403 recent_proof_required`):
+    a token borrowed for a moment does not become a device of its own."""
     response.headers["Cache-Control"] = NO_STORE
     code, expires = await svc.device_code(profile_id)
     base = settings_of(request).public_url.rstrip("/") or str(request.base_url).rstrip("/")

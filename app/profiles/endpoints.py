@@ -22,11 +22,13 @@ from app.profiles.handover import sign_in_here
 from app.profiles.limit import limit
 from app.profiles.schemas import (
     CredentialsOut,
+    NoticeOut,
     ProfileIn,
     ProfileOut,
     RecoveredOut,
     RecoverIn,
-    SessionOut,
+    SignedOutEverywhereOut,
+    SignOutEverywhereIn,
 )
 from app.profiles.service import IssuedWithCode
 from app.ratelimit import LimitName
@@ -56,13 +58,20 @@ async def me(
     profile_id: ProfileId, session_id: SessionId, response: Response, svc: Profiles
 ) -> ProfileOut:
     """Who this device is signed in as; ``recovered_elsewhere`` when another device used the
-    recovery code since this one began ("not you? sign out everywhere")."""
+    recovery code since this one began, and ``notices`` of passkeys added and address changes
+    made on other devices ("not you? sign out everywhere")."""
     row = await svc.me(profile_id)
     response.headers["Cache-Control"] = NO_STORE
     other = await svc.recovered_elsewhere(session_id)
     recovered = None if other is None else RecoveredOut(device=other.device, at=other.created_at)
     guide = GuideStatus(row.guide) if row.guide else None
-    return ProfileOut(id=row.id, name=row.name, recovered_elsewhere=recovered, guide=guide)
+    notices = [
+        NoticeOut(id=n.id, kind=n.kind, detail=n.detail, device=n.device, at=n.at)
+        for n in await svc.notices(session_id)
+    ]
+    return ProfileOut(
+        id=row.id, name=row.name, recovered_elsewhere=recovered, guide=guide, notices=notices
+    )
 
 
 @router.post("/recover", dependencies=[Depends(limit(LimitName.RECOVER))])
@@ -95,12 +104,28 @@ async def sign_out(request: Request) -> Response:
 
 @router.post("/signout-everywhere")
 async def sign_out_everywhere(
-    profile_id: ProfileId, request: Request, response: Response, svc: Profiles
-) -> SessionOut:
-    """Cut off every token of this profile, on every device and instance; this device gets a
-    fresh token (so the person who asked stays signed in here)."""
-    out = await svc.sign_out_everywhere(profile_id, device_name(request.headers.get("user-agent")))
+    profile_id: ProfileId,
+    session_id: SessionId,
+    request: Request,
+    response: Response,
+    svc: Profiles,
+    body: SignOutEverywhereIn | None = None,
+) -> SignedOutEverywhereOut:
+    """Cut off every token of this profile, on every device and instance, and every e-mail link
+    still open; this device gets a fresh token (so the person who asked stays signed in here).
+    With ``remove_added_since``, the passkeys and the address added since then are removed in
+    the same step (this needs a recent proof: `403 recent_proof_required`, nothing done)."""
+    since = None if body is None else body.remove_added_since
+    out, removed = await svc.sign_out_everywhere(
+        profile_id, device_name(request.headers.get("user-agent")), session_id, since
+    )
     set_session_cookie(request, response, out.token)
     if RENEWED_TOKEN_HEADER in response.headers:  # renewed before the cut: already stale
         del response.headers[RENEWED_TOKEN_HEADER]
-    return SessionOut(id=out.id, name=out.name, token=out.token)
+    return SignedOutEverywhereOut(
+        id=out.id,
+        name=out.name,
+        token=out.token,
+        removed_passkeys=removed.passkeys,
+        removed_address=removed.address,
+    )

@@ -66,7 +66,15 @@ def bump_generation(s: Session, profile_id: str) -> bool:
 
 
 # ------------------------------------------------------------------ device sessions
-def new_session(s: Session, profile_id: str, device: str, how: str, now: datetime) -> str:
+def new_session(
+    s: Session,
+    profile_id: str,
+    device: str,
+    how: str,
+    now: datetime,
+    proved_at: datetime | None = None,
+) -> str:
+    """A device session begun at ``now``; ``proved_at`` its proof (a sign-in: ``now``)."""
     sid = secrets.token_urlsafe(12)
     s.add(
         DeviceSession(
@@ -76,6 +84,7 @@ def new_session(s: Session, profile_id: str, device: str, how: str, now: datetim
             how=how,
             created_at=now,
             last_used_at=now,
+            proved_at=proved_at,
         )
     )
     s.flush()
@@ -94,6 +103,7 @@ class SignedIn:
     session_id: str | None  # None: no such session of this profile
     revoked_at: datetime | None
     last_used_at: datetime | None
+    proved_at: datetime | None = None
 
 
 PROFILE: Table = Profile.__table__  # type: ignore[assignment]
@@ -108,6 +118,7 @@ SIGNED_IN = (
         DEVICE_SESSION.c.id.label("session_id"),
         DEVICE_SESSION.c.revoked_at,
         DEVICE_SESSION.c.last_used_at,
+        DEVICE_SESSION.c.proved_at,
     )
     .outerjoin(
         DEVICE_SESSION,
@@ -125,11 +136,29 @@ def signed_in(conn: Connection, profile_id: str, session_id: str | None) -> Sign
     if found is None:
         return None
     row = ProfileRow(found.id, found.name, found.generation, found.guide)
-    return SignedIn(row, found.session_id, found.revoked_at, found.last_used_at)
+    return SignedIn(row, found.session_id, found.revoked_at, found.last_used_at, found.proved_at)
 
 
 def touch(s: Session, session_id: str, now: datetime) -> None:
     s.execute(update(DeviceSession).where(DeviceSession.id == session_id).values(last_used_at=now))
+
+
+def prove(s: Session, profile_id: str, session_id: str, now: datetime) -> bool:
+    """This device proved again that it is its person (a re-entered recovery code, a passkey)."""
+    result = s.execute(
+        update(DeviceSession)
+        .where(
+            DeviceSession.id == session_id,
+            DeviceSession.profile_id == profile_id,
+            DeviceSession.revoked_at.is_(None),
+        )
+        .values(proved_at=now)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def recovery_hash_of(s: Session, profile_id: str) -> str | None:
+    return s.scalar(select(Profile.recovery_hash).where(Profile.id == profile_id))
 
 
 def sessions_of(s: Session, profile_id: str) -> list[DeviceSession]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import AwareDatetime, BaseModel, Field, field_validator
 
 from app.db.guide_status import GuideStatus
+from app.profiles.notices import NoticeKind
 from app.strict import Strict
 
 
@@ -42,12 +43,25 @@ class ProfileBase(BaseModel):
     name: str
 
 
+class NoticeOut(BaseModel):
+    """A change to the ways in made on another device since this one signed in: "not you?"."""
+
+    id: int
+    kind: NoticeKind
+    detail: str  # the passkey's name, or the new address
+    device: str | None  # the device that made it ("Firefox on Android"), when still known
+    at: datetime
+
+
 class ProfileOut(ProfileBase):
     # Set when another device used the recovery code since this device began (and this device
     # did not say "that was me"): "not you? sign out everywhere".
     recovered_elsewhere: RecoveredOut | None = None
     # The guided first game: finished or dismissed (null: not yet) — app/tutorial.
     guide: GuideStatus | None = None
+    # Passkeys added and address changes made on other devices since this one signed in and
+    # last dismissed them, newest first: "not you? sign out everywhere".
+    notices: list[NoticeOut] = []
 
 
 class SessionOut(ProfileBase):
@@ -90,3 +104,66 @@ class DeviceCodeIn(Strict):
     code: str = Field(min_length=4, max_length=32)
     # As ``RecoverIn.switch``: replace another profile's session on this browser.
     switch: bool = False
+
+
+class ConfirmCodeIn(Strict):
+    """Confirm it's you: the profile's recovery code, re-entered (it stays the same)."""
+
+    code: str = Field(min_length=4, max_length=64)
+
+
+class ProvedOut(BaseModel):
+    """This device proved it is its person at ``proved_at``: changes to the ways in are allowed
+    until ``until``."""
+
+    proved_at: datetime
+    until: datetime
+
+
+class DismissIn(Strict):
+    """This device has seen the notices up to this one (the newest shown)."""
+
+    through: int = Field(ge=0)
+
+
+class PasskeyAddedOut(BaseModel):
+    id: str
+    name: str
+    added_at: datetime
+
+
+class AddressAddedOut(BaseModel):
+    address: str
+    added_at: datetime
+
+
+class WaysInOut(BaseModel):
+    """What "sign out everywhere" can remove: every passkey and the address, with when each was
+    added; ``default_since``, when the newest signed-in device began (those added since are
+    offered for removal)."""
+
+    passkeys: list[PasskeyAddedOut]
+    address: AddressAddedOut | None
+    default_since: datetime | None
+
+
+class SignOutEverywhereIn(Strict):
+    """Also remove the passkeys and the address added at or after this time (needs a recent
+    proof: ``403 recent_proof_required`` otherwise, and nothing is done)."""
+
+    # An ISO 8601 time with its zone, as JSON has it (a string: parsed, unlike other fields).
+    remove_added_since: AwareDatetime | None = Field(default=None, strict=False)
+
+    @field_validator("remove_added_since", mode="before")
+    @classmethod
+    def _a_string(cls, v: object) -> object:
+        if v is not None and not isinstance(v, str):
+            raise ValueError("an ISO 8601 time with its zone, as a string")
+        return v
+
+
+class SignedOutEverywhereOut(SessionOut):
+    """The fresh session of this device, and what was removed."""
+
+    removed_passkeys: int = 0
+    removed_address: bool = False

@@ -10,7 +10,11 @@ Session rules (docs/protocol.md "Sessions"):
   refused from then on, the others are not;
 - signing out everywhere adds one to the generation: every earlier token, on every device, is
   refused from then on; a recovery signs in this device only, and the others are told;
-- a recovery code works once: using it replaces it by a new code, returned to be shown.
+- a recovery code works once: using it replaces it by a new code, returned to be shown;
+- a change to the ways in (a passkey, the e-mail address, a code that adds a device) needs a
+  recent proof on this device: its sign-in, or a re-entered recovery code or passkey, within
+  ``proof_seconds`` (``check_proof``; the routes use ``deps.recent_proof``); signing out
+  everywhere keeps this device's proof, it proves nothing new.
 """
 
 from __future__ import annotations
@@ -34,7 +38,9 @@ from app.auth import (
 from app.clock import Clock
 from app.db.models import DeviceSession
 from app.db.session import Database
-from app.errors import BadDeviceCode, BadRecoveryCode, NotFound
+from app.errors import BadDeviceCode, BadRecoveryCode, NotFound, RecentProofRequired
+from app.profiles import added
+from app.profiles import notices as notice_rows
 from app.profiles import repository as repo
 from app.profiles.switch import check_switch
 
@@ -71,6 +77,9 @@ class SessionInfo:
     # A fresh token when the presented one is due for renewal, else None.
     renewed_token: str | None
     session_id: str = ""  # the device session (My devices)
+    # When this device last proved it is its person (its sign-in, a re-entered recovery code or
+    # passkey); None: never.
+    proved_at: datetime | None = None
 
 
 class ProfileService:
@@ -81,12 +90,16 @@ class ProfileService:
         clock: Clock,
         session_seconds: float,
         renew_seconds: float,
+        proof_seconds: float = 300.0,
+        notices_kept: int = notice_rows.KEPT,
     ) -> None:
         self.db = db
         self.signer = signer
         self.clock = clock
         self.session_seconds = session_seconds
         self.renew_seconds = renew_seconds
+        self.proof_seconds = proof_seconds
+        self.notices_kept = notices_kept  # security notices kept per profile
         # Told (after the commit, on the loop) of a profile whose every earlier session was cut
         # off: create_app ends its open sockets and event streams on every instance.
         self.cut_off_hooks: list[Callable[[str], None]] = []
@@ -119,7 +132,7 @@ class ProfileService:
 
         def work(s: Session) -> tuple[repo.ProfileRow, str]:
             row = repo.insert(s, name, hash_recovery_code(code))
-            return row, repo.new_session(s, row.id, device, "created", now)
+            return row, repo.new_session(s, row.id, device, "created", now, now)
 
         row, sid = await self._run(work)
         return IssuedWithCode(row.id, row.name, self._issue(row, row.generation, sid), code)
@@ -142,7 +155,7 @@ class ProfileService:
             ):
                 raise BadRecoveryCode("no profile has this recovery code")
             check_switch(s, current, row.id, switch)
-            return row, repo.new_session(s, row.id, device, "recovery", now)
+            return row, repo.new_session(s, row.id, device, "recovery", now, now)
 
         row, sid = await self._run(work)
         return IssuedWithCode(row.id, row.name, self._issue(row, row.generation, sid), new_code)
@@ -176,7 +189,8 @@ class ProfileService:
                 await self._run(lambda s: repo.touch(s, sid, at))
         renew = new or age >= self.renew_seconds
         fresh = self._issue(row, row.generation, sid) if renew else None
-        return SessionInfo(row.id, row.name, fresh, sid)
+        proved = None if new or found.proved_at is None else repo.aware(found.proved_at)
+        return SessionInfo(row.id, row.name, fresh, sid, proved)
 
     async def profile_for_token(self, token: str | None) -> str | None:
         """The profile a token stands for right now (signature, expiry and generation checked):
@@ -202,29 +216,88 @@ class ProfileService:
             row = repo.get(s, profile_id)
             if row is None:
                 raise NotFound("no such profile")
-            return row, repo.new_session(s, row.id, device or DEVICE, how, at)
+            return row, repo.new_session(s, row.id, device or DEVICE, how, at, at)
 
         row, sid = await self._run(work)
         return Issued(row.id, row.name, self._issue(row, row.generation, sid))
 
-    async def sign_out_everywhere(self, profile_id: str, device: str = DEVICE) -> Issued:
-        """Cut off every token and device of the profile; this device gets a fresh session."""
+    async def sign_out_everywhere(
+        self,
+        profile_id: str,
+        device: str = DEVICE,
+        session_id: str = "",
+        remove_added_since: datetime | None = None,
+    ) -> tuple[Issued, added.Removed]:
+        """Cut off every token and device of the profile; this device (``session_id``) gets a
+        fresh session that keeps its proof. Every link still open is forgotten. With
+        ``remove_added_since`` (which needs a recent proof, checked in the same transaction),
+        the passkeys and the address added since then are removed too."""
         at = self.clock.utcnow()
 
-        def work(s: Session) -> tuple[repo.ProfileRow, str] | None:
+        def work(s: Session) -> tuple[repo.ProfileRow, str, added.Removed] | None:
+            me = repo.session_row(s, session_id) if session_id else None
+            proved = None if me is None or me.profile_id != profile_id else me.proved_at
+            removed = added.Removed(0, False)
+            if remove_added_since is not None:
+                self.check_proof(None if proved is None else repo.aware(proved))
+                removed = added.remove_added_since(s, profile_id, remove_added_since)
+            else:
+                added.forget_links(s, profile_id)
             if not repo.bump_generation(s, profile_id):
                 return None
             repo.revoke_all(s, profile_id, at)
             row = repo.get(s, profile_id)
             assert row is not None
-            return row, repo.new_session(s, profile_id, device, "created", at)
+            return row, repo.new_session(s, profile_id, device, "created", at, proved), removed
 
         found = await self._run(work)
         if found is None:
             raise NotFound("no such profile")
-        row, sid = found
+        row, sid, removed = found
         self._cut_off(row.id)
-        return Issued(row.id, row.name, self._issue(row, row.generation, sid))
+        return Issued(row.id, row.name, self._issue(row, row.generation, sid)), removed
+
+    async def ways_in(self, profile_id: str) -> added.WaysIn:
+        """The profile's passkeys and address with when each was added (sign out everywhere)."""
+        return await self._run(lambda s: added.ways_in(s, profile_id))
+
+    # ------------------------------------------------------------------ recent proof
+    def check_proof(self, proved_at: datetime | None) -> None:
+        """Refuse (``recent_proof_required``) unless ``proved_at`` is within ``proof_seconds``."""
+        if proved_at is None:
+            raise RecentProofRequired("confirm it's you: sign in again or re-enter a way in")
+        age = self.clock.now() - proved_at.timestamp()
+        if age > self.proof_seconds or age < -CLOCK_SKEW_SECONDS:
+            raise RecentProofRequired("confirm it's you: sign in again or re-enter a way in")
+
+    async def prove(self, profile_id: str, session_id: str) -> datetime:
+        """This device proved again that it is its person (a passkey of the profile, checked by
+        the caller): its changes to the ways in are allowed for ``proof_seconds``."""
+        at = self.clock.utcnow()
+        if not await self._run(lambda s: repo.prove(s, profile_id, session_id, at)):
+            raise NotFound("no such device")
+        return at
+
+    async def prove_with_code(self, profile_id: str, session_id: str, code: str) -> datetime:
+        """Re-entering the profile's recovery code proves this device (the code is not spent)."""
+        at = self.clock.utcnow()
+        wanted = hash_recovery_code(code)
+
+        def work(s: Session) -> None:
+            if repo.recovery_hash_of(s, profile_id) != wanted:
+                raise BadRecoveryCode("this is not the profile's recovery code")
+            if not repo.prove(s, profile_id, session_id, at):
+                raise NotFound("no such device")
+
+        await self._run(work)
+        return at
+
+    # ------------------------------------------------------------------ security notices
+    async def notices(self, session_id: str) -> list[notice_rows.Notice]:
+        return await self._run(lambda s: notice_rows.for_device(s, session_id, self.notices_kept))
+
+    async def dismiss_notices(self, session_id: str, through: int) -> None:
+        await self._run(lambda s: notice_rows.dismiss(s, session_id, through))
 
     # ------------------------------------------------------------------ My devices
     async def devices(self, profile_id: str) -> list[Device]:
@@ -281,7 +354,7 @@ class ProfileService:
             if row is None:
                 raise BadDeviceCode("this code is unknown, used or expired")
             check_switch(s, current, row.id, switch)
-            return row, repo.new_session(s, row.id, device, "added", at)
+            return row, repo.new_session(s, row.id, device, "added", at, at)
 
         row, sid = await self._run(work)
         return Issued(row.id, row.name, self._issue(row, row.generation, sid))

@@ -1,12 +1,15 @@
 // My devices: the profile page's list of signed-in devices (sign any one out), "Add a device"
 // (a short code, its link and a QR code, for 10 minutes, once), the page the link opens on the
-// new device (/add-device#CODE), and the notice a device gets when another one used the
-// recovery code ("not you? sign out everywhere").
+// new device (/add-device#CODE), the notice a device gets when another one used the recovery
+// code, and the security notices of passkeys added and address changes made on other devices
+// ("not you? sign out everywhere", which offers to remove what was added since).
 import { t, lang } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, post, del, ApiError } from "/js/api.js";
 import { showError, toast } from "/js/notices.js";
-import { loadProfile, signOut } from "/js/profile.js";
+import { loadProfile } from "/js/profile.js";
+import { signOutEverywhereDialog } from "/js/signoutall.js";
+import { withProof, quiet } from "/js/stepup.js";
 import { withSwitch } from "/js/switch.js";
 
 const when = (iso) => {
@@ -37,7 +40,7 @@ export function devicesSection() {
   add.addEventListener("click", async () => {
     add.disabled = true;
     try {
-      const c = await post("/api/profiles/me/devices/code", {});
+      const c = await withProof(() => post("/api/profiles/me/devices/code", {}));
       clear(shown).append(
         h("p", t("devices.code_how")),
         h("p.device-code-text", { "data-testid": "device-code" }, c.code),
@@ -45,7 +48,7 @@ export function devicesSection() {
         h("p", h("input.device-link", { type: "text", readonly: "", value: c.link, "aria-label": t("devices.link"), "data-testid": "device-link" })),
         h("p.muted", t("devices.code_expires", { time: when(c.expires_at) })));
     } catch (e) {
-      showError(e);
+      if (!quiet(e)) showError(e);
     } finally {
       add.disabled = false;
     }
@@ -131,13 +134,38 @@ export function tellRecovery(me) {
     }
   });
   everywhere.addEventListener("click", async () => {
+    if (await signOutEverywhereDialog({ since: r.at })) item.remove();
+  });
+  item.append(h("p.msg", t("devices.recovered", { device: r.device, time: when(r.at) })), h("div.row", mine, everywhere));
+  box.append(item);
+}
+
+// Passkeys added and address changes made on another device since this one signed in (and last
+// dismissed them): each said in words, with "that was me" (dismissed on this device) and "not
+// you? sign out everywhere" (offering to remove what was added since the oldest of them).
+export function tellNotices(me) {
+  const box = document.getElementById("account-notice");
+  const notices = (me && me.notices) || [];
+  if (!box || !notices.length || document.querySelector("[data-testid=security-notice]")) return;
+  const item = h("div.panel.recovery-notice.security-notice", { role: "alert", "data-testid": "security-notice" });
+  const said = (n) => t("devices.notice." + n.kind, { detail: n.detail, device: n.device || t("devices.notice.unknown_device"), time: when(n.at) });
+  const mine = h("button", { type: "button", "data-testid": "security-notice-was-me" }, t("devices.was_me"));
+  const everywhere = h("button.primary", { type: "button", "data-testid": "security-notice-sign-out-everywhere" }, t("devices.notice.not_me"));
+  mine.addEventListener("click", async () => {
     try {
-      await signOut(true);
+      await post("/api/profiles/me/notices/dismiss", { through: Math.max(...notices.map((n) => n.id)) });
       item.remove();
     } catch (e) {
       showError(e);
     }
   });
-  item.append(h("p.msg", t("devices.recovered", { device: r.device, time: when(r.at) })), h("div.row", mine, everywhere));
+  everywhere.addEventListener("click", async () => {
+    const oldest = notices.reduce((a, n) => (new Date(n.at) < new Date(a) ? n.at : a), notices[0].at);
+    if (await signOutEverywhereDialog({ since: oldest })) item.remove();
+  });
+  item.append(
+    h("p.msg", h("strong", t("devices.notice.title"))),
+    h("ul.notice-list", notices.map((n) => h("li", { "data-testid": "security-notice-item", "data-kind": n.kind }, said(n)))),
+    h("div.row", mine, everywhere));
   box.append(item);
 }

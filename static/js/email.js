@@ -1,5 +1,6 @@
 // E-mail, opt-in: the profile page's e-mail section (add an address, confirmed by a link; game
-// notifications on or off; remove), and the pages the e-mailed links land on. A link's one-time
+// notifications on or off; remove: adding, changing and removing ask "confirm it's you" when the
+// server wants a recent proof), and the pages the e-mailed links land on. A link's one-time
 // token rides in the URL's fragment (#…), which the browser never sends to the server; the page
 // takes it out of the address bar at once and POSTs it only when the person presses the button
 // (a mail scanner that opens links does not spend it).
@@ -9,6 +10,7 @@ import { get, post, api, ApiError } from "/js/api.js";
 import { showError, toast } from "/js/notices.js";
 import { loadProfile } from "/js/profile.js";
 import { withSwitch } from "/js/switch.js";
+import { withProof, quiet } from "/js/stepup.js";
 
 const LANGS = ["cs", "de", "en"];
 
@@ -63,9 +65,9 @@ function show(box, st) {
     const remove = h("button", { type: "button", "data-testid": "email-remove" }, t("email.remove"));
     remove.addEventListener("click", async () => {
       try {
-        show(box, await api("DELETE", "/api/email"));
+        show(box, await withProof(() => api("DELETE", "/api/email")));
       } catch (e) {
-        showError(e);
+        if (!quiet(e)) showError(e);
       }
     });
     box.append(
@@ -91,10 +93,11 @@ function addForm(box, st) {
     e.preventDefault();
     send.disabled = true;
     try {
-      show(box, await post("/api/email", { address: input.value, lang: lang() }));
+      const address = input.value;
+      show(box, await withProof(() => post("/api/email", { address, lang: lang() })));
       toast(t("email.sent"));
     } catch (err) {
-      showError(err);
+      if (!quiet(err)) showError(err);
       send.disabled = false;
     }
   });

@@ -1,94 +1,25 @@
 // Passkeys (WebAuthn), for those who want them: the profile page's section (add one, list,
 // remove) and "Sign in with a passkey" for the "Who are you?" panel. The server's options come
-// as JSON with binary values in base64url; the browser's answers go back the same way.
+// as JSON with binary values in base64url; the browser's answers go back the same way
+// (webauthn.js). Adding and removing one need a recent proof: "Confirm it's you" (stepup.js).
 import { t, lang } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, post, del, ApiError } from "/js/api.js";
 import { showError, toast } from "/js/notices.js";
 import { loadProfile } from "/js/profile.js";
+import { passkeysSupported, creationOptions, requestOptions, credentialJSON, cancelled } from "/js/webauthn.js";
+import { withProof, quiet } from "/js/stepup.js";
 
-export function passkeysSupported() {
-  return typeof window.PublicKeyCredential === "function" && !!navigator.credentials;
-}
-
-// ---------- base64url <-> bytes ----------
-
-function fromB64url(text) {
-  const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out.buffer;
-}
-
-function toB64url(buf) {
-  const bytes = new Uint8Array(buf);
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function descriptors(list) {
-  return (list || []).map((d) => ({ type: d.type, id: fromB64url(d.id), ...(d.transports ? { transports: d.transports } : {}) }));
-}
-
-function creationOptions(o) {
-  return {
-    rp: o.rp,
-    user: { id: fromB64url(o.user.id), name: o.user.name, displayName: o.user.displayName },
-    challenge: fromB64url(o.challenge),
-    pubKeyCredParams: o.pubKeyCredParams,
-    timeout: o.timeout,
-    excludeCredentials: descriptors(o.excludeCredentials),
-    authenticatorSelection: o.authenticatorSelection,
-    attestation: o.attestation,
-  };
-}
-
-function requestOptions(o) {
-  return {
-    challenge: fromB64url(o.challenge),
-    timeout: o.timeout,
-    rpId: o.rpId,
-    allowCredentials: descriptors(o.allowCredentials),
-    userVerification: o.userVerification,
-  };
-}
-
-function credentialJSON(cred) {
-  const r = cred.response;
-  const response = { clientDataJSON: toB64url(r.clientDataJSON) };
-  if (r.attestationObject) {
-    response.attestationObject = toB64url(r.attestationObject);
-    if (typeof r.getTransports === "function") response.transports = r.getTransports();
-  } else {
-    response.authenticatorData = toB64url(r.authenticatorData);
-    response.signature = toB64url(r.signature);
-    if (r.userHandle) response.userHandle = toB64url(r.userHandle);
-  }
-  return {
-    id: cred.id,
-    rawId: toB64url(cred.rawId),
-    type: cred.type,
-    response,
-    authenticatorAttachment: cred.authenticatorAttachment || null,
-    clientExtensionResults: {},
-  };
-}
-
-// The person closed the browser's dialog, or no authenticator answered: not an error to show.
-function cancelled(e) {
-  return e && (e.name === "NotAllowedError" || e.name === "AbortError");
-}
+export { passkeysSupported };
 
 // ---------- the calls ----------
 
 export async function addPasskey(name) {
-  const options = await post("/api/passkeys/register/options", {});
+  const options = await withProof(() => post("/api/passkeys/register/options", {}));
   const cred = await navigator.credentials.create({ publicKey: creationOptions(options) });
   const body = { credential: credentialJSON(cred) };
   if (name) body.name = name;
-  return post("/api/passkeys/register", body);
+  return withProof(() => post("/api/passkeys/register", body));
 }
 
 // Sign this device in with a passkey the browser or a phone holds; null when the person
@@ -171,11 +102,11 @@ function row(box, k) {
   remove.addEventListener("click", async () => {
     remove.disabled = true;
     try {
-      await del(`/api/passkeys/${encodeURIComponent(k.id)}`);
+      await withProof(() => del(`/api/passkeys/${encodeURIComponent(k.id)}`));
       toast(t("passkeys.removed"));
       await load(box);
     } catch (e) {
-      showError(e);
+      if (!quiet(e)) showError(e);
       remove.disabled = false;
     }
   });
@@ -198,7 +129,7 @@ function addForm(box) {
       toast(t("passkeys.added_toast"));
       await load(box);
     } catch (err) {
-      if (!cancelled(err)) showError(err instanceof ApiError ? err : new ApiError(0, "passkey_failed", String(err)));
+      if (!cancelled(err) && !quiet(err)) showError(err instanceof ApiError ? err : new ApiError(0, "passkey_failed", String(err)));
       go.disabled = false;
     }
   });

@@ -53,7 +53,7 @@ export async function loadProfile({ force = false } = {}) {
   }
   try {
     const p = await get("/api/profiles/me");
-    me = { id: p.id, name: p.name, recovered_elsewhere: p.recovered_elsewhere || null, guide: p.guide || null };
+    me = { id: p.id, name: p.name, recovered_elsewhere: p.recovered_elsewhere || null, guide: p.guide || null, notices: p.notices || [] };
   } catch (e) {
     if (!(e instanceof ApiError) || e.code === "network") throw e;
     me = null;
@@ -91,11 +91,12 @@ export async function recover(code) {
 }
 
 // POST /api/profiles/signout (this browser) or …/signout-everywhere (every device of the profile).
-// Everywhere: every other device's session ends; this one gets a fresh cookie and stays.
-export async function signOut(everywhere) {
+// Everywhere: every other device's session ends; this one gets a fresh cookie and stays; `body`
+// may ask to remove the passkeys and the address added since a time (signoutall.js).
+export async function signOut(everywhere, body = {}) {
   await forgetPushOnSignOut();
   try {
-    await post(everywhere ? "/api/profiles/signout-everywhere" : "/api/profiles/signout", {});
+    await post(everywhere ? "/api/profiles/signout-everywhere" : "/api/profiles/signout", everywhere ? body : {});
   } catch (e) {
     if (e instanceof ApiError && (e.status === 404 || e.status === 405)) throw new ApiError(e.status, "signout_unavailable", e.message);
     throw e;
@@ -178,6 +179,12 @@ export function profileMenu(after) {
   if (me) {
     const out = (everywhere) => async () => {
       try {
+        if (everywhere) {
+          // a dialog: what was added, and whether to remove it too (signoutall.js)
+          const { signOutEverywhereDialog } = await import("/js/signoutall.js");
+          if (await signOutEverywhereDialog()) after();
+          return;
+        }
         await signOut(everywhere);
         after();
       } catch (e) {

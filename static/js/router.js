@@ -220,6 +220,7 @@ async function boot() {
   try {
     await loadProfile();
     if (profile() && profile().recovered_elsewhere) (await import("/js/devices.js")).tellRecovery(profile());
+    if (profile() && profile().notices && profile().notices.length) (await import("/js/devices.js")).tellNotices(profile());
   } catch (e) {
     showError(e);
   }

@@ -140,6 +140,11 @@ def test_a_switch_hands_out_only_the_new_session_not_a_renewal_of_the_old(
     client: TestClient, ann: Player, bob: Player, clock: ManualClock
 ) -> None:
     clock.advance(25 * 3600)  # Ann's token is due for renewal on its next use
+    # Bob confirms it is him (his sign-in is a day old) before he asks for a device code.
+    r = client.post(
+        "/api/profiles/me/confirm", json={"code": bob.recovery_code}, headers=bob.headers
+    )
+    assert r.status_code == 200, r.text
     code = device_code(client, bob)
     signed_in_as(client, ann)
     r = client.post("/api/profiles/devices/add", json={"code": code, "switch": True})

@@ -23,6 +23,7 @@ def test_create_profile_returns_token_and_sets_httponly_cookie(client: TestClien
         "name": "Ann Smith",
         "recovered_elsewhere": None,
         "guide": None,
+        "notices": [],
     }
 
 
@@ -145,7 +146,8 @@ def test_sign_out_everywhere_cuts_off_every_other_token(client: TestClient) -> N
     phone_token = client.post("/api/profiles/signout-everywhere", headers=laptop)
     assert phone_token.status_code == 200
     body = phone_token.json()
-    assert set(body) == {"id", "name", "token"} and body["id"] == ann.id
+    assert set(body) == {"id", "name", "token", "removed_passkeys", "removed_address"}
+    assert body["id"] == ann.id and body["removed_passkeys"] == 0
     client.cookies.clear()
     assert client.get("/api/profiles/me", headers=laptop).status_code == 401
     fresh = {"Authorization": f"Bearer {body['token']}"}

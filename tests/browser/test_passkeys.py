@@ -108,6 +108,7 @@ def test_a_passkey_added_on_the_profile_page_signs_the_device_back_in(
             "name": "Ada",
             "recovered_elsewhere": None,
             "guide": None,
+            "notices": [],
         }
         assert page.get_by_test_id("error").count() == 0
         shoot(page, artifacts, "passkeys-signed-in-desktop")

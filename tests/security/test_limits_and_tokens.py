@@ -244,6 +244,10 @@ def test_openapi_lists_429_on_limited_routes(sqlite_url: str, tmp_path: Path) ->
         # passkey sign-in needs no profile: options and answers are limited per address
         ("post", "/api/passkeys/signin/options"),
         ("post", "/api/passkeys/signin"),
+        # confirm it's you: the recovery code (guessed at, like a recovery) or a passkey
+        ("post", "/api/profiles/me/confirm"),
+        ("post", "/api/passkeys/confirm/options"),
+        ("post", "/api/passkeys/confirm"),
         # the board explained takes an invite code too (spectators)
         ("get", "/api/tables/{table_id}/explain"),
         # a guided game opens a table against bots
