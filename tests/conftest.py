@@ -354,20 +354,43 @@ def assert_records_round_trip(app: Any) -> None:
             assert done.events == logged, f"table {t.id}: replayed events differ"
 
 
+@pytest.fixture(scope="session")
+def shared_apps(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The worker's app for each database, built and started once (tests/shared_app.py)."""
+    apps: dict[str, Any] = {}
+    yield apps
+    for shared in apps.values():
+        shared.close()
+
+
 @pytest.fixture
-def app(database_url: str, tmp_path: Path) -> Iterator[Any]:
+def shared_app(
+    database_url: str, shared_apps: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
+) -> Any:
+    """The worker's started app on ``database_url``, reset: rows wiped, state as at start."""
     from app.main import create_app
+    from tests.shared_app import SharedApp
 
     wipe(database_url)
-    application = create_app(make_settings(database_url, tmp_path))
-    yield application
-    application.state.db.dispose()
+    shared = shared_apps.get(database_url)
+    if shared is None:
+        settings = make_settings(database_url, tmp_path_factory.mktemp("app"))
+        shared = shared_apps[database_url] = SharedApp(create_app(settings))
+    else:
+        shared.reset()
+    return shared
 
 
 @pytest.fixture
-def client(app: Any) -> Iterator[TestClient]:
-    with TestClient(app) as c:
-        yield c
+def app(shared_app: Any) -> Any:
+    """The app, started, on an empty database and as it was at its start."""
+    return shared_app.app
+
+
+@pytest.fixture
+def client(shared_app: Any) -> TestClient:
+    """The app's client (no cookies), its lifespan running."""
+    return shared_app.client  # type: ignore[no-any-return]
 
 
 @dataclass
