@@ -76,6 +76,7 @@ from app.web.body_limit import BodyLimit
 from app.web.client import client_router
 from app.web.docs import docs_router
 from app.web.headers import SecurityHeaders
+from app.web.nul import NulGuard
 from app.web.origin import CrossSiteGuard
 
 
@@ -311,6 +312,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.add_middleware(
         CrossSiteGuard, allowed_origins=settings.allowed_origins, cookie_name=settings.cookie_name
     )
+    # A NUL in a path or query string is refused before any route runs (app/web/nul.py).
+    app.add_middleware(NulGuard)
     app.include_router(profiles.router)
     app.include_router(device_endpoints.router)
     app.include_router(table_endpoints.router)
