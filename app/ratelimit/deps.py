@@ -3,9 +3,10 @@
 The limiter knows no feature: who the caller is comes from the profile resolver the profiles
 feature hands to ``limiting`` (app/profiles/limit.py builds the ``limit`` every route uses).
 
-The client address is ``request.client.host``: behind a reverse proxy, run uvicorn with
-``--forwarded-allow-ips`` naming the proxy so that this is the address the proxy saw (never
-trust ``X-Forwarded-For`` from anyone else; docs/operations.md "Limits").
+The client address is ``request.client.host`` as app/ratelimit/address.py counts it (an IPv6
+address as its /64): behind a reverse proxy, run uvicorn with ``--forwarded-allow-ips`` naming
+the proxy so that this is the address the proxy saw (never trust ``X-Forwarded-For`` from anyone
+else; docs/operations.md "Limits").
 """
 
 # No ``from __future__ import annotations``: the dependency's signature names the injected
@@ -17,6 +18,7 @@ from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
 from app.errors import AppError, RateLimited
+from app.ratelimit.address import client_address
 from app.ratelimit.limiter import Counts, LimitName, RateLimiter
 
 # Whether a request guesses nothing (it is not counted against, nor refused by, a misses limit).
@@ -36,8 +38,7 @@ def limiter_of(request: Request) -> RateLimiter:
 def client_keys(connection: HTTPConnection, profile_id: str | None) -> list[str]:
     """The keys a caller is counted under: its address, and its profile when it has one. Takes
     a request or a WebSocket (the handshake counts invite misses under the same keys)."""
-    host = connection.client.host if connection.client else "unknown"
-    keys = [f"ip:{host}"]
+    keys = [f"ip:{client_address(connection)}"]
     if profile_id is not None:
         keys.append(f"profile:{profile_id}")
     return keys
