@@ -126,6 +126,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             parse_rule(LimitName.PASSKEY_SIGNIN, settings.rate_passkey_signin),
             parse_rule(LimitName.RECORD_IMPORT, settings.rate_record_import),
             parse_rule(LimitName.ANALYSIS_REQUEST, settings.rate_analysis_request),
+            parse_rule(LimitName.DEVICE_CODE, settings.rate_device_code_misses),
+            parse_rule(LimitName.INVITE_TARGET, settings.rate_invite_target_misses),
+            parse_rule(LimitName.RECOVER_TARGET, settings.rate_recover_target_misses),
+            parse_rule(LimitName.DEVICE_CODE_TARGET, settings.rate_device_code_target_misses),
+            parse_rule(LimitName.MOVE, settings.rate_http_moves),
         ],
     )
 

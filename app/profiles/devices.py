@@ -83,13 +83,13 @@ async def device_code(
     return DeviceCodeOut(code=code, link=link, qr_svg=qr_svg(link), expires_at=expires)
 
 
-@router.post("/devices/add", dependencies=[Depends(limit(LimitName.RECOVER))])
+@router.post("/devices/add", dependencies=[Depends(limit(LimitName.DEVICE_CODE))])
 async def add_device(
     body: DeviceCodeIn, request: Request, response: Response, svc: Profiles
 ) -> SessionOut:
     """Spend a device code on this device: it is signed in with a session of its own, and the
     device that showed the code stays signed in. A wrong, used or expired code:
-    `404 bad_device_code` (and counts toward the 429, like a recovery code)."""
+    `404 bad_device_code` (and counts toward the 429, in a count apart from recovery codes)."""
     out = await svc.add_device(body.code, device_name(request.headers.get("user-agent")))
     set_session_cookie(request, response, out.token)
     return SessionOut(id=out.id, name=out.name, token=out.token)

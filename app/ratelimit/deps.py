@@ -44,15 +44,25 @@ def client_keys(connection: HTTPConnection, profile_id: str | None) -> list[str]
     return keys
 
 
+def guess_target(connection: HTTPConnection) -> str:
+    """What a guess tries to open: the ids of its path (a table's), or "all" where the code
+    alone names what it opens (a recovery or add-a-device code)."""
+    ids = [str(v) for v in connection.path_params.values()]
+    return ":".join(ids) if ids else "all"
+
+
 def limiting(
     who: ProfileResolver, name: LimitName | str, exempt: Exempt | None = None
 ) -> Callable[..., AsyncIterator[None]]:
     """The dependency for limit ``name``, the caller's profile given by ``who``: attempts count
-    before the route runs; misses count when the route refuses a guess (403/404), and a caller
-    out of misses is refused first — unless ``exempt`` says this request guesses nothing (a
-    player looking at a table where they sit needs no invite code): a shared address used up by
-    someone else's guesses never locks people out of their own tables. ``exempt`` is asked
-    only once the limit is used up."""
+    before the route runs; misses count when the route refuses a guess (403/404), under the
+    caller's keys and the guess's target (``guess_target``). A caller out of misses is still
+    let through while the target's own misses last (app/ratelimit/limiter.py ``TARGETS``): a
+    right code gets in, a miss is answered 429 — and when the target is used up too it is
+    refused first, unless ``exempt`` says this request guesses nothing (a player looking at a
+    table where they sit needs no invite code): a shared address used up by someone else's
+    guesses never locks people out of their own tables. ``exempt`` is asked only once the
+    limit is used up."""
     limit_name = LimitName(name)
 
     async def dependency(
@@ -65,15 +75,22 @@ def limiting(
             yield
             return
         try:
-            await limiter.ensure_open(limit_name, keys)
+            guess = await limiter.guess_open(limit_name, keys, guess_target(request))
         except RateLimited:
             if exempt is None or not await exempt(request, profile_id):
                 raise
+            yield
+            return
+        if guess.over is not None and exempt is not None and await exempt(request, profile_id):
+            yield
+            return
         try:
             yield
         except AppError as exc:
             if exc.status in MISS_STATUSES:
-                await limiter.miss(limit_name, keys)
+                refused = await limiter.guess_missed(guess)
+                if refused is not None:
+                    raise refused from exc
             raise
 
     marked: Any = dependency
