@@ -5,9 +5,8 @@ the rate limits and the socket caps alike."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -38,8 +37,13 @@ def test_two_networks_are_two_keys() -> None:
     assert address_key("2001:db8:1:2::1") != address_key("2001:db8:1:3::1")
 
 
+Make = Callable[[str], TestClient]
+
+
 @pytest.fixture
-def limited(database_url: str, tmp_path: Path) -> Iterator[Any]:
+def make(database_url: str, tmp_path: Path) -> Iterator[Make]:
+    """``make(host)``: a client from that address of one app with small per-address limits
+    (every client stays open until the end: one app, one event loop per client)."""
     from tests.conftest import wipe
 
     wipe(database_url)
@@ -52,64 +56,63 @@ def limited(database_url: str, tmp_path: Path) -> Iterator[Any]:
             ws_max_per_address=2,
         )
     )
-    yield app
+    clients: list[TestClient] = []
+
+    def client(host: str) -> TestClient:
+        c = TestClient(app, client=(host, 40000))
+        c.__enter__()
+        clients.append(c)
+        return c
+
+    yield client
+    for c in clients:
+        c.__exit__(None, None, None)
     app.state.db.dispose()
 
 
-def from_host(app: Any, host: str) -> TestClient:
-    return TestClient(app, client=(host, 40000))
-
-
-def test_new_profiles_from_one_ipv6_network_share_one_allowance(limited: Any) -> None:
+def test_new_profiles_from_one_ipv6_network_share_one_allowance(make: Make) -> None:
     codes = []
     for n in range(4):
-        with from_host(limited, f"2001:db8:7:7::{n + 1:x}") as c:
-            codes.append(c.post("/api/profiles", json={"name": f"P{n}"}).status_code)
+        c = make(f"2001:db8:7:7::{n + 1:x}")
+        codes.append(c.post("/api/profiles", json={"name": f"P{n}"}).status_code)
     assert codes == [201, 201, 201, 429]
-    with from_host(limited, "2001:db8:7:8::1") as c:  # another network: its own allowance
-        assert c.post("/api/profiles", json={"name": "Q"}).status_code == 201
+    other = make("2001:db8:7:8::1")  # another network: its own allowance
+    assert other.post("/api/profiles", json={"name": "Q"}).status_code == 201
 
 
-def test_an_ipv4_client_seen_as_ipv4_mapped_ipv6_is_one_client(limited: Any) -> None:
+def test_an_ipv4_client_seen_as_ipv4_mapped_ipv6_is_one_client(make: Make) -> None:
     codes = []
-    for host in ("192.0.2.9", "::ffff:192.0.2.9", "192.0.2.9", "::ffff:c000:209"):
-        with from_host(limited, host) as c:
-            codes.append(c.post("/api/profiles", json={"name": "P"}).status_code)
+    for host in ("192.0.2.9", "::ffff:192.0.2.9", "::ffff:c000:209", "192.0.2.9"):
+        codes.append(make(host).post("/api/profiles", json={"name": "P"}).status_code)
     assert codes == [201, 201, 201, 429]
+    assert make("192.0.2.10").post("/api/profiles", json={"name": "Q"}).status_code == 201
 
 
-def test_invite_guesses_from_one_ipv6_network_share_one_allowance(limited: Any) -> None:
-    with from_host(limited, "2001:db8:9::1") as c:
-        host = new_player(c, "Host")
-        t = c.post("/api/tables", json={"seats": 2}, headers=host.headers).json()
+def test_invite_guesses_from_one_ipv6_network_share_one_allowance(make: Make) -> None:
+    home = make("2001:db8:9::1")
+    host = new_player(home, "Host")
+    t = home.post("/api/tables", json={"seats": 2}, headers=host.headers).json()
     codes = []
     for n in range(4):
-        with from_host(limited, f"2001:db8:5:5::{n + 1:x}") as c:
-            r = c.get(f"/api/tables/{t['id']}?invite=wrong{n}")
-            codes.append(r.status_code)
+        c = make(f"2001:db8:5:5::{n + 1:x}")
+        codes.append(c.get(f"/api/tables/{t['id']}?invite=wrong{n}").status_code)
     assert codes == [404, 404, 404, 429]
 
 
-def test_sockets_from_one_ipv6_network_share_the_per_address_cap(limited: Any) -> None:
-    with from_host(limited, "2001:db8:9::1") as c:
-        ann = new_player(c, "Ann")
-        t = c.post("/api/tables", json={"seats": 2}, headers=ann.headers).json()
+def test_sockets_from_one_ipv6_network_share_the_per_address_cap(make: Make) -> None:
+    home = make("2001:db8:9::1")
+    ann = new_player(home, "Ann")
+    t = home.post("/api/tables", json={"seats": 2}, headers=ann.headers).json()
     url = f"/ws/tables/{t['id']}"
-    clients = [from_host(limited, f"2001:db8:6:6::{n + 1:x}") for n in range(3)]
-    for c in clients:
-        c.__enter__()
-    try:
-        a = clients[0].websocket_connect(url, headers=ann.headers)
-        b = clients[1].websocket_connect(url, headers=ann.headers)
-        with a as wa, b as wb:
-            assert wa.receive_json()["type"] == "welcome"
-            assert wb.receive_json()["type"] == "welcome"
-            with clients[2].websocket_connect(url, headers=ann.headers) as wc:
-                got = wc.receive_json()
-                assert got["type"] == "error" and got["code"] == "too_many_sockets", got
-                assert got["per"] == "address"
-                with pytest.raises(WebSocketDisconnect):
-                    wc.receive_json()
-    finally:
-        for c in clients:
-            c.__exit__(None, None, None)
+    clients = [make(f"2001:db8:6:6::{n + 1:x}") for n in range(3)]
+    a = clients[0].websocket_connect(url, headers=ann.headers)
+    b = clients[1].websocket_connect(url, headers=ann.headers)
+    with a as wa, b as wb:
+        assert wa.receive_json()["type"] == "welcome"
+        assert wb.receive_json()["type"] == "welcome"
+        with clients[2].websocket_connect(url, headers=ann.headers) as wc:
+            got = wc.receive_json()
+            assert got["type"] == "error" and got["code"] == "too_many_sockets", got
+            assert got["per"] == "address"
+            with pytest.raises(WebSocketDisconnect):
+                wc.receive_json()
