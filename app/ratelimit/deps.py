@@ -54,15 +54,14 @@ def guess_target(connection: HTTPConnection) -> str:
 def limiting(
     who: ProfileResolver, name: LimitName | str, exempt: Exempt | None = None
 ) -> Callable[..., AsyncIterator[None]]:
-    """The dependency for limit ``name``, the caller's profile given by ``who``: attempts count
-    before the route runs; misses count when the route refuses a guess (403/404), under the
-    caller's keys and the guess's target (``guess_target``). A caller out of misses is still
-    let through while the target's own misses last (app/ratelimit/limiter.py ``TARGETS``): a
-    right code gets in, a miss is answered 429 — and when the target is used up too it is
-    refused first, unless ``exempt`` says this request guesses nothing (a player looking at a
-    table where they sit needs no invite code): a shared address used up by someone else's
-    guesses never locks people out of their own tables. ``exempt`` is asked only once the
-    limit is used up."""
+    """The dependency for limit ``name``, the caller's profile given by ``who``. Attempts count
+    before the route runs. Misses count when the route refuses a guess (403/404), under the
+    caller's keys and the guess's target (``guess_target``); a caller out of misses of its own
+    is still let through while the target's misses last (``RateLimiter.guess_open``): a right
+    code gets in, a wrong one is answered 429. Refused before the route runs only when both are
+    used up — and never when ``exempt`` says this request guesses nothing (a player looking at
+    a table where they sit needs no invite code). ``exempt`` is asked only once the caller is
+    out of misses."""
     limit_name = LimitName(name)
 
     async def dependency(
