@@ -68,6 +68,16 @@ class Settings(BaseSettings):
     rate_table_create: str = "300/hour"  # new tables per client address and per profile
     rate_invite_misses: str = "20/minute;200/hour"  # wrong table id or invite code
     rate_recover_misses: str = "10/minute;100/hour"  # wrong recovery codes
+    # Guessing (docs/operations.md "Guessing"): wrong add-a-device codes, a bucket of their own;
+    # and the misses one target takes from callers out of misses of their own — per table for
+    # invite codes, all together for recovery and add-a-device codes (their code names the
+    # profile). Past a target's misses, only callers with misses of their own left are heard.
+    rate_device_code_misses: str = "10/minute;100/hour"
+    rate_invite_target_misses: str = "60/hour"
+    rate_recover_target_misses: str = "1000/hour"
+    rate_device_code_target_misses: str = "1000/hour"
+    # Moves over HTTP per profile (the socket's bucket is EMARA_WS_RATE_PER_SECOND/_BURST).
+    rate_http_moves: str = "40/second;1200/minute"
     # Table socket limits (docs/operations.md, "Socket limits")
     ws_max_depth: int = 32  # JSON nesting of an inbound frame
     ws_first_frame_bytes: int = 2048  # the auth frame of a socket opened without a cookie

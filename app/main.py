@@ -77,6 +77,7 @@ from app.web.body_limit import BodyLimit
 from app.web.client import client_router
 from app.web.docs import docs_router
 from app.web.headers import SecurityHeaders
+from app.web.nul import NulGuard
 from app.web.origin import CrossSiteGuard
 
 
@@ -133,6 +134,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             parse_rule(LimitName.RECORD_IMPORT, settings.rate_record_import),
             parse_rule(LimitName.ANALYSIS_REQUEST, settings.rate_analysis_request),
             parse_rule(LimitName.REPLAY_READ, settings.rate_replay_read),
+            parse_rule(LimitName.DEVICE_CODE, settings.rate_device_code_misses),
+            parse_rule(LimitName.INVITE_TARGET, settings.rate_invite_target_misses),
+            parse_rule(LimitName.RECOVER_TARGET, settings.rate_recover_target_misses),
+            parse_rule(LimitName.DEVICE_CODE_TARGET, settings.rate_device_code_target_misses),
+            parse_rule(LimitName.MOVE, settings.rate_http_moves),
         ],
     )
 
@@ -331,6 +337,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.add_middleware(
         CrossSiteGuard, allowed_origins=settings.allowed_origins, cookie_name=settings.cookie_name
     )
+    # A NUL in a path or query string is refused before any route runs (app/web/nul.py).
+    app.add_middleware(NulGuard)
     app.include_router(profiles.router)
     app.include_router(device_endpoints.router)
     app.include_router(proof_endpoints.router)  # confirm it's you, security notices

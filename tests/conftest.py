@@ -289,6 +289,11 @@ SUITE_RATE_LIMITS = {
     "rate_record_import": "100000/minute",
     "rate_analysis_request": "100000/minute",
     "rate_replay_read": "100000/minute",
+    "rate_device_code_misses": "100000/minute",
+    "rate_invite_target_misses": "100000/minute",
+    "rate_recover_target_misses": "100000/minute",
+    "rate_device_code_target_misses": "100000/minute",
+    "rate_http_moves": "100000/minute",
 }
 
 

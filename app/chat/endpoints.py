@@ -12,9 +12,7 @@ from app.chat.repository import MAX_PAGE, PAGE
 from app.chat.schemas import ChatOut, MutesOut
 from app.chat.service import ChatService
 from app.profiles.deps import MaybeProfileId, ProfileId
-from app.profiles.limit import limit
-from app.ratelimit import LimitName
-from app.tables.deps import Service, seated_at_table
+from app.tables.deps import Invite, Service
 from app.tables.schemas import SeatPath, TableIdPath
 
 router = APIRouter(prefix="/api/tables", tags=["chat"])
@@ -31,14 +29,13 @@ Chat = Annotated[ChatService, Depends(chat_service)]
 @router.get(
     "/{table_id}/chat",
     response_model=ChatOut,
-    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
 )
 async def chat(
     table_id: TableIdPath,
     profile_id: MaybeProfileId,
     svc: Service,
     chat: Chat,
-    invite: str | None = None,
+    invite: Invite,
     before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
 ) -> dict[str, Any]:
@@ -51,7 +48,6 @@ async def chat(
 @router.post(
     "/{table_id}/mutes/{seat}",
     response_model=MutesOut,
-    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
 )
 async def mute(
     table_id: TableIdPath,
@@ -59,7 +55,7 @@ async def mute(
     profile_id: ProfileId,
     svc: Service,
     chat: Chat,
-    invite: str | None = None,
+    invite: Invite,
 ) -> dict[str, Any]:
     """Hide this seat's messages from the caller, on every device (undo with DELETE)."""
     viewer = await svc.viewer(profile_id, table_id, invite)
@@ -69,7 +65,6 @@ async def mute(
 @router.delete(
     "/{table_id}/mutes/{seat}",
     response_model=MutesOut,
-    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
 )
 async def unmute(
     table_id: TableIdPath,
@@ -77,7 +72,7 @@ async def unmute(
     profile_id: ProfileId,
     svc: Service,
     chat: Chat,
-    invite: str | None = None,
+    invite: Invite,
 ) -> dict[str, Any]:
     """Show this seat's messages to the caller again."""
     viewer = await svc.viewer(profile_id, table_id, invite)

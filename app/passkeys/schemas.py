@@ -9,12 +9,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.strict import NulFree
+
 B64 = r"^[A-Za-z0-9_-]*={0,2}$"
 # A credential id is at most 1023 bytes (WebAuthn): 1364 base64url characters.
 CredentialId = Field(min_length=1, max_length=1400, pattern=B64)
 
 
-class _Wire(BaseModel):
+class _Wire(NulFree):
     model_config = ConfigDict(extra="ignore")
 
 
@@ -36,7 +38,7 @@ class RegistrationCredentialIn(_Wire):
     clientExtensionResults: dict[str, Any] = Field(default_factory=dict)
 
 
-class RegisterIn(BaseModel):
+class RegisterIn(NulFree):
     credential: RegistrationCredentialIn
     # Shown in my list; empty: "Passkey N".
     name: str | None = Field(default=None, max_length=60)
@@ -60,7 +62,7 @@ class AuthenticationCredentialIn(_Wire):
     clientExtensionResults: dict[str, Any] = Field(default_factory=dict)
 
 
-class SignInIn(BaseModel):
+class SignInIn(NulFree):
     credential: AuthenticationCredentialIn
     # A name for this device (e.g. the browser's), for the profile's list of devices.
     device: str | None = Field(default=None, max_length=60)

@@ -91,7 +91,7 @@ async def device_code(
     return DeviceCodeOut(code=code, link=link, qr_svg=qr_svg(link), expires_at=expires)
 
 
-@router.post("/devices/add", dependencies=[Depends(limit(LimitName.RECOVER))])
+@router.post("/devices/add", dependencies=[Depends(limit(LimitName.DEVICE_CODE))])
 async def add_device(
     body: DeviceCodeIn,
     request: Request,
@@ -101,9 +101,9 @@ async def add_device(
 ) -> SessionOut:
     """Spend a device code on this device: it is signed in with a session of its own, and the
     device that showed the code stays signed in. A wrong, used or expired code:
-    `404 bad_device_code` (and counts toward the 429, like a recovery code). Where another
-    profile is signed in on this device: `409 signed_in_as_other` (both names; the code is not
-    spent) unless `switch` is true."""
+    `404 bad_device_code` (and counts toward the 429, in a count apart from recovery codes).
+    Where another profile is signed in on this device: `409 signed_in_as_other` (both names; the
+    code is not spent) unless `switch` is true."""
     device = device_name(request.headers.get("user-agent"))
     out = await svc.add_device(body.code, device, current, body.switch)
     sign_in_here(request, response, out.token)

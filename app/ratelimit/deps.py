@@ -3,9 +3,10 @@
 The limiter knows no feature: who the caller is comes from the profile resolver the profiles
 feature hands to ``limiting`` (app/profiles/limit.py builds the ``limit`` every route uses).
 
-The client address is ``request.client.host``: behind a reverse proxy, run uvicorn with
-``--forwarded-allow-ips`` naming the proxy so that this is the address the proxy saw (never
-trust ``X-Forwarded-For`` from anyone else; docs/operations.md "Limits").
+The client address is ``request.client.host`` as app/ratelimit/address.py counts it (an IPv6
+address as its /64): behind a reverse proxy, run uvicorn with ``--forwarded-allow-ips`` naming
+the proxy so that this is the address the proxy saw (never trust ``X-Forwarded-For`` from anyone
+else; docs/operations.md "Limits").
 """
 
 # No ``from __future__ import annotations``: the dependency's signature names the injected
@@ -17,6 +18,7 @@ from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
 from app.errors import AppError, RateLimited
+from app.ratelimit.address import client_address
 from app.ratelimit.limiter import Counts, LimitName, RateLimiter
 
 # Whether a request guesses nothing (it is not counted against, nor refused by, a misses limit).
@@ -36,22 +38,30 @@ def limiter_of(request: Request) -> RateLimiter:
 def client_keys(connection: HTTPConnection, profile_id: str | None) -> list[str]:
     """The keys a caller is counted under: its address, and its profile when it has one. Takes
     a request or a WebSocket (the handshake counts invite misses under the same keys)."""
-    host = connection.client.host if connection.client else "unknown"
-    keys = [f"ip:{host}"]
+    keys = [f"ip:{client_address(connection)}"]
     if profile_id is not None:
         keys.append(f"profile:{profile_id}")
     return keys
 
 
+def guess_target(connection: HTTPConnection) -> str:
+    """What a guess tries to open: the ids of its path (a table's), or "all" where the code
+    alone names what it opens (a recovery or add-a-device code)."""
+    ids = [str(v) for v in connection.path_params.values()]
+    return ":".join(ids) if ids else "all"
+
+
 def limiting(
     who: ProfileResolver, name: LimitName | str, exempt: Exempt | None = None
 ) -> Callable[..., AsyncIterator[None]]:
-    """The dependency for limit ``name``, the caller's profile given by ``who``: attempts count
-    before the route runs; misses count when the route refuses a guess (403/404), and a caller
-    out of misses is refused first — unless ``exempt`` says this request guesses nothing (a
-    player looking at a table where they sit needs no invite code): a shared address used up by
-    someone else's guesses never locks people out of their own tables. ``exempt`` is asked
-    only once the limit is used up."""
+    """The dependency for limit ``name``, the caller's profile given by ``who``. Attempts count
+    before the route runs. Misses count when the route refuses a guess (403/404), under the
+    caller's keys and the guess's target (``guess_target``); a caller out of misses of its own
+    is still let through while the target's misses last (``RateLimiter.guess_open``): a right
+    code gets in, a wrong one is answered 429. Refused before the route runs only when both are
+    used up — and never when ``exempt`` says this request guesses nothing (a player looking at
+    a table where they sit needs no invite code). ``exempt`` is asked only once the caller is
+    out of misses."""
     limit_name = LimitName(name)
 
     async def dependency(
@@ -64,15 +74,22 @@ def limiting(
             yield
             return
         try:
-            await limiter.ensure_open(limit_name, keys)
+            guess = await limiter.guess_open(limit_name, keys, guess_target(request))
         except RateLimited:
             if exempt is None or not await exempt(request, profile_id):
                 raise
+            yield
+            return
+        if guess.over is not None and exempt is not None and await exempt(request, profile_id):
+            yield
+            return
         try:
             yield
         except AppError as exc:
             if exc.status in MISS_STATUSES:
-                await limiter.miss(limit_name, keys)
+                refused = await limiter.guess_missed(guess)
+                if refused is not None:
+                    raise refused from exc
             raise
 
     marked: Any = dependency

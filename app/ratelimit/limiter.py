@@ -42,6 +42,12 @@ class LimitName(StrEnum):
     RECORD_IMPORT = "record_import"  # game records imported (each one replayed to be checked)
     ANALYSIS_REQUEST = "analysis_request"  # analyses of a replay asked for (docs/analysis.md)
     REPLAY_READ = "replay_read"  # replays and their positions read (docs/records.md)
+    DEVICE_CODE = "device_code"  # wrong add-a-device codes (a bucket apart from recovery codes)
+    # Misses against one target, from callers out of misses of their own (``TARGETS``)
+    INVITE_TARGET = "invite_target"  # per table (or other id of the path)
+    RECOVER_TARGET = "recover_target"  # every recovery code together
+    DEVICE_CODE_TARGET = "device_code_target"  # every add-a-device code together
+    MOVE = "move"  # moves over HTTP, per profile (the socket has its own token bucket)
 
 
 COUNTS: Mapping[LimitName, Counts] = {
@@ -56,6 +62,21 @@ COUNTS: Mapping[LimitName, Counts] = {
     LimitName.RECORD_IMPORT: Counts.ATTEMPTS,
     LimitName.ANALYSIS_REQUEST: Counts.ATTEMPTS,
     LimitName.REPLAY_READ: Counts.ATTEMPTS,
+    LimitName.DEVICE_CODE: Counts.MISSES,
+    LimitName.INVITE_TARGET: Counts.MISSES,
+    LimitName.RECOVER_TARGET: Counts.MISSES,
+    LimitName.DEVICE_CODE_TARGET: Counts.MISSES,
+    LimitName.MOVE: Counts.ATTEMPTS,
+}
+
+# A guessing limit whose callers, once out of misses of their own, may still try a code while
+# the target's own misses last (docs/operations.md "Guessing"): someone behind an address a
+# guesser used up still gets in with the right code, and the misses against one target stay
+# bounded whoever sends them.
+TARGETS: Mapping[LimitName, LimitName] = {
+    LimitName.INVITE: LimitName.INVITE_TARGET,
+    LimitName.RECOVER: LimitName.RECOVER_TARGET,
+    LimitName.DEVICE_CODE: LimitName.DEVICE_CODE_TARGET,
 }
 
 
@@ -148,3 +169,44 @@ class RateLimiter:
     async def miss(self, name: LimitName | str, keys: Sequence[str]) -> None:
         """Count one refused guess under ``keys``."""
         await self._over(self.rules[LimitName(name)], keys, hit=True)
+
+    def _target(self, name: LimitName) -> Rule | None:
+        target = TARGETS.get(name)
+        return None if target is None else self.rules.get(target)
+
+    async def guess_open(self, name: LimitName | str, keys: Sequence[str], target: str) -> Guess:
+        """Before a guess of ``target`` (a table id; "all" where the code alone names what it
+        opens): a caller with misses left guesses freely; one out of misses still may while
+        the target's misses last (``TARGETS``), else RateLimited. Counts nothing."""
+        rule = self.rules[LimitName(name)]
+        wait = await self._over(rule, keys, hit=False)
+        if wait is None:
+            return Guess(LimitName(name), tuple(keys), target, None)
+        target_rule = self._target(rule.name)
+        if target_rule is None:
+            raise self._refuse(rule, wait)
+        target_wait = await self._over(target_rule, [f"target:{target}"], hit=False)
+        if target_wait is not None:
+            raise self._refuse(rule, max(wait, target_wait))
+        return Guess(rule.name, tuple(keys), target, wait)
+
+    async def guess_missed(self, guess: Guess) -> RateLimited | None:
+        """The guess missed: counted under the caller's keys and its target. What the caller is
+        then told instead of the miss when it was out of misses already (RateLimited)."""
+        rule = self.rules[guess.name]
+        await self._over(rule, guess.keys, hit=True)
+        target_rule = self._target(rule.name)
+        if target_rule is not None:
+            await self._over(target_rule, [f"target:{guess.target}"], hit=True)
+        return None if guess.over is None else self._refuse(rule, guess.over)
+
+
+@dataclass(frozen=True)
+class Guess:
+    """A guess let through: whose (``keys``), of what (``target``), and ``over``: the wait of
+    the caller's own limit when it was out of misses already (None: it was not)."""
+
+    name: LimitName
+    keys: tuple[str, ...]
+    target: str
+    over: float | None

@@ -10,6 +10,7 @@ from fastapi import APIRouter, WebSocket
 from app.bearer import token_from
 from app.clock import SYSTEM_CLOCK, Clock
 from app.config import Settings
+from app.ratelimit.address import client_address
 from app.realtime.limits import SocketLimits, SocketRegistry
 from app.realtime.ports import CLOSE_POLICY, Access
 from app.realtime.socket import Connection
@@ -46,7 +47,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     access, registry, limits, clock = _shared(ws)
     header_token = token_from(ws.headers.get("authorization"), None)
     token = header_token or ws.cookies.get(settings.cookie_name)
-    address = ws.client.host if ws.client is not None else "unknown"
+    address = client_address(ws)  # an IPv6 client as its /64 (app/ratelimit/address.py)
     conn = Connection(
         ws,
         access,

@@ -18,6 +18,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 from app.engine_types import EngineEvent
+from app.strict import NUL, NUL_MESSAGE
 
 SAFE_INT = 2**53 - 1  # the largest integer every JSON reader (a browser's too) keeps exactly
 MAX_VERSION = 2**31 - 1
@@ -245,7 +246,8 @@ def inspect_value(value: Any, max_depth: int, meter: Meter | None = None) -> str
     """One walk of a parsed frame, each value looked at once: "deep" when containers nest
     deeper than ``max_depth``, "many" past ``MAX_VALUES`` values (the walk stops there),
     "number" when an integer lies beyond the safe range or a float is not finite (it could not
-    be written back out), else None."""
+    be written back out), "nul" when a text or a key holds a NUL character (no database stores
+    it: refused before one is asked), else None."""
     stack: list[tuple[Any, int]] = [(value, 1)]
     seen = 0
     found = 1  # values met so far, walked or waiting
@@ -259,9 +261,17 @@ def inspect_value(value: Any, max_depth: int, meter: Meter | None = None) -> str
                 found += len(v)
                 if found > MAX_VALUES:  # counted before a single one is pushed
                     return "many"
-                items = v.values() if isinstance(v, dict) else v
+                if isinstance(v, dict):
+                    if any(NUL in key for key in v):
+                        return "nul"
+                    items: Any = v.values()
+                else:
+                    items = v
                 stack.extend((x, depth + 1) for x in items)
-            elif isinstance(v, bool) or v is None or isinstance(v, str):
+            elif isinstance(v, str):
+                if NUL in v:
+                    return "nul"
+            elif isinstance(v, bool) or v is None:
                 continue
             elif isinstance(v, int):
                 if not -SAFE_INT <= v <= SAFE_INT:
@@ -324,6 +334,8 @@ def parse_client(
         return Refusal("malformed", "a frame is an object with a type", ref)
     if found == "number":
         return Refusal("malformed", f"numbers are finite, integers within ±{SAFE_INT}", ref)
+    if found == "nul":
+        return Refusal("malformed", NUL_MESSAGE, ref)
     try:
         return CLIENT_FRAME.validate_python(raw)
     except ValidationError as exc:

@@ -46,20 +46,24 @@ class TableAccess:
         self, profile_id: str, table_id: str, invite: str | None, address: str
     ) -> Viewer:
         """The handshake's look-up: with an invite code it is a guess like the HTTP ones, counted
-        under the same "invite" limit when refused (429 once the limit is used up) — except for
-        a player who sits at the table, who needs no invite and is never locked out."""
+        under the same "invite" limit and the table's own misses when refused (app/ratelimit
+        ``guess_open``: 429 once both are used up) — except for a player who sits at the
+        table, who needs no invite and is never locked out."""
         if invite is None or self.limiter is None:
             return await self.viewer(profile_id, table_id, invite)
         keys = [f"ip:{address}", f"profile:{profile_id}"]
         try:
-            await self.limiter.ensure_open(LimitName.INVITE, keys)
+            guess = await self.limiter.guess_open(LimitName.INVITE, keys, table_id)
         except RateLimited:
             if not await self.svc.holds_seat(profile_id, table_id):
                 raise
+            return await self.viewer(profile_id, table_id, invite)
         try:
             return await self.viewer(profile_id, table_id, invite)
-        except NotFound:
-            await self.limiter.miss(LimitName.INVITE, keys)
+        except NotFound as exc:
+            refused = await self.limiter.guess_missed(guess)
+            if refused is not None:
+                raise refused from exc
             raise
 
     async def lobby(self, profile_id: str, table_id: str, invite: str | None) -> tuple[str, Viewer]:

@@ -13,7 +13,7 @@ from app.profiles.deps import MaybeProfileId, ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
 from app.tables.answers import GameAnswer, LobbyAnswer, LogPage, MoveAnswer
-from app.tables.deps import Service, seated_at_table
+from app.tables.deps import INVITE_GUESS, MOVE_RATE, Invite, Service
 from app.tables.explain_schemas import ExplainOut
 from app.tables.schemas import (
     GameOut,
@@ -54,10 +54,9 @@ async def my_tables(profile_id: ProfileId, svc: Service) -> dict[str, Any]:
 @router.get(
     "/{table_id}",
     response_model=LobbyOut,
-    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
 )
 async def table(
-    table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: str | None = None
+    table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: Invite
 ) -> LobbyAnswer:
     """The lobby. Visible to its seats, and to anyone holding the invite code (`?invite=`)."""
     return await svc.lobby(profile_id, table_id, invite)
@@ -66,7 +65,7 @@ async def table(
 @router.post(
     "/{table_id}/join",
     response_model=LobbyOut,
-    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
+    dependencies=[INVITE_GUESS],
 )
 async def join(
     table_id: TableIdPath, body: JoinIn, profile_id: ProfileId, svc: Service
@@ -101,13 +100,12 @@ async def rename(
 @router.get(
     "/{table_id}/game",
     response_model=GameOut,
-    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
 )
 async def game(
     table_id: TableIdPath,
     profile_id: MaybeProfileId,
     svc: Service,
-    invite: str | None = None,
+    invite: Invite,
     log_tail: Annotated[int | None, Query(ge=1, le=LOG_MAX_PAGE)] = None,
 ) -> GameAnswer:
     """`{version, view, legal_moves, log}` for the caller's seat; spectators get the public view.
@@ -120,13 +118,12 @@ async def game(
 @router.get(
     "/{table_id}/log",
     response_model=LogPageOut,
-    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
 )
 async def log_page(
     table_id: TableIdPath,
     profile_id: MaybeProfileId,
     svc: Service,
-    invite: str | None = None,
+    invite: Invite,
     before: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
     limit: Annotated[int, Query(ge=1, le=LOG_MAX_PAGE)] = LOG_PAGE,
 ) -> LogPage:
@@ -139,10 +136,9 @@ async def log_page(
 @router.get(
     "/{table_id}/explain",
     response_model=ExplainOut,
-    dependencies=[Depends(limit(LimitName.INVITE, exempt=seated_at_table))],
 )
 async def explain(
-    table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: str | None = None
+    table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: Invite
 ) -> dict[str, Any]:
     """Every piece on the board explained for the caller's seat: per board element a catalogue
     key and its values, and per legal move of the caller what it would change for them now.
@@ -151,13 +147,13 @@ async def explain(
     return await svc.explain(viewer)
 
 
-@router.post("/{table_id}/moves", response_model=MoveOut)
+@router.post("/{table_id}/moves", response_model=MoveOut, dependencies=[MOVE_RATE])
 async def move(
     table_id: TableIdPath,
     body: MoveIn,
     profile_id: ProfileId,
     svc: Service,
-    invite: str | None = None,
+    invite: Invite,
 ) -> MoveAnswer:
     """Play one move. A repeated `move_id` (for the same seat) returns the first result and
     changes nothing."""

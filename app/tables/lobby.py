@@ -150,14 +150,27 @@ def free_seat(s: Session, t: GameTable) -> int | None:
     return free[0] if free else None
 
 
+# Options a person consents to for one game, with the value a rematch starts them at (until
+# someone chooses them again). ``public_replay`` shows the finished game's record to anyone
+# (docs/records.md). The game's variants, the pace, undo, spectators and their chat are the
+# rules the same people play by again: copied.
+CHOSEN_AGAIN: dict[str, Any] = {"public_replay": False}
+
+
+def rematch_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A finished table's options as its rematch starts with them (``CHOSEN_AGAIN`` reset)."""
+    return {**options, **CHOSEN_AGAIN}
+
+
 def open_rematch(s: Session, t: GameTable, host_id: str, host_seat: int) -> GameTable | None:
-    """The rematch of a finished table (in the caller's transaction): the same options and name,
-    ``host_id`` at their old seat, the table's own bots at theirs. None when another player
-    opened it first (``t.rematch_id`` names it)."""
+    """The rematch of a finished table (in the caller's transaction): the same options (but
+    those chosen again, ``CHOSEN_AGAIN``) and name, ``host_id`` at their old seat, the table's
+    own bots at theirs. None when another player opened it first (``t.rematch_id`` names it)."""
     table_id = new_id()
     if not repo.claim_rematch(s, t.id, table_id):
         return None
-    new = insert_table(s, host_id, t.seat_count, t.options, host_seat, t.name, table_id)
+    options = rematch_options(t.options)
+    new = insert_table(s, host_id, t.seat_count, options, host_seat, t.name, table_id)
     for x in repo.seats(s, t.id):
         if x.profile_id is None and x.bot_level is not None and x.seat != host_seat:
             s.add(Seat(table_id=new.id, seat=x.seat, profile_id=None, bot_level=x.bot_level))

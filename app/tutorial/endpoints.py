@@ -15,6 +15,7 @@ from app.profiles.deps import ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
 from app.tables.answers import LobbyAnswer
+from app.tables.deps import Invite
 from app.tables.schemas import LobbyOut, TableIdPath
 from app.tutorial.schemas import GuideIn, GuideOut, HintOut
 from app.tutorial.service import Tutorial
@@ -44,7 +45,7 @@ async def start(profile_id: ProfileId, guide: Guide) -> LobbyAnswer:
 
 @router.get("/api/tables/{table_id}/hint", response_model=HintOut)
 async def hint(
-    table_id: TableIdPath, profile_id: ProfileId, guide: Guide, invite: str | None = None
+    table_id: TableIdPath, profile_id: ProfileId, guide: Guide, invite: Invite
 ) -> HintOut:
     """What to do next and why, for the caller's seat at a guided table, from that seat's view
     and legal moves (during the first round; then `step: "done"`, which also records the guided

@@ -78,7 +78,7 @@ def test_hostile_chat_gets_typed_errors_and_stores_only_plain_text(live: LiveSer
             ("x" * 10_000, "chat_too_long"),
             ("   \n\t ", "chat_empty"),
             ("", "chat_empty"),
-            ("\x00\x07\x1b", "chat_empty"),
+            ("\x01\x07\x1b", "chat_empty"),
         ]
         for n, (text, code) in enumerate(cases):
             await sa.send({"type": "chat", "text": text, "msg_id": f"bad{n}", "ref": n})
@@ -90,7 +90,10 @@ def test_hostile_chat_gets_typed_errors_and_stores_only_plain_text(live: LiveSer
             await sa.expect("chat_accepted", ref=f"h{n}")
             got = await sa.expect("chat", msg_id=f"h{n}")
             assert got["text"] == text  # as written: plain text, for textContent
-        await sa.send({"type": "chat", "text": "a\x00b\x1b[31mc\u202ed\nline", "msg_id": "ctl"})
+        # a NUL is refused at the border, before the chat sees it (no database stores one)
+        await sa.send({"type": "chat", "text": "a\x00b", "msg_id": "nul", "ref": "nul"})
+        assert (await sa.expect("error", ref="nul"))["code"] == "malformed"
+        await sa.send({"type": "chat", "text": "a\x01b\x1b[31mc\u202ed\nline", "msg_id": "ctl"})
         got = await sa.expect("chat", msg_id="ctl")
         assert got["text"] == "ab[31mcd\nline"  # control characters stripped, \n kept
         await sa.close()

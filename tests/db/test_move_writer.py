@@ -26,7 +26,9 @@ def judged(svc: Any, tid: str, move_id: str, expected: int | None = None) -> tup
     move = rules.encode_move(rules.legal_moves(fresh.state, 0)[0])
     tr = rules.apply_move(fresh.state, 0, move)
     version = fresh.version if expected is None else expected
-    params, row, _ = play.move_written(tid, 0, move_id, version, fresh.seats_version, tr, None, None)
+    params, row, _ = play.move_written(
+        tid, 0, move_id, version, fresh.seats_version, tr, None, None
+    )
     return params, row
 
 

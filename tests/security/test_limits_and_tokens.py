@@ -250,6 +250,10 @@ def test_openapi_lists_429_on_limited_routes(sqlite_url: str, tmp_path: Path) ->
         ("post", "/api/passkeys/confirm"),
         # the board explained takes an invite code too (spectators)
         ("get", "/api/tables/{table_id}/explain"),
+        # every route that reads an invite code reads it through the guessing limit
+        ("get", "/api/tables/{table_id}/hint"),
+        # moves over HTTP: a rate per profile, as the socket has one per socket
+        ("post", "/api/tables/{table_id}/moves"),
         # a guided game opens a table against bots
         ("post", "/api/tutorial"),
         # records and replays: a finished table's id or a replay id can be guessed at, imports
