@@ -1,5 +1,6 @@
 """A NUL character in a request's path or query string is refused before any route runs: HTTP
-gets a 422 ``malformed``, a socket handshake is closed (1008) before it is accepted.
+gets a 422 ``malformed`` (a page path its own ``400 bad_path``), a socket handshake is closed
+(1008) before it is accepted.
 
 No text holding a NUL can be stored or compared by Postgres; refused here, such an id, invite
 code or name never takes a database connection. Request bodies are checked by their models
@@ -33,7 +34,9 @@ class NulGuard:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or not nul_in_target(scope):
+        page = scope["type"] == "http" and not scope.get("path", "").startswith("/api/")
+        if scope["type"] not in ("http", "websocket") or page or not nul_in_target(scope):
+            # (a page path answers `400 bad_path` itself and takes no connection)
             await self.app(scope, receive, send)
             return
         if scope["type"] == "websocket":
