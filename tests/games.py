@@ -68,7 +68,9 @@ def play_out(
     """The started table's game played by the engine in process to its end (or ``stop_after``
     moves), moves chosen by ``policy`` seeded with ``seed``; the table's version afterwards."""
     service = client.app.state.service  # type: ignore[attr-defined]
-    return finished.play_out(service, table_id, seed=seed, stop_after=stop_after, policy=policy)
+    portal = getattr(client, "portal", None)  # the client's event loop, while it runs
+    on_loop = portal.call if portal is not None else None
+    return finished.play_out(service, table_id, seed, stop_after, policy, on_loop)
 
 
 def finish(client: TestClient, players: list[Player], seed: int, **options: Any) -> str:
