@@ -90,8 +90,7 @@ def play_out(
             return int(version)
         clock, deadline = service.pace.on_move(conn, table_id, start, seen, row.clock, state, seats)
         params["p_expected"], params["p_clock"], params["p_deadline"] = start, clock, deadline
-        for log_row in rows:
-            repo.log_move(conn, log_row)
+        conn.execute(repo.LOG, rows)  # every log row in one statement (insertmanyvalues)
         assert repo.advance(conn, params) == 1, "the table moved while it was played out"
         if finished:
             for hook in service.play.finish_hooks:
