@@ -6,11 +6,15 @@ then stores what the server's move transaction stores (app/tables/play.py): ever
 row (``move_written``), the table's snapshot, version, status and clock through the same
 conditional update, and — when the game ended — the finish hooks (the solo record and the
 campaign) in the same transaction. After the commit the table's memory forgets it and the hub
-hears one game notice, as after a move. A game of 90 moves costs about 30 ms this way, where
-playing it through the server costs about 600 requests.
+hears one game notice, as after a move. The hub's listeners are queues of the app's event loop:
+a caller on another thread (a test beside a TestClient) hands ``on_loop`` a way to run the
+notice there (the client's ``portal.call``), as the server publishes from its loop.
 
-The difference from the server's path: all the moves commit in one transaction and share one
-time stamp. Anything that asserts per-move timing plays through the server.
+A game of 90 moves costs about 30 ms this way, where playing it through the server costs about
+600 requests.
+
+The difference from the server's path: all the moves commit in one transaction, their time
+stamps microseconds apart. Anything that asserts per-move timing plays through the server.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from app.tables.status import TableStatus
 
 # Chooses a move from the legal moves in their wire form (the HTTP API's ``legal_moves``).
 Policy = Callable[[list[dict[str, Any]], random.Random], dict[str, Any]]
+# Runs a call on the app's event loop thread and waits for it (e.g. a BlockingPortal's ``call``).
+OnLoop = Callable[[Callable[[], None]], object]
 
 
 def ending_turns(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
@@ -48,10 +54,13 @@ def play_out(
     seed: int = 0,
     stop_after: int | None = None,
     policy: Policy = ending_turns,
+    on_loop: OnLoop | None = None,
 ) -> int:
     """Play the started table ``table_id`` to its end (or ``stop_after`` moves) and store it as
     the server would; the table's version afterwards. ``seed`` seeds the policy's choices: the
-    same seed and table give the same moves as the suite's HTTP players with that seed."""
+    same seed and table give the same moves as the suite's HTTP players with that seed.
+    ``on_loop`` runs the game notice on the app's event loop (None: publish here, for a caller
+    on that loop or an app with no loop running)."""
     rng = random.Random(seed)
     with service.db.begin() as conn:
         row = repo.snapshot(conn, table_id)
@@ -81,13 +90,16 @@ def play_out(
             return int(version)
         clock, deadline = service.pace.on_move(conn, table_id, start, seen, row.clock, state, seats)
         params["p_expected"], params["p_clock"], params["p_deadline"] = start, clock, deadline
-        for log_row in rows:
-            repo.log_move(conn, log_row)
+        conn.execute(repo.LOG, rows)  # every log row in one statement (insertmanyvalues)
         assert repo.advance(conn, params) == 1, "the table moved while it was played out"
         if finished:
             for hook in service.play.finish_hooks:
                 hook(conn, table_id)
     service.cache.forget(table_id)
     service.pace.remember(table_id, version, seen, clock)
-    service.hub.publish(Notice(table_id, NoticeKind.GAME, version))
+    notice = Notice(table_id, NoticeKind.GAME, version)
+    if on_loop is None:
+        service.hub.publish(notice)
+    else:
+        on_loop(lambda: service.hub.publish(notice))
     return int(version)

@@ -4,47 +4,27 @@ the solo sheet's best scores and next campaign game follow the engine's solo out
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.conftest import Player, new_player, pick_move
+from tests import games
+from tests.conftest import Player, new_player
 from tests.solo.helpers import play_to_end as solo_play_to_end
 
 GAME_SEED = 5
 
 
 def play_to_end(client: TestClient, players: list[Player], seed: int) -> dict[str, Any]:
-    """A table of ``players`` opened, joined, started and played to its end; the host's game."""
-    host = players[0]
-    body = {"seats": len(players), "options": {"start_player": 0}}
-    t = client.post("/api/tables", json=body, headers=host.headers).json()
-    for p in players[1:]:
-        r = client.post(
-            f"/api/tables/{t['id']}/join",
-            json={"invite_code": t["invite_code"]},
-            headers=p.headers,
-        )
-        assert r.status_code == 200, r.text
+    """A table of ``players`` opened, joined, started and played to its end (in process, moves
+    chosen with ``seed``); the host's game."""
+    t = games.open_table(client, players)
     if len(players) > 1:
-        assert client.post(f"/api/tables/{t['id']}/start", headers=host.headers).status_code == 200
-    rng = random.Random(seed)
-    for n in range(3000):
-        g = client.get(f"/api/tables/{t['id']}/game", headers=host.headers).json()
-        if g["status"] == "finished":
-            return dict(g)
-        seat = g["view"]["to_act"][0]
-        mover = players[seat]
-        legal = client.get(f"/api/tables/{t['id']}/game", headers=mover.headers).json()
-        move = pick_move(legal["legal_moves"], rng)
-        r = client.post(
-            f"/api/tables/{t['id']}/moves",
-            json={"move": move, "expected_version": g["version"], "move_id": f"m{n}"},
-            headers=mover.headers,
-        )
-        assert r.status_code == 200, r.text
-    raise AssertionError("the game did not end")
+        games.start(client, t["id"], players[0])
+    games.play_out(client, t["id"], seed)
+    g = games.game(client, t["id"], players[0])
+    assert g["status"] == "finished", g["status"]
+    return g
 
 
 def test_scores_after_the_end_are_the_final_tracks(

@@ -3,25 +3,18 @@ GET /log?before= the older ones, redacted for the caller's seat as the whole log
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.api.test_game import game, post_move, started
-from tests.conftest import Player, pick_move
+from tests import games
+from tests.api.test_game import game, started
+from tests.conftest import Player
 
 
 def play(client: TestClient, tid: str, players: list[Player], moves: int) -> int:
-    rng = random.Random(11)
-    for _ in range(moves):
-        g = game(client, tid, players[0])
-        seat = g["view"]["to_act"][0]
-        legal = game(client, tid, players[seat])["legal_moves"]
-        r = post_move(
-            client, tid, players[seat], pick_move(legal, rng), g["version"], f"m{g['version']}"
-        )
-        assert r.status_code == 200, r.text
+    """``moves`` moves (mostly ending the turn) played in process; the table's version."""
+    games.play_out(client, tid, seed=11, stop_after=moves)
     return int(game(client, tid, players[0])["version"])
 
 

@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.clock import ManualClock
+from tests import games
 from tests.conftest import Player, assert_replays, make_settings, new_player, wipe
 
 START = 1_800_000_000.0
@@ -52,18 +53,10 @@ def ben(tc: TestClient) -> Player:
 def open_game(
     tc: TestClient, players: list[Player], pace: dict[str, Any], **options: Any
 ) -> dict[str, Any]:
-    body = {"seats": len(players), "options": {"pace": pace, "start_player": 0, **options}}
-    r = tc.post("/api/tables", json=body, headers=players[0].headers)
-    assert r.status_code == 201, r.text
-    t = r.json()
-    for p in players[1:]:
-        r = tc.post(
-            f"/api/tables/{t['id']}/join", json={"invite_code": t["invite_code"]}, headers=p.headers
-        )
-        assert r.status_code == 200, r.text
-    r = tc.post(f"/api/tables/{t['id']}/start", headers=players[0].headers)
-    assert r.status_code == 200, r.text
-    return r.json()  # type: ignore[no-any-return]
+    """A table of ``players`` at ``pace`` (seat 0 starts), joined and started: the started table."""
+    t = games.open_table(tc, players, {"pace": pace, **options})
+    started: dict[str, Any] = games.start(tc, t["id"], players[0])
+    return started
 
 
 def game(tc: TestClient, tid: str, who: Player) -> dict[str, Any]:

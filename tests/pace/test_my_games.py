@@ -4,33 +4,25 @@ the server-sent event stream that says when the list changed."""
 from __future__ import annotations
 
 import contextlib
-import random
 from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
 
 from app.clock import ManualClock
-from tests.conftest import Player, new_player, pick_move, serve
+from tests import games
+from tests.conftest import Player, new_player, serve
 from tests.pace.conftest import START, end_turn, game, open_game
 
 
 def play_solo_to_the_end(tc: TestClient, who: Player) -> str:
+    """A solo game of ``who`` opened through the API and played to its end in process."""
     r = tc.post("/api/tables", json={"seats": 1, "options": {}}, headers=who.headers)
     assert r.status_code == 201, r.text
     tid = r.json()["id"]
-    rng = random.Random(3)
-    while True:
-        g = game(tc, tid, who)
-        if g["status"] == "finished":
-            return str(tid)
-        move = pick_move(g["legal_moves"], rng)
-        r = tc.post(
-            f"/api/tables/{tid}/moves",
-            json={"move": move, "expected_version": g["version"], "move_id": f"s{g['version']}"},
-            headers=who.headers,
-        )
-        assert r.status_code == 200, r.text
+    games.play_out(tc, tid, seed=3)
+    assert game(tc, tid, who)["status"] == "finished"
+    return str(tid)
 
 
 def test_my_turn_first_then_play_lobbies_and_finished_games_with_my_place(

@@ -1,37 +1,27 @@
-"""Games finished through the HTTP API with a chosen seed, for the record and replay tests."""
+"""Games with a chosen seed for the record and replay tests: the lobby through the HTTP API, the
+moves played out by the engine in process (tests/games.py)."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.conftest import Player, pick_move
+from tests import games
+from tests.conftest import Player
 
 
 def open_table(
     client: TestClient, players: list[Player], options: dict[str, Any] | None = None
 ) -> str:
     """A table of ``players`` (the first hosts), joined by the rest; not started."""
-    host = players[0]
-    body = {"seats": len(players), "options": {"start_player": 0, **(options or {})}}
-    r = client.post("/api/tables", json=body, headers=host.headers)
-    assert r.status_code == 201, r.text
-    t = r.json()
-    for p in players[1:]:
-        r = client.post(
-            f"/api/tables/{t['id']}/join", json={"invite_code": t["invite_code"]}, headers=p.headers
-        )
-        assert r.status_code == 200, r.text
-    return str(t["id"])
+    return str(games.open_table(client, players, options)["id"])
 
 
 def start(app: Any, client: TestClient, table_id: str, host: Player, seed: int) -> None:
     """Start the game with a chosen seed (the lobby's seed source, injected)."""
-    app.state.service.lobbies.new_seed = lambda: seed
-    r = client.post(f"/api/tables/{table_id}/start", headers=host.headers)
-    assert r.status_code == 200, r.text
+    assert client.app is app
+    games.start(client, table_id, host, seed)
 
 
 def play(
@@ -41,32 +31,16 @@ def play(
     seed: int,
     stop_after: int | None = None,
 ) -> dict[str, Any]:
-    """Play random legal moves (each seat through its own requests) until the game ends, or
-    ``stop_after`` moves; the last game read of the seat that moved."""
-    rng = random.Random(seed)
-    g = client.get(f"/api/tables/{table_id}/game", headers=players[0].headers).json()
-    for n in range(5000):
-        if g["status"] == "finished" or (stop_after is not None and n >= stop_after):
-            return dict(g)
-        mover = players[g["view"]["to_act"][0]]
-        if g["seat"] != players.index(mover):
-            g = client.get(f"/api/tables/{table_id}/game", headers=mover.headers).json()
-        move = pick_move(g["legal_moves"], rng)
-        r = client.post(
-            f"/api/tables/{table_id}/moves",
-            json={"move": move, "expected_version": g["version"], "move_id": f"m{n}"},
-            headers=mover.headers,
-        )
-        assert r.status_code == 200, r.text
-        g = client.get(f"/api/tables/{table_id}/game", headers=mover.headers).json()
-    raise AssertionError("the game did not end")
+    """Play moves chosen with ``seed`` (mostly ending the turn) until the game ends, or
+    ``stop_after`` moves; the game as the seat that moved last reads it."""
+    games.play_out(client, table_id, seed, stop_after)
+    g = games.game(client, table_id, players[0])
+    if g["log"] and g["log"][-1]["seat"] != 0:
+        g = games.game(client, table_id, players[g["log"][-1]["seat"]])
+    return g
 
 
 def finish(app: Any, client: TestClient, players: list[Player], seed: int, **options: Any) -> str:
     """A seeded game of ``players`` opened, started and played to its end: its table id."""
-    app.state.service.lobbies.new_seed = lambda: seed  # a solo table starts as it opens
-    table_id = open_table(client, players, options)
-    if len(players) > 1:
-        start(app, client, table_id, players[0], seed)
-    play(client, table_id, players, seed)
-    return table_id
+    assert client.app is app
+    return games.finish(client, players, seed, **options)
