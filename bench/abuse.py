@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/abuse.py                 # all three phases, 30 s of abuse
     .venv/bin/python bench/abuse.py --seconds 10 --idle 100 --burst 50
+    .venv/bin/python -m bench.abuse --work          # the costly inputs: records, analysis, mail
 
 Starts its own Postgres database and one uvicorn process (app/devtools/stack.py), with the socket
 caps raised so that every bench socket (all from 127.0.0.1) is let in, then measures:
@@ -13,6 +14,15 @@ caps raised so that every bench socket (all from 127.0.0.1) is let in, then meas
    server closed, and codes;
 3. burst: M sockets each sending 40 ``hello since=0`` at once: bytes the server sent, its CPU
    seconds, and the /api/health median latency meanwhile.
+
+``--work`` runs instead the inputs that make the server work hardest, each against a server
+of its own with the default limits, and says for each whether ``/api/health``'s p99 while it
+runs stays within twice its idle p99:
+
+- a padded record and eight clients looping on a replay (bench/abuse_records.py);
+- one profile queuing every analysis it may, and a newcomer's first (bench/abuse_analysis.py);
+- a stranger's messages held by a slow SMTP server, and someone's sign-in link behind them
+  (bench/abuse_mail.py).
 
 Also how many of 300 sockets of one profile the default caps let in (a second server), and
 (``--inspect-only`` runs just this, in process, no server) the CPU microseconds that checking one
@@ -266,13 +276,48 @@ def phase_inspect(runs: int = 5) -> dict[str, Any]:
     return out
 
 
+def within_twice(figures: dict[str, float], idle: str, loaded: str) -> dict[str, float]:
+    """The figures, with the ratio of the loaded p99 to the idle p99 and whether it is ≤ 2."""
+    ratio = figures[loaded] / max(figures[idle], 0.001)
+    return {**figures, "health_p99_ratio": round(ratio, 2), "within_2x": float(ratio <= 2.0)}
+
+
+async def phase_work() -> dict[str, Any]:
+    from bench.abuse_analysis import BENCH_ENV, analysis_flood
+    from bench.abuse_mail import slow_smtp
+    from bench.abuse_records import padded_record
+
+    out: dict[str, Any] = {"checkout": str(ROOT)}
+    with TempDatabase("emara_work") as db, tempfile.TemporaryDirectory() as tmp:
+        server = ServerProcess(db.url, Path(tmp) / "records.log").start()
+        try:
+            records = await padded_record(server.base, seconds=10.0, clients=8)
+        finally:
+            server.stop()
+    out["padded_record"] = within_twice(records, "health_idle_p99_ms", "health_load_p99_ms")
+    with TempDatabase("emara_work") as db, tempfile.TemporaryDirectory() as tmp:
+        server = ServerProcess(db.url, Path(tmp) / "analysis.log", env=BENCH_ENV).start()
+        try:
+            flood = await analysis_flood(server.base, flood=50)
+        finally:
+            server.stop()
+    out["analysis_flood"] = within_twice(flood, "health_idle_p99_ms", "health_load_p99_ms")
+    mail = await slow_smtp(stall=30.0, load=50)
+    out["slow_smtp"] = within_twice(mail, "health_idle_p99_ms", "health_loaded_p99_ms")
+    return out
+
+
 async def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--idle", type=int, default=200)
     ap.add_argument("--burst", type=int, default=100)
     ap.add_argument("--inspect-only", action="store_true")
+    ap.add_argument("--work", action="store_true", help="the costly inputs (see the docstring)")
     args = ap.parse_args()
+    if args.work:
+        print(json.dumps(await phase_work(), indent=2))
+        return
     out: dict[str, Any] = {"checkout": str(ROOT), "inspect": phase_inspect()}
     if args.inspect_only:
         print(json.dumps(out, indent=2))
