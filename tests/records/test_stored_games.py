@@ -14,7 +14,6 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from app.devtools.finished import play_out
 from tests.conftest import (
     Player,
     assert_records_round_trip,
@@ -22,6 +21,7 @@ from tests.conftest import (
     new_player,
     pick_move,
 )
+from tests.games import play_out
 from tests.records.helpers import open_table, start
 
 KINDS: list[tuple[int, dict[str, Any]]] = [
@@ -48,11 +48,11 @@ def test_games_of_every_kind_replay_and_round_trip(app: Any, client: TestClient)
     for n, (seats, options) in enumerate(KINDS):
         for seed in (n + 1, n + 40):
             table_id = started(app, client, players[:seats], seed, **options)
-            play_out(app.state.service, table_id, seed)
+            play_out(client, table_id, seed)
             finished += 1
         # and one left in the middle of its game
         table_id = started(app, client, players[:seats], n + 80, **options)
-        play_out(app.state.service, table_id, n, stop_after=17 + n)
+        play_out(client, table_id, n, stop_after=17 + n)
     assert finished == 2 * len(KINDS)
     assert_replays(app)
     assert_records_round_trip(app)
@@ -85,6 +85,6 @@ def test_a_game_played_through_the_server_with_moves_taken_back_replays_and_roun
         assert r.status_code == 200, r.text
         g = client.get(f"/api/tables/{table_id}/game", headers=mover.headers).json()
     assert taken_back > 0
-    play_out(app.state.service, table_id, 5)
+    play_out(client, table_id, 5)
     assert_replays(app)
     assert_records_round_trip(app)
