@@ -125,6 +125,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             parse_rule(LimitName.PASSKEY_SIGNIN, settings.rate_passkey_signin),
             parse_rule(LimitName.RECORD_IMPORT, settings.rate_record_import),
             parse_rule(LimitName.ANALYSIS_REQUEST, settings.rate_analysis_request),
+            parse_rule(LimitName.EMAIL_SIGNIN_STRANGERS, settings.rate_email_signin_strangers),
         ],
     )
 

@@ -188,6 +188,7 @@ SUITE_RATE_LIMITS = {
     "rate_passkey_signin": "100000/minute",
     "rate_record_import": "100000/minute",
     "rate_analysis_request": "100000/minute",
+    "rate_email_signin_strangers": "100000/minute",
 }
 
 

@@ -41,6 +41,7 @@ class LimitName(StrEnum):
     PASSKEY_SIGNIN = "passkey_signin"  # passkey sign-in options and answers, per client address
     RECORD_IMPORT = "record_import"  # game records imported (each one replayed to be checked)
     ANALYSIS_REQUEST = "analysis_request"  # analyses of a replay asked for (docs/analysis.md)
+    EMAIL_SIGNIN_STRANGERS = "email_signin_strangers"  # sign-in links asked for without a session
 
 
 COUNTS: Mapping[LimitName, Counts] = {
@@ -54,6 +55,7 @@ COUNTS: Mapping[LimitName, Counts] = {
     LimitName.PASSKEY_SIGNIN: Counts.ATTEMPTS,
     LimitName.RECORD_IMPORT: Counts.ATTEMPTS,
     LimitName.ANALYSIS_REQUEST: Counts.ATTEMPTS,
+    LimitName.EMAIL_SIGNIN_STRANGERS: Counts.ATTEMPTS,
 }
 
 
