@@ -180,7 +180,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     push_store = push.store
     sweeper.listeners.append(push.timed_out)
     # --- Play again: rematches and invitations (their invitees' My games follow the table) ---
-    invitations = Invitations(db, hub, service)
+    invitations = Invitations(
+        db, hub, service, clock, settings.invitation_decline_quiet_days * 86400
+    )
     me_feed.also.append(invitations.invitees_sync)
     # --- E-mail: addresses, sign-in links, and game notifications (a background subscriber) ---
     mail = MailParts.build(settings, db, hub, clock, profiles_service)
