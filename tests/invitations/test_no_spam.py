@@ -171,3 +171,25 @@ def test_only_the_invited_person_blocks_through_their_invitation(
     assert tc.post(f"/api/invitations/{inv['id']}/block").status_code == 401
     assert my_invitations(tc, ben)[0]["id"] == inv["id"]
     assert tc.get("/api/me/invitation-blocks", headers=eve.headers).json()["blocked"] == []
+
+
+def test_a_rematch_leaves_the_seat_of_someone_who_said_no_free(
+    tc: TestClient, inbox: Inbox, told: list[Invited], ada: Player, ben: Player
+) -> None:
+    from sqlalchemy import update
+
+    from app.db.models import GameTable
+
+    invite(tc, ada, new_table(tc, ada), ben)
+    (inv,) = my_invitations(tc, ben)
+    r = tc.post(f"/api/invitations/{inv['id']}/block", headers=ben.headers)
+    assert r.status_code == 204
+    played = open_table(tc, [ada, ben])["id"]
+    with tc.app.state.db.session() as s:  # type: ignore[attr-defined]
+        s.execute(update(GameTable).where(GameTable.id == played).values(status="finished"))
+    r = tc.post(f"/api/tables/{played}/rematch", headers=ada.headers)
+    assert r.status_code == 200, r.text
+    assert my_invitations(tc, ben) == []
+    assert len(told) == 1 and mails(tc, inbox) == 1  # the first invitation only
+    seats = tc.get(f"/api/tables/{r.json()['table_id']}", headers=ada.headers).json()["seats"]
+    assert [x["taken"] for x in seats] == [True, False]
