@@ -167,6 +167,19 @@ class Settings(BaseSettings):
     email_reminder_seconds: float = Field(default=3600.0, gt=0)
     email_confirm_minutes: float = Field(default=30.0, gt=0)
     email_signin_minutes: float = Field(default=15.0, gt=0)
+    # A sign-in link asked for without a session of the address's profile (a stranger, or the
+    # owner on a signed-out device) counts against this smaller budget per mailbox and client
+    # address, apart from the owner's own (rate_email_send): strangers never use that one up.
+    rate_email_signin_strangers: str = "3/hour;10/day"
+    # Sending: this many messages at once, at most this many of them to one recipient domain
+    # (a slow domain never holds every sender), each within this deadline (connect to the last
+    # answer); a retry is scheduled after email_retry_seconds, doubled each time, not waited for.
+    email_senders: int = Field(default=4, ge=1, le=64)
+    email_senders_per_domain: int = Field(default=2, ge=1, le=64)
+    email_deadline_seconds: float = Field(default=60.0, gt=0)
+    # After someone declines an invitation, the same inviter's new invitations are refused for
+    # this many days (invitation_not_wanted); a profile can also block an inviter for good.
+    invitation_decline_quiet_days: float = Field(default=7.0, ge=0)
     # --- Passkeys (README "Signing in"): the name browsers show for this site, how long a
     # registration or sign-in challenge is good for, and sign-in attempts per client address.
     passkey_rp_name: str = "Crown of Emara"

@@ -139,6 +139,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             parse_rule(LimitName.RECOVER_TARGET, settings.rate_recover_target_misses),
             parse_rule(LimitName.DEVICE_CODE_TARGET, settings.rate_device_code_target_misses),
             parse_rule(LimitName.MOVE, settings.rate_http_moves),
+            parse_rule(LimitName.EMAIL_SIGNIN_STRANGERS, settings.rate_email_signin_strangers),
         ],
     )
 
@@ -193,7 +194,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     push_store = push.store
     sweeper.listeners.append(push.timed_out)
     # --- Play again: rematches and invitations (their invitees' My games follow the table) ---
-    invitations = Invitations(db, hub, service)
+    invitations = Invitations(
+        db, hub, service, clock, settings.invitation_decline_quiet_days * 86400
+    )
     me_feed.also.append(invitations.invitees_sync)
     # --- E-mail: addresses, sign-in links, and game notifications (a background subscriber) ---
     mail = MailParts.build(settings, db, hub, clock, profiles_service)

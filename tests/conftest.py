@@ -294,6 +294,7 @@ SUITE_RATE_LIMITS = {
     "rate_recover_target_misses": "100000/minute",
     "rate_device_code_target_misses": "100000/minute",
     "rate_http_moves": "100000/minute",
+    "rate_email_signin_strangers": "100000/minute",
 }
 
 

@@ -241,6 +241,20 @@ class TableInvitation(Base):
     answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
+class InvitationBlock(Base):
+    """``profile_id`` takes no more invitations (nor rematch invitations) from ``blocked_id``."""
+
+    __tablename__ = "invitation_block"
+
+    profile_id: Mapped[str] = mapped_column(
+        ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True
+    )
+    blocked_id: Mapped[str] = mapped_column(
+        ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class EmailAddress(Base):
     """A profile's confirmed e-mail address (at most one; an address belongs to one profile)."""
 

@@ -7,10 +7,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response
 
 from app.invitations.schemas import (
+    BlockedOut,
     InvitationIdPath,
     InviteIn,
     MyInvitationsOut,
     PeopleOut,
+    ProfileIdPath,
     RematchOut,
     TableInvitationsOut,
 )
@@ -117,4 +119,27 @@ async def accept(
 async def decline(invitation_id: InvitationIdPath, profile_id: ProfileId, svc: Service) -> Response:
     """The invited person says no: their seat is free for a link or a bot."""
     await svc.decline(profile_id, invitation_id)
+    return Response(status_code=204)
+
+
+@router.post("/api/invitations/{invitation_id}/block", status_code=204, dependencies=GUESS_LIMIT)
+async def block(invitation_id: InvitationIdPath, profile_id: ProfileId, svc: Service) -> Response:
+    """The invited person takes no more invitations from whoever sent this one: it and every
+    other one of theirs still waiting is declined; that person's later invitations (and
+    rematches) are refused with `invitation_not_wanted`, the answer a recent "no" gets too."""
+    await svc.block(profile_id, invitation_id)
+    return Response(status_code=204)
+
+
+@router.get("/api/me/invitation-blocks", response_model=BlockedOut)
+async def blocked(profile_id: ProfileId, svc: Service, response: Response) -> dict[str, Any]:
+    """The people I take no invitations from, latest first (at most 200)."""
+    response.headers["Cache-Control"] = "private, no-store"
+    return {"blocked": await svc.blocks(profile_id)}
+
+
+@router.delete("/api/me/invitation-blocks/{other_id}", status_code=204)
+async def unblock(other_id: ProfileIdPath, profile_id: ProfileId, svc: Service) -> Response:
+    """Invitations from this person are welcome again (204 whether or not they were blocked)."""
+    await svc.unblock(profile_id, other_id)
     return Response(status_code=204)

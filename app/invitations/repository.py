@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session, aliased
 
-from app.db.models import GameTable, Profile, Seat, TableInvitation
+from app.db.models import GameTable, InvitationBlock, Profile, Seat, TableInvitation
 from app.invitations.schemas import InvitationStatus
 from app.tables.status import TableStatus
 
@@ -17,6 +17,8 @@ MY_INVITATIONS_LIMIT = 50
 TABLE_INVITATIONS_LIMIT = 20
 # "People I play with" looks at this many of one's latest tables (a bounded read).
 PEOPLE_TABLES_LOOKED_AT = 500
+# The list of profiles one takes no invitations from shows this many (latest first).
+BLOCKS_LIMIT = 200
 
 
 def people(s: Session, profile_id: str, limit: int = PEOPLE_LIMIT) -> list[dict[str, Any]]:
@@ -170,3 +172,66 @@ def pending_for(s: Session, profile_id: str) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+# ------------------------------------------------------------------------------ who takes them
+def blocked(s: Session, profile_id: str, inviter_id: str) -> bool:
+    """``profile_id`` takes no invitations from ``inviter_id``."""
+    key = (profile_id, inviter_id)
+    return s.get(InvitationBlock, key) is not None
+
+
+def declined_since(s: Session, profile_id: str, inviter_id: str, since: datetime) -> bool:
+    """``profile_id`` declined an invitation from ``inviter_id`` after ``since``."""
+    found = s.scalar(
+        select(TableInvitation.id)
+        .where(
+            TableInvitation.profile_id == profile_id,
+            TableInvitation.inviter_id == inviter_id,
+            TableInvitation.status == InvitationStatus.DECLINED,
+            TableInvitation.answered_at > since,
+        )
+        .limit(1)
+    )
+    return found is not None
+
+
+def block(s: Session, profile_id: str, inviter_id: str, at: datetime) -> None:
+    if s.get(InvitationBlock, (profile_id, inviter_id)) is None:
+        s.add(InvitationBlock(profile_id=profile_id, blocked_id=inviter_id, created_at=at))
+        s.flush()
+
+
+def unblock(s: Session, profile_id: str, inviter_id: str) -> None:
+    s.execute(
+        delete(InvitationBlock).where(
+            InvitationBlock.profile_id == profile_id, InvitationBlock.blocked_id == inviter_id
+        )
+    )
+
+
+def blocks_of(s: Session, profile_id: str, limit: int = BLOCKS_LIMIT) -> list[dict[str, Any]]:
+    """The profiles ``profile_id`` takes no invitations from, latest first."""
+    rows = s.execute(
+        select(Profile.id, Profile.name, InvitationBlock.created_at)
+        .join(InvitationBlock, InvitationBlock.blocked_id == Profile.id)
+        .where(InvitationBlock.profile_id == profile_id)
+        .order_by(InvitationBlock.created_at.desc(), Profile.id)
+        .limit(limit)
+    ).all()
+    return [{"id": i, "name": n, "since": at} for i, n, at in rows]
+
+
+def pending_from(s: Session, profile_id: str, inviter_id: str) -> list[TableInvitation]:
+    """The invitations from ``inviter_id`` still waiting for ``profile_id``'s answer."""
+    return list(
+        s.scalars(
+            select(TableInvitation)
+            .where(
+                TableInvitation.profile_id == profile_id,
+                TableInvitation.inviter_id == inviter_id,
+                TableInvitation.status == InvitationStatus.PENDING,
+            )
+            .limit(MY_INVITATIONS_LIMIT)
+        )
+    )

@@ -89,3 +89,18 @@ class RematchOut(BaseModel):
 
     table_id: str
     created: bool
+
+
+class BlockedPerson(BaseModel):
+    """Someone I take no invitations from (since when)."""
+
+    id: str
+    name: str
+    since: str | None
+
+
+class BlockedOut(BaseModel):
+    blocked: list[BlockedPerson]
+
+
+ProfileIdPath = Annotated[str, Path(pattern=PROFILE_ID_PATTERN, description="a profile id")]

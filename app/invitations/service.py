@@ -8,7 +8,15 @@ Who may do what, judged at the moment of the act:
 - an invitation: the host of a table still in its lobby, to someone they shared a table with
   (never a stranger), for a free seat, which stays theirs until they answer;
 - accept or decline: only the invited person, once; accepting seats them (their seat, else a
-  free one); declining frees the seat for a link or a bot.
+  free one); declining frees the seat for a link or a bot;
+- no more invitations from a profile (a block): only the invited person; it declines every
+  invitation of that inviter still waiting, and holds until they lift it.
+
+Mail and push are never a way to pester: a person is told of an invitation to a table once (the
+same invitation asked again, or again after it was taken back, tells nobody); and an inviter
+whose invitation was declined within ``quiet_seconds``, or who is blocked, is refused with the
+same ``invitation_not_wanted`` (a block is never named to the inviter: it looks like the "no"
+they were already shown). A rematch leaves such a person's seat free without inviting them.
 
 Each change commits first, then the lobby notices (the table's seats and end screens, and My games
 of everyone seated or invited through the My games feed), then the listeners (e-mail, push).
@@ -19,12 +27,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
 from typing import Any, TypeVar
 
 from anyio import to_thread
 from sqlalchemy.orm import Session
 
-from app.db.models import TableInvitation, utcnow
+from app.clock import SYSTEM_CLOCK, Clock
+from app.db.models import TableInvitation
 from app.db.session import Database
 from app.errors import AppError, NotFound, NotHost, NotYourSeat, WrongStatus
 from app.invitations import repository as repo
@@ -57,6 +68,14 @@ class AlreadyAnswered(AppError):
     code = "invitation_answered"
 
 
+class NotWanted(AppError):
+    """The person declined this inviter's invitation lately, or takes none from them: one answer
+    for both, so a block is not told apart from the "no" the inviter already saw."""
+
+    status = 409
+    code = "invitation_not_wanted"
+
+
 @dataclass(frozen=True)
 class Invited:
     """A person was invited (after the commit): e-mail and push may tell them."""
@@ -68,11 +87,26 @@ class Invited:
     table_name: str | None
 
 
+@dataclass(frozen=True)
+class _Invitation:
+    invited: Invited
+    tell: bool
+
+
 class Invitations:
-    def __init__(self, db: Database, hub: Hub, tables: TableService) -> None:
+    def __init__(
+        self,
+        db: Database,
+        hub: Hub,
+        tables: TableService,
+        clock: Clock = SYSTEM_CLOCK,
+        quiet_seconds: float = 7 * 86400.0,
+    ) -> None:
         self.db = db
         self.hub = hub
         self.tables = tables
+        self.clock = clock
+        self.quiet = timedelta(seconds=quiet_seconds)
         self.locks: KeyedLocks = tables.locks
         self.listeners: list[Callable[[Invited], None]] = []
 
@@ -139,6 +173,8 @@ class Invitations:
         for x in seats:
             if x.profile_id is None or x.profile_id == profile_id:
                 continue
+            if self._unwanted(s, x.profile_id, profile_id):
+                continue  # their seat stays free, for a link or a bot
             s.add(
                 TableInvitation(
                     table_id=new.id,
@@ -157,11 +193,23 @@ class Invitations:
     async def invite(self, host_id: str, table_id: str, invitee_id: str) -> list[dict[str, Any]]:
         async with self.locks[table_id]:
             invited = await self._run(lambda s: self._invite(s, host_id, table_id, invitee_id))
-        self._changed(table_id)
-        self._tell([invited])
+        if invited is not None:
+            self._changed(table_id)
+            if invited.tell:
+                self._tell([invited.invited])
         return await self.of_table(host_id, table_id)
 
-    def _invite(self, s: Session, host_id: str, table_id: str, invitee_id: str) -> Invited:
+    def _unwanted(self, s: Session, invitee_id: str, inviter_id: str) -> bool:
+        since = self.clock.utcnow() - self.quiet
+        return repo.blocked(s, invitee_id, inviter_id) or repo.declined_since(
+            s, invitee_id, inviter_id, since
+        )
+
+    def _invite(
+        self, s: Session, host_id: str, table_id: str, invitee_id: str
+    ) -> _Invitation | None:
+        """The invitation made (``tell``: its person hears of it), or None when the same one
+        was waiting already (nothing changes, nobody is told again)."""
         t, seats = visible(s, host_id, table_id, None)
         if t.host_profile_id != host_id:
             raise NotHost("only the host invites people to the table")
@@ -173,11 +221,16 @@ class Invitations:
             raise AlreadySeated("this person already sits at the table")
         row = repo.invitation_of(s, table_id, invitee_id)
         if row is not None and row.status == InvitationStatus.PENDING:
+            if row.inviter_id == host_id:
+                return None
             seat = row.seat
         else:
+            if self._unwanted(s, invitee_id, host_id):
+                raise NotWanted("this person takes no invitations from you now")
             seat = free_seat(s, t)
             if seat is None:
                 raise NoFreeSeat("every seat is taken or kept for an invited person")
+        first = row is None  # told once per table: asked again after a withdrawal, not again
         if row is None:
             row = TableInvitation(
                 table_id=t.id, profile_id=invitee_id, inviter_id=host_id, kind=InvitationKind.INVITE
@@ -187,9 +240,10 @@ class Invitations:
         row.seat = seat
         row.status = InvitationStatus.PENDING
         row.answered_at = None
-        row.created_at = utcnow()
+        row.created_at = self.clock.utcnow()
         s.flush()
-        return Invited(invitee_id, t.id, InvitationKind.INVITE, repo.name_of(s, host_id), t.name)
+        name = repo.name_of(s, host_id)
+        return _Invitation(Invited(invitee_id, t.id, InvitationKind.INVITE, name, t.name), first)
 
     async def withdraw(
         self, host_id: str, table_id: str, invitation_id: int
@@ -206,7 +260,7 @@ class Invitations:
         row = repo.invitation(s, invitation_id)
         if row is None or row.table_id != table_id:
             raise NotFound("no such invitation")
-        if not repo.answer(s, row.id, InvitationStatus.WITHDRAWN, utcnow()):
+        if not repo.answer(s, row.id, InvitationStatus.WITHDRAWN, self.clock.utcnow()):
             raise AlreadyAnswered("the invitation was answered already")
 
     # ------------------------------------------------------------------ answers
@@ -235,7 +289,7 @@ class Invitations:
 
     def _accept(self, s: Session, profile_id: str, invitation_id: int) -> list[str]:
         row = self._mine(s, profile_id, invitation_id)
-        if not repo.answer(s, row.id, InvitationStatus.ACCEPTED, utcnow()):
+        if not repo.answer(s, row.id, InvitationStatus.ACCEPTED, self.clock.utcnow()):
             raise AlreadyAnswered("the invitation was answered already")
         t = lobby_table(s, row.table_id)
         seat_person(s, t, profile_id, row.seat)
@@ -243,9 +297,40 @@ class Invitations:
 
     def _decline(self, s: Session, profile_id: str, invitation_id: int) -> list[str]:
         row = self._mine(s, profile_id, invitation_id)
-        if not repo.answer(s, row.id, InvitationStatus.DECLINED, utcnow()):
+        if not repo.answer(s, row.id, InvitationStatus.DECLINED, self.clock.utcnow()):
             raise AlreadyAnswered("the invitation was answered already")
         return repo.rematch_of(s, row.table_id)
+
+    # ------------------------------------------------------------------ no more from them
+    async def block(self, profile_id: str, invitation_id: int) -> None:
+        """No more invitations from the inviter of my invitation ``invitation_id``: it, and every
+        other one of theirs still waiting for me, is declined (their seats are free again). The
+        block is stored first, so an invitation made meanwhile is refused."""
+        inviter_id = await self._run(lambda s: self._mine(s, profile_id, invitation_id).inviter_id)
+        await self._run(lambda s: repo.block(s, profile_id, inviter_id, self.clock.utcnow()))
+        waiting = await self._run(
+            lambda s: [(r.id, r.table_id) for r in repo.pending_from(s, profile_id, inviter_id)]
+        )
+        tables: list[str] = []
+        for row_id, table_id in waiting:
+            async with self.locks[table_id]:
+                tables += await self._run(
+                    partial(self._decline_row, row_id=row_id, table_id=table_id)
+                )
+        self._changed(*tables)
+
+    def _decline_row(self, s: Session, row_id: int, table_id: str) -> list[str]:
+        if not repo.answer(s, row_id, InvitationStatus.DECLINED, self.clock.utcnow()):
+            return []
+        return [table_id, *repo.rematch_of(s, table_id)]
+
+    async def unblock(self, profile_id: str, other_id: str) -> None:
+        """Invitations from ``other_id`` are welcome again (nothing happens if they were)."""
+        await self._run(lambda s: repo.unblock(s, profile_id, other_id))
+
+    async def blocks(self, profile_id: str) -> list[dict[str, Any]]:
+        rows = await self._run(lambda s: repo.blocks_of(s, profile_id))
+        return [{**r, "since": iso(r["since"])} for r in rows]
 
     # ------------------------------------------------------------------ lists
     async def of_table(self, profile_id: str, table_id: str) -> list[dict[str, Any]]:

@@ -129,11 +129,29 @@ async def one_click(
     return {"done": True}
 
 
+async def count_sign_in(
+    request: Request, profile_id: str | None, raw: str, svc: MailService
+) -> None:
+    """One sign-in link asked for. With a session of the address's own profile: the owner's
+    budget (``email_send``, as every mail the owner asks for). Anyone else (signed out, or
+    another profile): the strangers' budget (``email_signin_strangers``), counted apart per
+    client address and mailbox, so strangers using theirs up never refuse the owner."""
+    if profile_id is not None and await svc.owner_id(raw) == profile_id:
+        await count_send(request, profile_id, raw)
+        return
+    limiter: RateLimiter = request.app.state.limiter
+    keys = [*client_keys(request, None), f"mailbox:{address_digest(normalise(raw))}"]
+    await limiter.check(LimitName.EMAIL_SIGNIN_STRANGERS, keys)
+
+
 @router.post("/signin-link", response_model=DoneOut, status_code=202)
-async def sign_in_link(body: EmailIn, request: Request, svc: Mail) -> dict[str, Any]:
+async def sign_in_link(
+    body: EmailIn, request: Request, svc: Mail, profile_id: MaybeProfileId
+) -> dict[str, Any]:
     """A sign-in link for this device, to the address if a profile confirmed it. The answer is
-    the same whether or not one did."""
-    await count_send(request, None, body.address)
+    the same whether or not one did. Asked with a session of the address's profile it counts
+    against the owner's budget, otherwise against the smaller strangers' one."""
+    await count_sign_in(request, profile_id, body.address, svc)
     await svc.send_sign_in(body.address, body.lang)
     return {"done": True}
 

@@ -43,6 +43,9 @@ class MailParts:
             settings.email_queue_size,
             settings.email_attempts,
             settings.email_retry_seconds,
+            settings.email_senders,
+            settings.email_senders_per_domain,
+            settings.email_deadline_seconds,
         )
         links = Links(settings.public_url)
         signer = UnsubscribeSigner(settings.effective_secret_key, settings.previous_secret_keys)

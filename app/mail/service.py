@@ -238,6 +238,16 @@ class MailService:
         await self._run(work)
 
     # ------------------------------------------------------------------ sign-in links
+    async def owner_id(self, raw: str) -> str | None:
+        """The profile that confirmed the address, if one did (never shown to the caller)."""
+        address = normalise(raw)
+
+        def work(s: Session) -> str | None:
+            owner = repo.owner_of(s, address)
+            return None if owner is None else owner.profile_id
+
+        return await self._run(work)
+
     async def send_sign_in(self, raw: str, lang: str) -> None:
         """A sign-in link to the address, if a profile confirmed it; the same answer either
         way (nobody learns whose address it is)."""

@@ -48,6 +48,7 @@ class LimitName(StrEnum):
     RECOVER_TARGET = "recover_target"  # every recovery code together
     DEVICE_CODE_TARGET = "device_code_target"  # every add-a-device code together
     MOVE = "move"  # moves over HTTP, per profile (the socket has its own token bucket)
+    EMAIL_SIGNIN_STRANGERS = "email_signin_strangers"  # sign-in links asked for without a session
 
 
 COUNTS: Mapping[LimitName, Counts] = {
@@ -67,6 +68,7 @@ COUNTS: Mapping[LimitName, Counts] = {
     LimitName.RECOVER_TARGET: Counts.MISSES,
     LimitName.DEVICE_CODE_TARGET: Counts.MISSES,
     LimitName.MOVE: Counts.ATTEMPTS,
+    LimitName.EMAIL_SIGNIN_STRANGERS: Counts.ATTEMPTS,
 }
 
 # A guessing limit whose callers, once out of misses of their own, may still try a code while

@@ -6,6 +6,7 @@ import { profile } from "/js/profile.js";
 import { emailSection } from "/js/email.js";
 import { passkeysSection } from "/js/passkeys.js";
 import { peopleList } from "/js/people.js";
+import { blockedList } from "/js/invitations.js";
 import { devicesSection } from "/js/devices.js";
 import { guideSection } from "/js/guide.js";
 
@@ -25,6 +26,7 @@ export function renderProfilePage(root, { link }) {
     emailSection(),
     passkeysSection(),
     h("section.panel.people-section", { "data-testid": "people-section", "aria-labelledby": "people-title" },
-      h("h2", { id: "people-title" }, t("people.title")), h("p.muted", t("people.what")), peopleList(null))
+      h("h2", { id: "people-title" }, t("people.title")), h("p.muted", t("people.what")), peopleList(null)),
+    blockedList()
   );
 }

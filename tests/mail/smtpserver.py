@@ -1,7 +1,10 @@
-"""A real SMTP server on loopback (aiosmtpd) that keeps every message it receives."""
+"""A real SMTP server on loopback (aiosmtpd) that keeps every message it receives; recipients of
+the domains in ``stall`` are answered only once ``release`` is set (a slow domain), those in
+``defer`` get a 451 (try again later)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import socket
 import threading
@@ -37,6 +40,22 @@ class Inbox:
     host: str = "127.0.0.1"
     port: int = 0
     arrived: threading.Condition = field(default_factory=threading.Condition)
+    stall: set[str] = field(default_factory=set)
+    defer: set[str] = field(default_factory=set)
+    release: threading.Event = field(default_factory=threading.Event)
+    stalled: threading.Event = field(default_factory=threading.Event)  # a recipient is held
+
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: Any
+    ) -> str:
+        domain = address.rpartition("@")[2].lower()
+        if domain in self.defer:
+            return "451 try again later"
+        if domain in self.stall:
+            self.stalled.set()
+            await asyncio.get_running_loop().run_in_executor(None, self.release.wait, 120.0)
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         msg = message_from_bytes(envelope.content, policy=default)
@@ -71,4 +90,5 @@ def smtp_server() -> Iterator[Inbox]:
     try:
         yield inbox
     finally:
+        inbox.release.set()
         controller.stop()

@@ -146,7 +146,11 @@ def test_mails_a_person_asks_for_are_rate_limited(
 
     wipe(database_url)
     settings = make_settings(
-        database_url, tmp_path, **mail_settings(inbox), rate_email_send="2/hour"
+        database_url,
+        tmp_path,
+        **mail_settings(inbox),
+        rate_email_send="2/hour",
+        rate_email_signin_strangers="2/hour",
     )
     with TestClient(create_app(settings)) as c:
         ada = new_player(c, "Ada")

@@ -233,6 +233,7 @@ def test_openapi_lists_429_on_limited_routes(sqlite_url: str, tmp_path: Path) ->
         ("delete", "/api/tables/{table_id}/invitations/{invitation_id}"),
         ("post", "/api/invitations/{invitation_id}/accept"),
         ("post", "/api/invitations/{invitation_id}/decline"),
+        ("post", "/api/invitations/{invitation_id}/block"),
         # e-mail tokens can be guessed at: confirming, unsubscribing and signing in are limited
         ("post", "/api/email/confirm"),
         ("post", "/api/email/unsubscribe"),
