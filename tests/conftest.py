@@ -252,10 +252,22 @@ def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
         url = f"sqlite:///{path}"
         upgrade(url)
         yield url
+        close_shared_app(url)
     else:
         with postgres_database() as url:
             upgrade(url)
             yield url
+            close_shared_app(url)  # (its background loops stop before the database goes)
+
+
+# The worker's started app for each database (``shared_app``), closed with its database.
+SHARED_APPS: dict[str, Any] = {}
+
+
+def close_shared_app(url: str) -> None:
+    shared = SHARED_APPS.pop(url, None)
+    if shared is not None:
+        shared.close()
 
 
 def wipe(url: str) -> None:
@@ -360,28 +372,18 @@ def assert_records_round_trip(app: Any) -> None:
             assert done.events == logged, f"table {t.id}: replayed events differ"
 
 
-@pytest.fixture(scope="session")
-def shared_apps(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """The worker's app for each database, built and started once (tests/shared_app.py)."""
-    apps: dict[str, Any] = {}
-    yield apps
-    for shared in apps.values():
-        shared.close()
-
-
 @pytest.fixture
-def shared_app(
-    database_url: str, shared_apps: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
-) -> Any:
-    """The worker's started app on ``database_url``, reset: rows wiped, state as at start."""
+def shared_app(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The worker's started app on ``database_url`` (tests/shared_app.py), reset: rows wiped,
+    state as at its start. It lives as long as the database fixture does."""
     from app.main import create_app
     from tests.shared_app import SharedApp
 
     wipe(database_url)
-    shared = shared_apps.get(database_url)
+    shared = SHARED_APPS.get(database_url)
     if shared is None:
         settings = make_settings(database_url, tmp_path_factory.mktemp("app"))
-        shared = shared_apps[database_url] = SharedApp(create_app(settings))
+        shared = SHARED_APPS[database_url] = SharedApp(create_app(settings))
     else:
         shared.reset()
     return shared

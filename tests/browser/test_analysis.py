@@ -87,7 +87,8 @@ def test_the_analysis_in_the_replay_viewer_on_a_phone(browser: Any, tmp_path: Pa
             job_id = worker.run_once(should_stop=lambda: bot.calls >= 120)
             assert job_id is not None
             page.wait_for_function(
-                "() => /120 of 342/.test(document.querySelector('[data-testid=analysis-progress]')"
+                f"() => /120 of {len(record['moves']) + 1}/"  # every position of the game
+                ".test(document.querySelector('[data-testid=analysis-progress]')"
                 "?.textContent || '')",
                 timeout=WAIT,
             )
