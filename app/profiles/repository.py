@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import Connection, Table, bindparam, select, update
 from sqlalchemy.orm import Session
@@ -143,8 +144,9 @@ def touch(s: Session, session_id: str, now: datetime) -> None:
     s.execute(update(DeviceSession).where(DeviceSession.id == session_id).values(last_used_at=now))
 
 
-def prove(s: Session, profile_id: str, session_id: str, now: datetime) -> bool:
-    """This device proved again that it is its person (a re-entered recovery code, a passkey)."""
+def _set_on_live_session(s: Session, profile_id: str, session_id: str, **values: Any) -> bool:
+    """``values`` set on the profile's session ``session_id`` if it is not signed out; whether
+    it was."""
     result = s.execute(
         update(DeviceSession)
         .where(
@@ -152,9 +154,14 @@ def prove(s: Session, profile_id: str, session_id: str, now: datetime) -> bool:
             DeviceSession.profile_id == profile_id,
             DeviceSession.revoked_at.is_(None),
         )
-        .values(proved_at=now)
+        .values(**values)
     )
     return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def prove(s: Session, profile_id: str, session_id: str, now: datetime) -> bool:
+    """This device proved again that it is its person (a re-entered recovery code, a passkey)."""
+    return _set_on_live_session(s, profile_id, session_id, proved_at=now)
 
 
 def recovery_hash_of(s: Session, profile_id: str) -> str | None:
@@ -173,16 +180,7 @@ def sessions_of(s: Session, profile_id: str) -> list[DeviceSession]:
 
 
 def revoke(s: Session, profile_id: str, session_id: str, now: datetime) -> bool:
-    result = s.execute(
-        update(DeviceSession)
-        .where(
-            DeviceSession.id == session_id,
-            DeviceSession.profile_id == profile_id,
-            DeviceSession.revoked_at.is_(None),
-        )
-        .values(revoked_at=now)
-    )
-    return bool(getattr(result, "rowcount", 0) == 1)
+    return _set_on_live_session(s, profile_id, session_id, revoked_at=now)
 
 
 def revoke_all(s: Session, profile_id: str, now: datetime) -> None:
