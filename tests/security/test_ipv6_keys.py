@@ -43,7 +43,7 @@ Make = Callable[[str], TestClient]
 @pytest.fixture
 def make(database_url: str, tmp_path: Path) -> Iterator[Make]:
     """``make(host)``: a client from that address of one app with small per-address limits
-    (every client stays open until the end: one app, one event loop per client)."""
+    (one app, started once: every client sends on the first one's event loop)."""
     from tests.conftest import wipe
 
     wipe(database_url)
@@ -60,13 +60,16 @@ def make(database_url: str, tmp_path: Path) -> Iterator[Make]:
 
     def client(host: str) -> TestClient:
         c = TestClient(app, client=(host, 40000))
-        c.__enter__()
+        if clients:
+            c.portal = clients[0].portal  # the app's one loop (its tasks are bound to it)
+        else:
+            c.__enter__()  # the lifespan, once
         clients.append(c)
         return c
 
     yield client
-    for c in clients:
-        c.__exit__(None, None, None)
+    if clients:
+        clients[0].__exit__(None, None, None)
     app.state.db.dispose()
 
 
