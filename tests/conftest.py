@@ -211,9 +211,33 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 STACK_NAMES = ("ServerProcess", "TempDatabase", "subprocess")
 
 
+# The modules that take longest (a browser clicking through games), started first: the workers
+# take modules in this order, and a long one begun last would leave the other worker idle.
+LONGEST_FIRST = (
+    "browser/test_play.py",
+    "browser/test_a11y.py",
+    "browser/test_ui_details.py",
+    "browser/test_replay.py",
+    "browser/test_endscreen.py",
+    "browser/test_reach.py",
+    "browser/test_breakdown.py",
+    "browser/test_log_banner.py",
+)
+
+
+def _start_order(item: pytest.Item) -> int:
+    where = Path(str(item.path)).resolve().relative_to(ROOT / "tests").as_posix()
+    if where in LONGEST_FIRST:
+        return LONGEST_FIRST.index(where)
+    if item.get_closest_marker("browser") or item.get_closest_marker("stack"):
+        return len(LONGEST_FIRST)
+    return len(LONGEST_FIRST) + 1
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """``postgres`` on every item that runs on Postgres; ``stack`` on those whose module starts
-    processes of its own (``make test-quick`` leaves both out, with the browser's)."""
+    processes of its own (``make test-quick`` leaves both out, with the browser's); the longest
+    modules first (a stable sort: each module's tests keep their order)."""
     for item in items:
         spec = getattr(item, "callspec", None)
         if spec is not None and spec.params.get("database_url") == "postgres":
@@ -221,6 +245,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         module = getattr(item, "module", None)
         if module is not None and any(hasattr(module, name) for name in STACK_NAMES):
             item.add_marker(pytest.mark.stack)
+    items.sort(key=_start_order)
 
 
 def pytest_configure(config: pytest.Config) -> None:
