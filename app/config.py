@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     # Rate-limit counters: "memory://" (this process) or "redis://host:6379/0" (shared by
     # several instances). Limits in the `limits` notation, "N/period" joined by ";"; "" = off.
     rate_limit_storage: str = "memory://"
+    # Seconds a request is held before its 429 when its address is already past a costly
+    # read's limit (docs/operations.md "Limits": a looping client's rate, not the server's).
+    rate_refusal_delay_seconds: float = Field(default=1.0, ge=0, le=10)
     rate_profile_create: str = "1000/hour"  # new profiles per client address
     rate_table_create: str = "300/hour"  # new tables per client address and per profile
     rate_invite_misses: str = "20/minute;200/hour"  # wrong table id or invite code
@@ -215,6 +218,9 @@ class Settings(BaseSettings):
     # instance's analysis is taken over once it runs out), how often an idle worker looks for
     # work queued elsewhere, and requests per client address and profile.
     analysis_jobs_per_process: int = Field(default=1, ge=0, le=8)
+    # The bot's playouts in a child process (off the lock the requests share); False: in the
+    # worker thread (tests with a stand-in bot, or a machine that cannot start processes).
+    analysis_child_process: bool = True
     analysis_playouts: int = Field(default=2, ge=1, le=64)
     analysis_max_positions: int = Field(default=1200, ge=1)
     analysis_lease_seconds: float = Field(default=120.0, gt=0)

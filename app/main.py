@@ -18,6 +18,7 @@ from fastapi import FastAPI
 from app import keycheck, redact
 from app.analysis import endpoints as analysis_endpoints
 from app.analysis.bot import StrongBot
+from app.analysis.child import ChildProcessBot
 from app.analysis.service import AnalysisService
 from app.analysis.worker import AnalysisWorker
 from app.auth import TokenSigner
@@ -141,6 +142,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             parse_rule(LimitName.MOVE, settings.rate_http_moves),
             parse_rule(LimitName.EMAIL_SIGNIN_STRANGERS, settings.rate_email_signin_strangers),
         ],
+        refusal_delay=settings.rate_refusal_delay_seconds,
     )
 
     # --- Presence and table chat (app/presence, app/chat) ---
@@ -217,7 +219,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         cache_bytes=settings.replay_cache_bytes,
         page_max=settings.replay_page_max,
     )
-    analysis_bot = StrongBot(settings.analysis_playouts)
+    # The bot's playouts run in a child process (app/analysis/child.py), off the interpreter
+    # lock the requests share; in the thread itself only where a setting says so.
+    analysis_bot: StrongBot | ChildProcessBot = (
+        ChildProcessBot(settings.analysis_playouts, processes=settings.analysis_jobs_per_process)
+        if settings.analysis_child_process
+        else StrongBot(settings.analysis_playouts)
+    )
     analysis = AnalysisService(
         db,
         clock,
@@ -270,6 +278,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         finally:
             await collecting.stop()
             await analysis_worker.stop()
+            if isinstance(analysis_bot, ChildProcessBot):
+                await to_thread.run_sync(analysis_bot.close)
             await invitation_push.stop()
             await mail.stop()
             await push.stop()
