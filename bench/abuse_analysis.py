@@ -16,7 +16,8 @@ limit raised (the bench imports a game per analysis). Then ``analysis_flood``:
    ``flood`` are queued;
 3. newcomer: another profile, asking once the first flooded analysis runs: seconds until its
    analysis is done, how many of the flood's analyses were done by then (the jobs that ran
-   before it), and ``/api/health`` p50/p99 meanwhile (the worker busy).
+   before it), and ``/api/health`` p50/p99 meanwhile (the worker busy), timed from a process of
+   its own (bench/probe.py).
 
 The second run (``--uncapped N``) raises the caps so that the profile queues N: the newcomer
 still waits for one job at most (the queue serves requesters in turn), not for N.
@@ -26,9 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
-import statistics
 import tempfile
 import time
 from functools import cache
@@ -42,6 +41,7 @@ from app.records.schemas import FORMAT, FORMAT_VERSION, GameRecord
 from app.records.version import rules_version
 from app.rules import outcome
 from app.rules.simulate import play_greedy
+from bench.probe import HealthProbe
 
 BENCH_ENV = {
     "EMARA_RATE_RECORD_IMPORT": "100000/minute",
@@ -75,11 +75,6 @@ def solo_record(seed: int) -> dict[str, Any]:
     return record.model_dump(mode="json")
 
 
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 async def new_profile(c: httpx.AsyncClient, name: str) -> dict[str, str]:
     r = await c.post("/api/profiles", json={"name": name})
     r.raise_for_status()
@@ -100,22 +95,13 @@ async def status(c: httpx.AsyncClient, who: dict[str, str], replay_id: str) -> s
     return str(r.json()["status"])
 
 
-async def health_latencies(c: httpx.AsyncClient, count: int, pause: float) -> list[float]:
-    out = []
-    for _ in range(count):
-        began = time.perf_counter()
-        (await c.get("/api/health")).raise_for_status()
-        out.append((time.perf_counter() - began) * 1000)
-        await asyncio.sleep(pause)
-    return out
-
-
 async def analysis_flood(
     base_url: str, *, flood: int = 50, seed: int = 9000, timeout: float = 900.0
 ) -> dict[str, float]:
     """Flood the analysis queue from one profile, then time a newcomer's first analysis."""
     async with httpx.AsyncClient(base_url=base_url, trust_env=False, timeout=60) as c:
-        idle = await health_latencies(c, 200, 0.005)
+        with HealthProbe(base_url) as idle:
+            await asyncio.sleep(4.0)
         flooder = await new_profile(c, "Flood")
         flooded: list[str] = []
         refused = 0
@@ -136,35 +122,21 @@ async def analysis_flood(
             await asyncio.sleep(0.2)
         asked = time.monotonic()
         (await c.post(f"/api/replays/{mine}/analysis", headers=newcomer)).raise_for_status()
-        loaded: list[float] = []
-        sampler = asyncio.create_task(_sample(c, loaded))
-        try:
+        with HealthProbe(base_url) as loaded:
             while await status(c, newcomer, mine) != "done":
                 if time.monotonic() > deadline:
                     raise RuntimeError("the newcomer's analysis never finished")
                 await asyncio.sleep(0.25)
             waited = time.monotonic() - asked
-            before = [await status(c, flooder, rid) for rid in flooded]
-        finally:
-            sampler.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sampler
+        before = [await status(c, flooder, rid) for rid in flooded]
     return {
         "flood_queued": float(len(flooded)),
         "flood_refused": float(refused),
         "newcomer_seconds": round(waited, 2),
         "jobs_done_before_newcomer": float(before.count("done")),
-        "health_idle_p50_ms": round(statistics.median(idle), 2),
-        "health_idle_p99_ms": round(percentile(idle, 0.99), 2),
-        "health_load_p50_ms": round(statistics.median(loaded), 2) if loaded else -1.0,
-        "health_load_p99_ms": round(percentile(loaded, 0.99), 2) if loaded else -1.0,
-        "health_load_samples": float(len(loaded)),
+        **idle.figures("health_idle"),
+        **loaded.figures("health_load"),
     }
-
-
-async def _sample(c: httpx.AsyncClient, out: list[float]) -> None:
-    while True:
-        out.extend(await health_latencies(c, 1, 0.02))
 
 
 async def _run(env: dict[str, str], flood: int, tmp: Path, name: str) -> dict[str, float]:

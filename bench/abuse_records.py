@@ -12,7 +12,8 @@ Starts its own Postgres database and one uvicorn process (app/devtools/stack.py)
 2. imports the real game (docs/records.example.json) and again (the same replay);
 3. measures ``/api/health`` p50/p99 idle, then while ``clients`` clients loop ``GET
    /api/replays/{id}`` for ``seconds`` (a bystander's ``/api/profiles/me`` too), and counts the
-   reads served and refused (429).
+   reads served and refused (429). ``/api/health`` is timed from a process of its own
+   (bench/probe.py), so that the load's own client loop is not counted as the server's.
 
 ``main`` runs it twice: with the default limits, and with the replay read limit switched off
 (``EMARA_RATE_REPLAY_READ=""``: what the kept bytes alone do).
@@ -32,6 +33,7 @@ from typing import Any
 import httpx
 
 from app.devtools.stack import ServerProcess, TempDatabase
+from bench.probe import HealthProbe
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "records.example.json"
@@ -90,13 +92,12 @@ async def padded_record(
         first = await c.get(f"/api/replays/{replay_id}", headers=auth)
         out["replay_bytes"] = float(len(first.content))
 
-        idle = [await _timed_get(c, "/api/health", {}) for _ in range(200)]
-        out["health_idle_p50_ms"] = _ms(idle, 0.5)
-        out["health_idle_p99_ms"] = _ms(idle, 0.99)
+        with HealthProbe(base_url) as idle:
+            await asyncio.sleep(min(seconds, 5.0))
+        out.update(idle.figures("health_idle"))
 
         done = asyncio.Event()
         served, refused = [0], [0]
-        health: list[float] = []
         me_lat: list[float] = []
 
         async def loop_reads() -> None:
@@ -114,19 +115,17 @@ async def padded_record(
                     into.append(await _timed_get(wc, path, headers))
                     await asyncio.sleep(0.02)
 
-        tasks = [asyncio.create_task(loop_reads()) for _ in range(clients)]
-        tasks.append(asyncio.create_task(watch("/api/health", {}, health)))
-        tasks.append(asyncio.create_task(watch("/api/profiles/me", bystander, me_lat)))
-        await asyncio.sleep(seconds)
-        done.set()
-        await asyncio.gather(*tasks)
+        with HealthProbe(base_url) as loaded:
+            tasks = [asyncio.create_task(loop_reads()) for _ in range(clients)]
+            tasks.append(asyncio.create_task(watch("/api/profiles/me", bystander, me_lat)))
+            await asyncio.sleep(seconds)
+            done.set()
+            await asyncio.gather(*tasks)
         out["replay_reads_served"] = float(served[0])
         out["replay_reads_refused"] = float(refused[0])
-        out["health_load_p50_ms"] = _ms(health, 0.5)
-        out["health_load_p99_ms"] = _ms(health, 0.99)
+        out.update(loaded.figures("health_load"))
         out["bystander_me_p50_ms"] = _ms(me_lat, 0.5)
         out["bystander_me_p99_ms"] = _ms(me_lat, 0.99)
-        out["health_load_samples"] = float(len(health))
     return out
 
 
