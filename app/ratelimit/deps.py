@@ -95,3 +95,23 @@ def limiting(
     marked: Any = dependency
     marked.rate_limit_name = limit_name.value  # the OpenAPI document lists a 429 for the route
     return dependency
+
+
+def spent_address(name: LimitName | str) -> Callable[..., Awaitable[None]]:
+    """A dependency placed before ``limiting``'s on a route that costs work: refuses at once,
+    before the caller's session is read or anything else runs, when the caller's address has
+    already used up limit ``name`` in its window, after the limiter's refusal delay
+    (``RateLimiter.hold``). It counts nothing (``limiting`` counts), so a caller within the
+    limit pays one counter read more; a flood past it is answered for the price of that read,
+    one request a connection per delay."""
+    limit_name = LimitName(name)
+
+    async def dependency(request: Request) -> None:
+        limiter = limiter_of(request)
+        try:
+            await limiter.ensure_open(limit_name, [f"ip:{client_address(request)}"])
+        except RateLimited:
+            await limiter.hold()
+            raise
+
+    return dependency

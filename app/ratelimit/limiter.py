@@ -9,9 +9,10 @@ for several instances) only holds the counters and drops them after the window.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -104,14 +105,42 @@ def storage_for(uri: str) -> Storage:
     raise ValueError(f"unknown rate-limit storage {uri!r}: use memory:// or redis://…")
 
 
+# Refusals held back at once, at most (``RateLimiter.hold``): past it, a refusal is answered
+# at once, so that holding never keeps more than this many requests waiting.
+MAX_HELD = 256
+
+
 class RateLimiter:
     def __init__(
-        self, storage: Storage, clock: Clock, rules: Sequence[Rule], prefix: str = "emara"
+        self,
+        storage: Storage,
+        clock: Clock,
+        rules: Sequence[Rule],
+        prefix: str = "emara",
+        *,
+        refusal_delay: float = 0.0,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.storage = storage
         self.clock = clock
         self.rules = {r.name: r for r in rules}
         self.prefix = prefix
+        self.refusal_delay = refusal_delay
+        self._sleep = sleep
+        self._held = 0
+
+    async def hold(self) -> None:
+        """Wait ``refusal_delay`` seconds before a refusal is answered to a caller already past
+        its limit. A client that loops without reading ``Retry-After`` then sends one request a
+        connection per delay instead of as many as the server can refuse; a person who waits
+        as told never meets it. At most ``MAX_HELD`` wait at once."""
+        if self.refusal_delay <= 0 or self._held >= MAX_HELD:
+            return
+        self._held += 1
+        try:
+            await self._sleep(self.refusal_delay)
+        finally:
+            self._held -= 1
 
     def _window(self, item: RateLimitItem, now: float) -> tuple[int, float]:
         """The current window's number and the seconds until it ends."""

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from app.profiles.deps import MaybeProfileId, ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
+from app.ratelimit.deps import spent_address
 from app.records.bounds import MAX_RECORD_MOVES
 from app.records.schemas import (
     GameRecord,
@@ -117,7 +118,9 @@ async def import_record(
 
 
 # A replay read: misses (no such replay, not yours) count as guesses; every read counts too.
+# An address past its reads is refused first, before its session is even read.
 REPLAY_LIMITS = [
+    Depends(spent_address(LimitName.REPLAY_READ)),
     Depends(limit(LimitName.INVITE, exempt=may_see_replay)),
     Depends(limit(LimitName.REPLAY_READ)),
 ]

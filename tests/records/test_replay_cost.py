@@ -130,3 +130,37 @@ def test_replay_reads_are_counted_per_profile(make_app: Any, example: Record) ->
         assert int(r.headers["Retry-After"]) > 0
         r = client.get(f"/api/replays/{rid}/positions/3", headers=ann.headers)
         assert r.status_code == 429
+
+
+def test_an_address_past_its_reads_is_held_then_refused_before_its_session_is_read(
+    make_app: Any, example: Record
+) -> None:
+    app = make_app(rate_replay_read="2/minute", rate_refusal_delay_seconds=1.5)
+    held: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        held.append(seconds)
+
+    app.state.limiter._sleep = sleep
+    sessions: list[str] = []
+    with TestClient(app) as client:
+        ann = new_player(client, "Ann")
+        rid = _imported(client, ann, example)
+        profiles = app.state.profiles
+        read = profiles.session
+
+        async def counted(token: str | None) -> Any:
+            sessions.append(str(token))
+            return await read(token)
+
+        profiles.session = counted
+        for _ in range(2):
+            assert client.get(f"/api/replays/{rid}", headers=ann.headers).status_code == 200
+        assert held == [] and len(sessions) == 2
+        # the address has used up its reads: held, then refused, its session never read
+        for _ in range(3):
+            r = client.get(f"/api/replays/{rid}/positions/1", headers=ann.headers)
+            assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
+        assert held == [1.5, 1.5, 1.5] and len(sessions) == 2
+        # nothing is left waiting
+        assert app.state.limiter._held == 0
