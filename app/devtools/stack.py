@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +138,18 @@ class ServerProcess:
     workers: int = 1
     extra_args: list[str] = field(default_factory=list)
     proc: subprocess.Popen[bytes] | None = None
+    _http: httpx.Client | None = field(default=None, repr=False)
+
+    def http(self) -> httpx.Client:
+        """One kept-alive client for this server (closed with it): a test that sends hundreds
+        of requests pays for one connection, not one client and connection a request. It keeps
+        no cookies: each request says who it is."""
+        if self._http is None:
+            no_cookies = CookieJar(DefaultCookiePolicy(allowed_domains=[]))
+            self._http = httpx.Client(
+                base_url=self.base, trust_env=False, timeout=30, cookies=no_cookies
+            )
+        return self._http
 
     @property
     def base(self) -> str:
@@ -215,6 +228,9 @@ class ServerProcess:
             self.proc.wait(timeout=10)
 
     def stop(self, timeout: float = 15.0) -> int | None:
+        if self._http is not None:
+            self._http.close()
+            self._http = None
         if self.proc is None:
             return None
         if self.proc.poll() is None:

@@ -25,6 +25,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    # The pages' motion (a pulsing turn marker, fading highlights) is off: Chromium without a
+    # GPU repaints every animated frame on the CPU, for every open page, and a click waits for
+    # its target to stand still. Tests of the motion itself emulate it per page.
+    "--force-prefers-reduced-motion",
 ]
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -65,6 +69,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS))
 
 
+# Tests that need a finished game play it over HTTP as fast as the server answers, far past a
+# person's move rate (tests/api/test_http_move_rate.py tests the rate itself).
+PLAYED_OVER_HTTP = {"EMARA_RATE_HTTP_MOVES": "100000/minute"}
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """The app under uvicorn in a subprocess, with its own migrated SQLite database."""
@@ -75,7 +84,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db_url = f"sqlite:///{tmp / 'emara.db'}"
     upgrade(db_url)
     # The push opt-in test subscribes a stub endpoint on loopback (the tests-only setting).
-    env = {"EMARA_PUSH_ALLOW_LOOPBACK_HTTP": "true"}
+    env = {"EMARA_PUSH_ALLOW_LOOPBACK_HTTP": "true", **PLAYED_OVER_HTTP}
     with ServerProcess(
         db_url, tmp / "server.log", extra_args=["--log-level", "warning"], env=env
     ) as srv:

@@ -29,9 +29,7 @@ SIDEWAYS_JS = "document.documentElement.scrollWidth - window.innerWidth"
 
 
 def api(server: ServerProcess, token: str, method: str, path: str, **kw: Any) -> Any:
-    r = httpx.request(
-        method, server.url(path), headers={"Authorization": f"Bearer {token}"}, timeout=30, **kw
-    )
+    r = server.http().request(method, path, headers={"Authorization": f"Bearer {token}"}, **kw)
     assert r.status_code < 300, r.text
     return r.json() if r.content else None
 

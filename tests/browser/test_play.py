@@ -208,6 +208,10 @@ def test_two_players_play_a_whole_game(server: Any, browser: Any, artifacts: Pat
         watch.attach(twin, "host-tab-2")
         twin.goto(table_url)
         twin.get_by_test_id("game").wait_for(timeout=15000)
+        # The twin opened as a second tab of the host's window: the host's tab comes back to the
+        # front, as a person clicks back to it (a tab behind another draws one frame a second,
+        # and every click waits for a drawn frame).
+        host.bring_to_front()
 
         players = [Player(host, rng), Player(guest, rng)]
         steps = 0

@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from app.devtools.stack import ServerProcess
+from tests.browser.conftest import PLAYED_OVER_HTTP
 from tests.browser.test_a11y import axe_violations
 from tests.conftest import pick_move
 from tests.mail.smtpserver import Inbox, smtp_server
@@ -47,6 +48,7 @@ def mail_server(
     upgrade(db_url)
     srv = ServerProcess(db_url, tmp / "server.log", extra_args=["--log-level", "warning"])
     srv.env = {
+        **PLAYED_OVER_HTTP,
         "EMARA_SMTP_HOST": inbox.host,
         "EMARA_SMTP_PORT": str(inbox.port),
         "EMARA_SMTP_SECURITY": "none",
@@ -90,9 +92,7 @@ def people(browser: Any, *viewports: dict[str, int]) -> Iterator[list[Any]]:
 
 
 def api(server: ServerProcess, token: str, method: str, path: str, **kw: Any) -> Any:
-    r = httpx.request(
-        method, server.url(path), headers={"Authorization": f"Bearer {token}"}, timeout=30, **kw
-    )
+    r = server.http().request(method, path, headers={"Authorization": f"Bearer {token}"}, **kw)
     assert r.status_code < 300, r.text
     return r.json() if r.content else None
 

@@ -10,9 +10,9 @@ import random
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from app.devtools.stack import ServerProcess
 from tests.browser.test_play import VIEWPORT, ConsoleWatch
 from tests.conftest import pick_move
 
@@ -26,18 +26,16 @@ BOARD = "[data-testid=player-board][data-seat='{}']"
 class Api:
     """Plain HTTP for the seats that play without a browser."""
 
-    def __init__(self, base: str) -> None:
-        self.base = base
+    def __init__(self, server: ServerProcess) -> None:
+        self.http = server.http()
 
     def call(self, method: str, path: str, token: str, **kw: Any) -> Any:
-        r = httpx.request(
-            method, self.base + path, headers={"Authorization": f"Bearer {token}"}, **kw
-        )
+        r = self.http.request(method, path, headers={"Authorization": f"Bearer {token}"}, **kw)
         assert r.status_code < 300, r.text
         return r.json()
 
     def profile(self, name: str) -> str:
-        r = httpx.post(self.base + "/api/profiles", json={"name": name})
+        r = self.http.post("/api/profiles", json={"name": name})
         assert r.status_code == 201, r.text
         return str(r.json()["token"])
 
@@ -63,7 +61,7 @@ SIGNED_IN = "localStorage.setItem('emara.signed_in', '1')"
 def away_while_two_moved(server: Any, ctx: Any, watch: ConsoleWatch) -> tuple[str, int, int]:
     """Ann (the browser context) plays her first turn, looks at the table, leaves; Bo and Cy
     play until Ann is to act again. Returns (table id, Ann's mark, the version now)."""
-    api = Api(server.base)
+    api = Api(server)
     r = ctx.request.post(server.url("/api/profiles"), data={"name": "Ann"})
     ctx.add_init_script(SIGNED_IN)  # the cookie came by API: this browser knows it signed in
     assert r.ok, r.text()
@@ -187,7 +185,7 @@ def test_a_hidden_page_marks_nothing_and_shows_what_changed_when_it_comes_back(
     ctx.add_init_script("localStorage.setItem('emara.lang', 'en')")
     ctx.add_init_script(FAKE_VISIBILITY)
     try:
-        api = Api(server.base)
+        api = Api(server)
         r = ctx.request.post(server.url("/api/profiles"), data={"name": "Ann"})
         ctx.add_init_script(SIGNED_IN)  # the cookie came by API: this browser knows it signed in
         assert r.ok, r.text()
