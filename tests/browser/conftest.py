@@ -25,10 +25,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
-    # The pages' motion (a pulsing turn marker, fading highlights) is off: Chromium without a
-    # GPU repaints every animated frame on the CPU, for every open page, and a click waits for
-    # its target to stand still. Tests of the motion itself emulate it per page.
-    "--force-prefers-reduced-motion",
 ]
 IN_CI = os.environ.get("CI", "").lower() == "true"
 

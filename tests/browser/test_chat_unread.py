@@ -46,7 +46,7 @@ def test_the_chat_is_beside_the_board_and_counts_what_arrives_out_of_sight(
         for ctx in (ann_ctx, bo_ctx):
             ctx.add_init_script("localStorage.setItem('emara.lang', 'en')")
         ann_ctx.add_init_script(FAKE_VISIBILITY)
-        api = Api(server.base)
+        api = Api(server)
         tokens = []
         for ctx, name in ((ann_ctx, "Ann"), (bo_ctx, "Bo")):
             r = ctx.request.post(server.url("/api/profiles"), data={"name": name})

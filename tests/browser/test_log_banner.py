@@ -76,7 +76,7 @@ def test_the_banner_shows_a_bots_whole_turn_across_a_round_change_in_its_colour(
     watch = ConsoleWatch()
     ctx = browser.new_context(viewport=DESKTOP)
     try:
-        api = Api(server.base)
+        api = Api(server)
         tid, tokens = new_table(server, ctx, api, None)
         page = ctx.new_page()
         watch.attach(page, "ann")
@@ -128,7 +128,7 @@ def test_show_older_reads_the_log_back_to_the_first_move(
     watch = ConsoleWatch()
     ctx = browser.new_context(viewport=DESKTOP)
     try:
-        api = Api(server.base)
+        api = Api(server)
         tid, tokens = new_table(server, ctx, api, "Bo")
         rng = random.Random(9)
         now = 0
@@ -167,7 +167,7 @@ def test_a_phone_opens_the_banner_to_read_the_whole_turns(server: Any, browser: 
     watch = ConsoleWatch()
     ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     try:
-        api = Api(server.base)
+        api = Api(server)
         tid, tokens = new_table(server, ctx, api, "Bo")
         rng = random.Random(2)
         now = 0

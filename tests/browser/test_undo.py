@@ -41,7 +41,7 @@ def test_the_undo_button_and_ctrl_z_take_back_moves(
     ctx = browser.new_context(viewport=VIEWPORT)
     ctx.add_init_script("localStorage.setItem('emara.lang', 'en')")
     try:
-        api = Api(server.base)
+        api = Api(server)
         r = ctx.request.post(server.url("/api/profiles"), data={"name": "Ann"})
         ctx.add_init_script(SIGNED_IN)  # the cookie came by API: this browser knows it signed in
         assert r.ok, r.text()
