@@ -202,7 +202,7 @@ class Settings(BaseSettings):
     # Replays (docs/records.md "What a replay costs"): reads of a replay or of its positions per
     # client address and profile, the bytes of encoded replay pages and positions a process
     # keeps, and the most positions one page of a replay's log holds (a whole real game fits).
-    rate_replay_read: str = "240/minute;3000/hour"
+    rate_replay_read: str = "20/second;240/minute;3000/hour"
     replay_cache_bytes: int = Field(default=64 * 1024 * 1024, ge=0)
     replay_page_max: int = Field(default=400, ge=1)
     # Games bots play alone (every seat a bot; docs/bots.md, docs/operations.md "Limits")

@@ -22,6 +22,9 @@ import { breakdownChart } from "/js/breakdown.js";
 import { PHONE_QUERY, isPhone } from "/js/panels.js";
 
 const enc = encodeURIComponent;
+// The least time between two positions asked of the server (ms): 20 a second, within the
+// server's replay read limit (EMARA_RATE_REPLAY_READ) while a person scrubs.
+const STEP_MS = 50;
 // Events that add nothing to a move's line when its summary is empty (log.js's quiet ones).
 const QUIET = new Set(["turn_started", "turn_ended", "visit_closed", "card_action_taken", "cards_drawn", "advisor_revealed", "marker_advanced", "statue_passed", "deck_reshuffled", "favor_drawn", "favor_discarded"]);
 
@@ -59,6 +62,7 @@ export class ReplayViewer {
     this.pos = null; // the position on screen
     this.cache = new Map(); // "eyes:n" -> position
     this.asked = 0; // the newest request: older answers are dropped
+    this.lastFetch = -Infinity; // when a position was last asked of the server (performance.now)
     this.stopped = false;
     this.phone = isPhone();
     this.mq = typeof window.matchMedia === "function" ? window.matchMedia(PHONE_QUERY) : null;
@@ -147,6 +151,14 @@ export class ReplayViewer {
     const ask = ++this.asked;
     this.position = n;
     this.updateControls();
+    if (!this.cache.has(`${this.eyes}:${n}`)) {
+      // Dragging the slider or holding an arrow key passes many positions a second: the server
+      // is asked for the one the person stops at, at most one every STEP_MS, not every one passed.
+      const wait = this.lastFetch + STEP_MS - performance.now();
+      if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+      if (ask !== this.asked || this.stopped) return; // a newer step was asked for meanwhile
+      this.lastFetch = performance.now();
+    }
     let pos;
     try {
       pos = await this.fetchPosition(n, this.eyes);

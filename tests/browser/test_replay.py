@@ -231,3 +231,30 @@ def test_the_host_makes_the_replay_public_from_the_end_screen(
         assert stranger_sees() == 404
     finally:
         host.close()
+
+
+def test_a_held_key_asks_the_server_for_the_position_where_it_stops(
+    server: Any, browser: Any, finished: dict[str, Any]
+) -> None:
+    """Thirty steps at once (a held arrow key, a dragged slider): the server is asked for the
+    first and the last position, not for the twenty-eight passed on the way."""
+    table_id = finished["table_id"]
+    ctx = signed_in(browser, server, finished["tokens"][0], DESKTOP)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url(f"/r/{table_id}?at=0"))
+        wait_at(page, 0)
+        asked: list[str] = []
+        page.on("request", lambda r: "/positions/" in r.url and asked.append(r.url))
+        page.locator("body").click(position={"x": 5, "y": 5})
+        # the page's clock stands still while the thirty keys go down (on a busy machine the
+        # loop itself may take longer than the viewer's pause between two positions)
+        page.evaluate(
+            """() => { const now = performance.now(); performance.now = () => now;
+                 for (let i = 0; i < 30; i++) document.dispatchEvent(
+                   new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true })); }"""
+        )
+        wait_at(page, 30)
+        assert [u.split("/positions/")[1].split("?")[0] for u in asked] == ["1", "30"]
+    finally:
+        ctx.close()
