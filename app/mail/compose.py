@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from email.headerregistry import HeaderRegistry, UnstructuredHeader
+from email.headerregistry import BaseHeader, HeaderRegistry, UnstructuredHeader
 from email.message import EmailMessage
 from email.policy import SMTP, Policy
 from email.utils import format_datetime, make_msgid
@@ -21,7 +21,7 @@ LINE_LIMIT = 998  # RFC 5322 2.1.1, CRLF excluded
 URI_LIMIT = 900  # a <URI> that fits one line behind any header name
 
 
-class UriListHeader(UnstructuredHeader):
+class UriListHeader(UnstructuredHeader, BaseHeader):
     """A header holding one angle-bracketed URI (RFC 2369), written verbatim on one line."""
 
     @classmethod
