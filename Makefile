@@ -2,8 +2,11 @@
 PYTHON ?= python3.11
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-HOST   ?= 127.0.0.1
+# localhost, not 127.0.0.1: browsers make passkeys for a host name, never for an IP address.
+HOST   ?= localhost
 PORT   ?= 8000
+# Ctrl+C: open responses get this long to finish (event streams end at once) before they are cut.
+GRACE  ?= 5
 
 .PHONY: run test test-quick test-rules coverage lint bench bench-load migrate install install-dev lock docs clean
 
@@ -42,7 +45,8 @@ migrate: install
 	$(BIN)/alembic upgrade head
 
 run: migrate
-	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --ws-per-message-deflate false
+	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --timeout-graceful-shutdown $(GRACE) \
+		--ws-per-message-deflate false
 
 # The tests. Parallel workers (pytest-xdist), one a core unless WORKERS says otherwise; a
 # module's tests stay on one worker (its servers, browser and databases are its own).

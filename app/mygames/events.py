@@ -8,6 +8,9 @@ id and the kind of change; the client then reads ``GET /api/me/tables`` (with ``
 Bounded: at most ``per_profile`` streams per profile (the next is refused with 429), a comment
 line every ``heartbeat`` seconds keeps proxies from closing it, and a stream ends after
 ``max_seconds`` by the injected clock or when the server shuts down (EventSource reconnects).
+Shutting down begins at the exit signal (app/exitsignal.py), before the server waits for open
+responses: every stream ends then and new ones end at once, so Ctrl+C stops the server promptly
+with tabs open.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from app.background import Loop
 from app.clock import Clock
 from app.db.session import Database
 from app.errors import AppError
+from app.exitsignal import ExitHook, chain
 from app.realtime.hub import Notice, NoticeKind
 from app.tables import repository as tables_repo
 
@@ -62,18 +66,31 @@ class MeFeed:
         # of the table id run in a worker thread.
         self.also: list[Callable[[str], list[str]]] = []
         self.loop = Loop("emara-me", self._run)
+        self.ending = False  # the server is shutting down: streams end, new ones end at once
+        self.exit_hook: ExitHook | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         if not self.loop.started:
+            self.ending = False
             self.pending = asyncio.Queue(maxsize=10_000)
             self.loop.start()
+            self.exit_hook = chain(self.end_all)
 
-    async def stop(self) -> None:
+    def end_all(self) -> None:
+        """The server is going: every stream ends now (the clients reconnect elsewhere or
+        later), and one opened from here on ends after its hello."""
+        self.ending = True
         for queues in self.streams.values():
             for q in queues:
                 with contextlib.suppress(asyncio.QueueFull):
                     q.put_nowait(None)  # each stream ends
+
+    async def stop(self) -> None:
+        if self.exit_hook is not None:
+            self.exit_hook.remove()
+            self.exit_hook = None
+        self.end_all()
         await self.loop.stop()
 
     # ------------------------------------------------------------------ notices
@@ -160,7 +177,7 @@ class MeFeed:
         began = self.clock.now()
         try:
             yield b"retry: 5000\n" + event_line("hello", {"profile_id": profile_id})
-            while self.clock.now() - began < self.max_seconds:
+            while not self.ending and self.clock.now() - began < self.max_seconds:
                 try:
                     line = q.get_nowait()
                 except asyncio.QueueEmpty:

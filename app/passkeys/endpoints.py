@@ -3,17 +3,21 @@ with one on any device (``signin/options`` and ``signin`` need no profile and ar
 per client address).
 
 The relying party is the site: the host of ``EMARA_PUBLIC_URL`` when set, else the host this
-request was made to; the ceremony's origin must be that URL's origin (or the request's).
+request was made to; the ceremony's origin must be that URL's origin (or the request's). An IP
+address is never a relying party (browsers refuse it): every route refuses with
+``passkeys_need_host_name`` there, naming the same address on ``localhost`` for a loopback one.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from datetime import timedelta
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Request, Response
 
+from app.passkeys.errors import PasskeysNeedHostName
 from app.passkeys.schemas import (
     ConfirmedOut,
     ConfirmIn,
@@ -50,15 +54,32 @@ Passkeys = Annotated[PasskeyService, Depends(passkey_service)]
 
 
 def site_of(request: Request) -> Site:
-    """The relying party and the origin a browser on this site has."""
+    """The relying party and the origin a browser on this site has; refused on an IP address."""
     public = settings_of(request).public_url.strip()
     if public:
         parts = urlsplit(public)
         if parts.scheme and parts.hostname:
-            return Site(parts.hostname, (f"{parts.scheme}://{parts.netloc}",))
+            return _named(Site(parts.hostname, (f"{parts.scheme}://{parts.netloc}",)), public)
     url = request.url
     origin = f"{url.scheme}://{url.netloc}"
-    return Site(url.hostname or "localhost", (origin,))
+    return _named(Site(url.hostname or "localhost", (origin,)), str(url))
+
+
+def _named(site: Site, page: str) -> Site:
+    try:
+        address = ipaddress.ip_address(site.rp_id)
+    except ValueError:
+        return site  # a host name
+    extra: dict[str, str] = {}
+    if address.is_loopback:
+        parts = urlsplit(page)
+        port = f":{parts.port}" if parts.port else ""
+        extra["open"] = f"{parts.scheme}://localhost{port}/"
+    raise PasskeysNeedHostName(
+        f"passkeys work on a host name, not on the IP address {site.rp_id}"
+        + (f": open {extra['open']}" if extra else ""),
+        **extra,
+    )
 
 
 def no_store(response: Response) -> None:

@@ -33,3 +33,12 @@ class PasskeyTaken(AppError):
 
     status = 409
     code = "passkey_taken"
+
+
+class PasskeysNeedHostName(AppError):
+    """The site is reached by an IP address (or ``EMARA_PUBLIC_URL`` names one): browsers make
+    and use passkeys for a host name only. ``open`` is the same page on ``localhost`` when the
+    address is a loopback one (this machine), else absent."""
+
+    status = 400
+    code = "passkeys_need_host_name"

@@ -7,7 +7,7 @@ import { h, clear } from "/js/dom.js";
 import { get, post, del, ApiError } from "/js/api.js";
 import { showError, toast } from "/js/notices.js";
 import { loadProfile } from "/js/profile.js";
-import { passkeysSupported, creationOptions, requestOptions, credentialJSON, cancelled } from "/js/webauthn.js";
+import { passkeysSupported, passkeysBlocked, creationOptions, requestOptions, credentialJSON, cancelled } from "/js/webauthn.js";
 import { withProof, quiet } from "/js/stepup.js";
 
 export { passkeysSupported };
@@ -43,6 +43,8 @@ export async function signInWithPasskey() {
 
 export function passkeySignInButton(done) {
   if (!passkeysSupported()) return null;
+  const blocked = passkeysBlockedNote();
+  if (blocked) return h("div.whoami-passkey", blocked);
   const btn = h("button", { type: "button", "data-testid": "whoami-passkey" }, t("passkeys.signin"));
   btn.addEventListener("click", async () => {
     btn.disabled = true;
@@ -59,6 +61,22 @@ export function passkeySignInButton(done) {
     btn.setAttribute("aria-busy", "false");
   });
   return h("p.whoami-passkey", btn);
+}
+
+// ---------- where passkeys cannot work ----------
+
+// Why not here, in words, and on this computer's IP address the same page on localhost.
+export function passkeysBlockedNote() {
+  const why = passkeysBlocked();
+  if (!why) return null;
+  const note = h("p.note.passkeys-blocked", { "data-testid": "passkeys-blocked" },
+    t(why.reason === "ip" ? "passkeys.on_ip" : "passkeys.insecure", { host: why.host }));
+  if (why.local) {
+    note.append(" ",
+      h("a", { href: why.local, "data-testid": "passkeys-localhost" }, t("passkeys.open_localhost", { url: new URL(why.local).origin })),
+      " ", t("passkeys.sign_in_there"));
+  }
+  return note;
 }
 
 // ---------- the profile page's section ----------
@@ -88,13 +106,15 @@ function when(iso) {
 
 function show(box, keys) {
   clear(box).append(h("h2", { id: "passkeys-title" }, t("passkeys.title")), h("p.muted", t("passkeys.what")));
+  const blocked = passkeysSupported() ? passkeysBlockedNote() : null;
   if (!passkeysSupported()) box.append(h("p.note", { "data-testid": "passkeys-unsupported" }, t("passkeys.unsupported")));
+  else if (blocked) box.append(blocked);
   if (keys.length === 0) {
     box.append(h("p", { "data-testid": "passkeys-none" }, t("passkeys.none")));
   } else {
     box.append(h("ul.passkeys-list", { "data-testid": "passkeys-list" }, keys.map((k) => row(box, k))));
   }
-  if (passkeysSupported()) box.append(addForm(box));
+  if (passkeysSupported() && !blocked) box.append(addForm(box));
 }
 
 function row(box, k) {

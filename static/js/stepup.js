@@ -6,7 +6,7 @@
 import { t } from "/js/i18n.js";
 import { h } from "/js/dom.js";
 import { post, ApiError } from "/js/api.js";
-import { passkeysSupported, requestOptions, credentialJSON, cancelled } from "/js/webauthn.js";
+import { passkeysUsable, requestOptions, credentialJSON, cancelled } from "/js/webauthn.js";
 
 export const PROOF_NEEDED = "recent_proof_required";
 
@@ -49,7 +49,7 @@ export function confirmItsYou() {
     const cancel = h("button", { type: "button", "data-testid": "stepup-cancel" }, t("stepup.cancel"));
     const form = h("form.stepup-form", { method: "dialog" },
       h("label", { for: "stepup-code" }, t("stepup.code_label")), h("div.row", code, go));
-    const usePasskey = passkeysSupported()
+    const usePasskey = passkeysUsable()
       ? h("button", { type: "button", "data-testid": "stepup-passkey" }, t("stepup.use_passkey"))
       : null;
     const dialog = h("dialog.stepup", { "data-testid": "stepup-dialog", "aria-labelledby": "stepup-title" },

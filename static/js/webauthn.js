@@ -5,6 +5,25 @@ export function passkeysSupported() {
   return typeof window.PublicKeyCredential === "function" && !!navigator.credentials;
 }
 
+// Why this page cannot make or use passkeys though the browser can, or null. Browsers make them
+// for a host name only (never an IP address), and only in a secure context (https, or
+// localhost). On a loopback IP (this computer) `local` is the same page on localhost.
+export function passkeysBlocked(loc = window.location) {
+  const host = loc.hostname;
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.includes(":")) {
+    const loopback = /^127\./.test(host) || host === "[::1]" || host === "::1";
+    const port = loc.port ? ":" + loc.port : "";
+    return { reason: "ip", host, local: loopback ? `${loc.protocol}//localhost${port}${loc.pathname}${loc.search}` : null };
+  }
+  if (!window.isSecureContext) return { reason: "insecure", host, local: null };
+  return null;
+}
+
+// The browser can, and this page may.
+export function passkeysUsable() {
+  return passkeysSupported() && !passkeysBlocked();
+}
+
 // ---------- base64url <-> bytes ----------
 
 export function fromB64url(text) {

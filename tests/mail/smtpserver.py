@@ -22,6 +22,7 @@ from aiosmtpd.controller import Controller
 class Received:
     rcpt: list[str]
     message: EmailMessage
+    raw: bytes = b""  # the bytes as they came over SMTP
 
     @property
     def subject(self) -> str:
@@ -60,7 +61,9 @@ class Inbox:
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         msg = message_from_bytes(envelope.content, policy=default)
         with self.arrived:
-            self.received.append(Received(list(envelope.rcpt_tos), msg))  # type: ignore[arg-type]
+            self.received.append(
+                Received(list(envelope.rcpt_tos), msg, bytes(envelope.content))  # type: ignore[arg-type]
+            )
             self.arrived.notify_all()
         return "250 OK"
 
