@@ -88,6 +88,8 @@ from app.web.origin import CrossSiteGuard
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     settings = settings or get_settings()
     redact.install()  # no token or cookie in any log line, whatever the log level
+    if settings.log_format == "json":  # (again at start-up: a test's uvicorn configures later)
+        logs.install(settings.log_client_addresses)
     # One injectable clock for everything that reads time (tests move it: app/clock.py).
     clock = clock or SystemClock()
     db = Database(settings.effective_database_url, settings.db_pool_size, settings.db_max_overflow)
@@ -262,7 +264,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         # created. Halves the server's CPU per move under load (docs/operations.md).
         gc.collect()
         gc.freeze()
-        if settings.log_format == "json":  # after uvicorn configured its loggers
+        if settings.log_format == "json":  # after any later configuration of the loggers
             logs.install(settings.log_client_addresses)
         # The default limiter is the running loop's: set here, not at import.
         to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
