@@ -231,6 +231,14 @@ class Settings(BaseSettings):
     # queued. The queue serves its requesters in turn (docs/analysis.md).
     analysis_max_pending_per_profile: int = Field(default=3, ge=1)
     analysis_max_pending_per_address: int = Field(default=6, ge=1)
+    # --- Operating (docs/operations.md "Metrics and logs") ---
+    # /metrics answers a client on this machine, and anyone sending this token as a bearer
+    # token (empty: loopback only); everyone else gets 404.
+    metrics_token: str = ""
+    # "text": uvicorn's and Python's own lines; "json": one JSON object a line, with the request
+    # or socket id. Client addresses appear in JSON lines only with log_client_addresses.
+    log_format: Literal["text", "json"] = "text"
+    log_client_addresses: bool = False
     # Where the browser client lives.
     static_dir: Path = Path(__file__).resolve().parent.parent / "static"
 

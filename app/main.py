@@ -32,7 +32,7 @@ from app.clock import Clock, SystemClock
 from app.collector import FreezePolicy, collector_loop
 from app.config import Settings, get_settings
 from app.db.session import Database
-from app.errors import Unavailable, install_handlers
+from app.errors import install_handlers
 from app.history import endpoints as history_endpoints
 from app.history.service import HistoryService
 from app.invitations import endpoints as invitation_endpoints
@@ -40,6 +40,9 @@ from app.invitations.push import InvitationPush
 from app.invitations.service import Invitations
 from app.mail import endpoints as mail_endpoints
 from app.mail.parts import MailParts
+from app.metrics import endpoints as metrics_endpoints
+from app.metrics import logs
+from app.metrics.ids import ConnectionIds
 from app.mygames import endpoints as my_endpoints
 from app.mygames.events import MeFeed
 from app.mygames.service import MyGames
@@ -85,6 +88,8 @@ from app.web.origin import CrossSiteGuard
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     settings = settings or get_settings()
     redact.install()  # no token or cookie in any log line, whatever the log level
+    if settings.log_format == "json":  # (again at start-up: a test's uvicorn configures later)
+        logs.install(settings.log_client_addresses)
     # One injectable clock for everything that reads time (tests move it: app/clock.py).
     clock = clock or SystemClock()
     db = Database(settings.effective_database_url, settings.db_pool_size, settings.db_max_overflow)
@@ -259,6 +264,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         # created. Halves the server's CPU per move under load (docs/operations.md).
         gc.collect()
         gc.freeze()
+        if settings.log_format == "json":  # after any later configuration of the loggers
+            logs.install(settings.log_client_addresses)
         # The default limiter is the running loop's: set here, not at import.
         to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
         if relay is not None:
@@ -339,6 +346,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.analysis = analysis
     app.state.analysis_worker = analysis_worker
     app.state.history = HistoryService(db)
+    app.state.move_tally = service.play.tally  # /metrics (app/metrics)
+    app.state.limit_tally = limiter.tally
     install_handlers(app)
     app.add_middleware(
         BodyLimit,
@@ -375,16 +384,16 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:
-        try:
-            await to_thread.run_sync(db.ping)
-        except Exception as exc:
-            raise Unavailable("the database does not answer") from exc
+        """Liveness: the process answers (the database is not asked: /api/ready does)."""
         return {"status": "ok", "database": db.engine.dialect.name}
+
+    app.include_router(metrics_endpoints.router)  # /metrics, /api/ready
 
     app.include_router(docs_router())  # /docs: the interactive OpenAPI page
     # The browser client: its files and page routes, and security headers on every response.
     app.include_router(client_router(Path(settings.static_dir)))
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(ConnectionIds)  # outermost: every log line of a request has its id
 
     return app
 

@@ -195,7 +195,7 @@ async def phase_burst(server: ServerProcess, pid: int, table: Any, n: int) -> di
         async with httpx.AsyncClient(base_url=server.base, trust_env=False) as c:
             while not done.is_set():
                 t0 = time.perf_counter()
-                await c.get("/api/health")
+                await c.get("/api/ready")
                 lat.append((time.perf_counter() - t0) * 1000)
                 await asyncio.sleep(0.05)
 

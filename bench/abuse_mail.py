@@ -94,7 +94,7 @@ async def health(c: httpx.AsyncClient, n: int) -> tuple[float, float]:
     took = []
     for _ in range(n):
         t0 = time.perf_counter()
-        r = await c.get("/api/health")
+        r = await c.get("/api/ready")
         took.append((time.perf_counter() - t0) * 1000)
         assert r.status_code == 200, r.text
     return percentiles(took)

@@ -73,10 +73,10 @@ def _run(base_url: str, interval: float) -> list[float]:
     threading.Thread(target=wait_for_eof, daemon=True).start()
     out: list[float] = []
     with httpx.Client(base_url=base_url, trust_env=False, timeout=60) as c:
-        c.get("/api/health").raise_for_status()  # the connection is open before timing starts
+        c.get("/api/ready").raise_for_status()  # the connection is open before timing starts
         while not stop.is_set():
             began = time.perf_counter()
-            c.get("/api/health").raise_for_status()
+            c.get("/api/ready").raise_for_status()
             out.append(round((time.perf_counter() - began) * 1000, 3))
             stop.wait(interval)
     return out

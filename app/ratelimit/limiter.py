@@ -21,6 +21,7 @@ from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 
 from app.clock import Clock
 from app.errors import RateLimited
+from app.tally import RefusalTally
 
 log = logging.getLogger("emara.ratelimit")
 
@@ -128,6 +129,7 @@ class RateLimiter:
         self.refusal_delay = refusal_delay
         self._sleep = sleep
         self._held = 0
+        self.tally = RefusalTally()  # read by /metrics
 
     async def hold(self) -> None:
         """Wait ``refusal_delay`` seconds before a refusal is answered to a caller already past
@@ -177,8 +179,8 @@ class RateLimiter:
                     wait = max(wait or 0.0, left)
         return wait
 
-    @staticmethod
-    def _refuse(rule: Rule, wait: float) -> RateLimited:
+    def _refuse(self, rule: Rule, wait: float) -> RateLimited:
+        self.tally.refuse(rule.name)
         seconds = max(1, math.ceil(wait))
         return RateLimited(f"too many requests ({rule.name}), try again later", retry_after=seconds)
 

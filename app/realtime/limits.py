@@ -96,6 +96,7 @@ class SocketRegistry:
         self.by_address: Counter[str] = Counter()
         self.by_table: Counter[str] = Counter()
         self.total = 0
+        self.frames_refused = 0  # frames refused by a socket's rate limit (the event loop's)
 
     def claim(self, slot: Slot, limits: SocketLimits) -> str | None:
         """Count the socket in, or name the limit it would break (and count nothing)."""

@@ -275,6 +275,7 @@ class Connection:
             # The rate limit is charged before the frame is even looked at: a flood costs a
             # token check per frame, never a parse.
             if not self.bucket.take():
+                self.registry.frames_refused += 1  # /metrics: rate-limit refusals, socket_frames
                 if self.bucket.refused > 10 * self.limits.rate_burst:
                     self.finish(CLOSE_POLICY, "rate limit")
                     return

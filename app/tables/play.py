@@ -10,6 +10,7 @@ handed to a bot binds the very next move everywhere, with no notice needed.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -22,6 +23,7 @@ from app import rules
 from app.db.models import utcnow
 from app.db.session import Database
 from app.errors import (
+    AppError,
     BotPlaysSeat,
     IllegalMove,
     Malformed,
@@ -41,6 +43,7 @@ from app.tables.locks import KeyedLocks
 from app.tables.status import TableStatus
 from app.tables.types import Fresh, LogRow, Viewer
 from app.tables.writer import MoveWriter
+from app.tally import MoveTally
 
 
 class Illegal:
@@ -167,6 +170,7 @@ class Play:
         self.cache = cache
         self.pace = pace or PaceBook()
         self.finish_hooks: list[FinishHook] = []
+        self.tally = MoveTally()  # read by /metrics (app/metrics)
         # SQLite: the moves judged on the event loop are written together (app/tables/writer.py;
         # an SQLite too old for its statements plays every move on the threaded path)
         self.writer = None if db.postgres or not batch_supported() else MoveWriter(db)
@@ -185,6 +189,23 @@ class Play:
         ``on_commit`` (optional) hears the result after the commit and before the broadcast: the
         socket uses it so that the mover's ``accepted`` frame precedes the ``update``.
         """
+        began = time.perf_counter()
+        try:
+            out = await self._submit(viewer, move, expected_version, move_id, on_commit)
+        except AppError as exc:
+            self.tally.refuse(exc.code)
+            raise
+        self.tally.accept(time.perf_counter() - began, out["duplicate"])
+        return out
+
+    async def _submit(
+        self,
+        viewer: Viewer,
+        move: Any,
+        expected_version: int,
+        move_id: str,
+        on_commit: Callable[[MoveAnswer], Awaitable[None]] | None,
+    ) -> MoveAnswer:
         if viewer.seat is None:
             raise NotYourSeat("you do not hold a seat at this table")
         if not isinstance(move, dict):

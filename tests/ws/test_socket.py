@@ -239,6 +239,8 @@ def test_a_burst_beyond_the_rate_limit_is_refused_and_the_socket_stays_open(
 
     run(go())
     http.close()
+    # /metrics counts them (emara_rate_limit_refusals_total{limit="socket_frames"})
+    assert live.app.state.socket_registry.frames_refused == 26
 
 
 def test_spectator_socket_cannot_move(live: LiveServer) -> None:
