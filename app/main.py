@@ -40,6 +40,8 @@ from app.invitations.push import InvitationPush
 from app.invitations.service import Invitations
 from app.mail import endpoints as mail_endpoints
 from app.mail.parts import MailParts
+from app.mydata import endpoints as my_data_endpoints
+from app.mydata.service import MyData
 from app.mygames import endpoints as my_endpoints
 from app.mygames.events import MeFeed
 from app.mygames.service import MyGames
@@ -339,6 +341,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.analysis = analysis
     app.state.analysis_worker = analysis_worker
     app.state.history = HistoryService(db)
+    app.state.my_data = MyData(db, hub, clock)  # download my data, delete my profile
     install_handlers(app)
     app.add_middleware(
         BodyLimit,
@@ -372,6 +375,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(record_endpoints.router)
     app.include_router(analysis_endpoints.router)
     app.include_router(history_endpoints.router)
+    app.include_router(my_data_endpoints.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:

@@ -1,0 +1,1 @@
+"""The operator's command line: python -m app.admin --help."""
