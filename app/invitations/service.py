@@ -203,8 +203,10 @@ class Invitations:
 
     def _unwanted(self, s: Session, invitee_id: str, inviter_id: str) -> bool:
         since = self.clock.utcnow() - self.quiet
-        return repo.blocked(s, invitee_id, inviter_id) or repo.declined_since(
-            s, invitee_id, inviter_id, since
+        return (
+            repo.blocked(s, invitee_id, inviter_id)
+            or repo.declined_since(s, invitee_id, inviter_id, since)
+            or repo.deleted(s, invitee_id)
         )
 
     def _invite(

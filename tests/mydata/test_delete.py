@@ -11,7 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
-from app.db.models import ChatMessage, DeviceSession, Profile, Seat
+from app.db.models import ChatMessage, DeviceSession, Profile, Seat, TableInvitation
 from app.mydata.erase import NEUTRAL_NAME
 from app.tables.types import Viewer
 from tests.conftest import Player, assert_records_round_trip, assert_replays, new_player
@@ -84,6 +84,18 @@ def test_deleting_keeps_the_others_records_whole_and_hands_running_seats_to_bots
     assert [p["name"] for p in after.json()["players"]] == [NEUTRAL_NAME, "Bob"]
     assert_replays(app)
     assert_records_round_trip(app)
+    # Nobody is left to invite: Bob's people and his rematch leave the deleted profile out.
+    people = client.get("/api/me/people", headers=bob.headers).json()["people"]
+    assert ann.id not in [p["id"] for p in people]
+    rematch = client.post(f"/api/tables/{done}/rematch", headers=bob.headers)
+    assert rematch.status_code == 200, rematch.text
+    with app.state.db.session() as s:  # type: ignore[attr-defined]
+        invited = s.scalars(
+            select(TableInvitation.profile_id).where(
+                TableInvitation.table_id == rematch.json()["table_id"]
+            )
+        )
+        assert list(invited) == []
     # Eve hosts the lobby Ann left.
     lob = client.get(f"/api/tables/{lobby}", headers=eve.headers).json()
     assert lob["host"] is True and lob["status"] == "lobby"
