@@ -121,6 +121,14 @@ class RecentProofRequired(AppError):
     code = "recent_proof_required"
 
 
+class Suspended(AppError):
+    """An operator suspended this profile: it cannot open tables or invite until the
+    suspension is lifted. Nothing was changed."""
+
+    status = 403
+    code = "suspended"
+
+
 class Unavailable(AppError):
     """The database could not be reached or dropped the connection; nothing was changed unless
     the commit went through, and retrying with the same ``move_id`` is safe either way."""

@@ -43,6 +43,8 @@ from app.mail.parts import MailParts
 from app.metrics import endpoints as metrics_endpoints
 from app.metrics import logs
 from app.metrics.ids import ConnectionIds
+from app.mydata import endpoints as my_data_endpoints
+from app.mydata.service import MyData
 from app.mygames import endpoints as my_endpoints
 from app.mygames.events import MeFeed
 from app.mygames.service import MyGames
@@ -348,6 +350,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.history = HistoryService(db)
     app.state.move_tally = service.play.tally  # /metrics (app/metrics)
     app.state.limit_tally = limiter.tally
+    app.state.my_data = MyData(db, hub, clock)  # download my data, delete my profile
     install_handlers(app)
     app.add_middleware(
         BodyLimit,
@@ -381,6 +384,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(record_endpoints.router)
     app.include_router(analysis_endpoints.router)
     app.include_router(history_endpoints.router)
+    app.include_router(my_data_endpoints.router)
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:

@@ -45,6 +45,12 @@ class Profile(Base):
     # The guided first game: "finished" or "dismissed" once the person got past it; null before
     # (migration 0875; app/tutorial).
     guide: Mapped[str | None] = mapped_column(String(16), nullable=True, default=None)
+    # An operator's suspension (migration 0920; app/profiles/suspension.py): while set, the
+    # profile cannot open tables or invite. ``deleted_at``: the person deleted the profile; only
+    # its id and a neutral name are left, for the seats it held in other people's games.
+    suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    suspended_reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class GameTable(Base):

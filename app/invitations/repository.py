@@ -39,7 +39,11 @@ def people(s: Session, profile_id: str, limit: int = PEOPLE_LIMIT) -> list[dict[
         .join(mine, mine.c.table_id == other.table_id)
         .join(GameTable, GameTable.id == other.table_id)
         .join(Profile, Profile.id == other.profile_id)
-        .where(other.profile_id.is_not(None), other.profile_id != profile_id)
+        .where(
+            other.profile_id.is_not(None),
+            other.profile_id != profile_id,
+            Profile.deleted_at.is_(None),  # a deleted profile is nobody to invite
+        )
         .group_by(Profile.id, Profile.name)
         .order_by(last.desc(), Profile.id)
         .limit(limit)
@@ -49,6 +53,11 @@ def people(s: Session, profile_id: str, limit: int = PEOPLE_LIMIT) -> list[dict[
 
 def shared_a_table(s: Session, profile_id: str, other_id: str) -> bool:
     return any(p["id"] == other_id for p in people(s, profile_id, PEOPLE_LIMIT))
+
+
+def deleted(s: Session, profile_id: str) -> bool:
+    """The person deleted their profile: nobody is left to invite."""
+    return s.scalar(select(Profile.deleted_at).where(Profile.id == profile_id)) is not None
 
 
 def name_of(s: Session, profile_id: str) -> str:

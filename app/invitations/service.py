@@ -41,6 +41,7 @@ from app.errors import AppError, NotFound, NotHost, NotYourSeat, WrongStatus
 from app.invitations import repository as repo
 from app.invitations.schemas import InvitationKind, InvitationStatus
 from app.isotime import iso
+from app.profiles import suspension
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables.answers import LobbyAnswer
 from app.tables.lobby import free_seat, lobby_table, open_rematch, seat_person
@@ -162,6 +163,7 @@ class Invitations:
             raise WrongStatus("a rematch follows a finished game")
         if t.rematch_id is not None:
             return t.rematch_id, False, []
+        suspension.check(s, profile_id)
         new = open_rematch(s, t, profile_id, mine)
         if new is None:  # another player's rematch committed first
             s.refresh(t)
@@ -201,8 +203,10 @@ class Invitations:
 
     def _unwanted(self, s: Session, invitee_id: str, inviter_id: str) -> bool:
         since = self.clock.utcnow() - self.quiet
-        return repo.blocked(s, invitee_id, inviter_id) or repo.declined_since(
-            s, invitee_id, inviter_id, since
+        return (
+            repo.blocked(s, invitee_id, inviter_id)
+            or repo.declined_since(s, invitee_id, inviter_id, since)
+            or repo.deleted(s, invitee_id)
         )
 
     def _invite(
@@ -213,6 +217,7 @@ class Invitations:
         t, seats = visible(s, host_id, table_id, None)
         if t.host_profile_id != host_id:
             raise NotHost("only the host invites people to the table")
+        suspension.check(s, host_id)
         if t.status != TableStatus.LOBBY:
             raise WrongStatus("the game has already started")
         if invitee_id == host_id or not repo.shared_a_table(s, host_id, invitee_id):

@@ -33,6 +33,7 @@ from app.errors import (
     WrongStatus,
 )
 from app.pace.book import PaceBook
+from app.profiles import suspension
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
 from app.tables.answers import LobbyAnswer
@@ -209,6 +210,7 @@ class Lobby:
         same transaction, after taking the profile's lock, so concurrent creations cannot all
         pass the count."""
         with self.db.session() as s:
+            suspension.check(s, profile_id)
             if self.table_create_limit and self.table_create_limit[0] > 0:
                 limit, window = self.table_create_limit
                 repo.lock_profile(s, profile_id)

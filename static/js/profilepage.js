@@ -9,6 +9,7 @@ import { peopleList } from "/js/people.js";
 import { blockedList } from "/js/invitations.js";
 import { devicesSection } from "/js/devices.js";
 import { guideSection } from "/js/guide.js";
+import { myDataSection } from "/js/mydata.js";
 
 export function renderProfilePage(root, { link }) {
   const me = profile();
@@ -27,6 +28,7 @@ export function renderProfilePage(root, { link }) {
     passkeysSection(),
     h("section.panel.people-section", { "data-testid": "people-section", "aria-labelledby": "people-title" },
       h("h2", { id: "people-title" }, t("people.title")), h("p.muted", t("people.what")), peopleList(null)),
-    blockedList()
+    blockedList(),
+    myDataSection(me, root, link)
   );
 }
