@@ -12,7 +12,8 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from app.devtools.stack import ServerProcess
-from tests.browser.test_reach import PHONE, WAIT, api, people, shoot
+from tests.browser.test_a11y import axe_violations
+from tests.browser.test_reach import PHONE, WAIT, api, people, shoot, sign_up
 
 pytestmark = [pytest.mark.browser]
 
@@ -61,6 +62,7 @@ def test_a_seated_player_signed_out_who_types_her_name_is_led_back_to_her_seat(
         assert "2" in seated.inner_text()  # her seat, counted from one
         assert phone.get_by_test_id("whoami-another").is_visible()  # a free seat: another Bea
         shoot(phone, artifacts, "signin-name-seated-phone")
+        assert not [v for v in axe_violations(phone) if v["impact"] in ("serious", "critical")]
         assert _named(server, "Bea") == 1  # no second profile
         phone.get_by_test_id("whoami-to-back").click()
         code = phone.get_by_test_id("whoami-code")
@@ -92,6 +94,7 @@ def test_a_late_friend_at_a_full_running_table_is_told_before_a_name(
         assert ways == ["whoami-back", "whoami-new"]
         assert phone.get_by_test_id("join-table").count() == 0
         shoot(phone, artifacts, "signin-running-phone")
+        assert not [v for v in axe_violations(phone) if v["impact"] in ("serious", "critical")]
         # her own name, typed by the seated Kim's friend: the seat is someone else's
         phone.get_by_test_id("name-input").fill("Kim")
         phone.get_by_test_id("whoami-new-go").click()
@@ -124,3 +127,22 @@ def test_a_refused_join_shows_its_words(
         assert "full" in refused.inner_text()
         phone.get_by_test_id("whoami-go-on").click()
         phone.get_by_test_id("whoami").wait_for(state="detached", timeout=WAIT)
+
+
+def test_a_signed_in_namesake_is_told_in_the_lobby_and_may_sit_as_someone_else(
+    server: ServerProcess, browser: Any
+) -> None:
+    pia, sam = _profile(server, "Pia"), _profile(server, "Sam")
+    t = _table(server, pia, [sam], seats=3)
+    with people(browser, PHONE) as (phone,):
+        sign_up(phone, server, "Sam")  # another Sam, signed in on this phone
+        phone.goto(server.url(f"/t/{t['id']}?invite={t['invite_code']}"))
+        phone.get_by_test_id("join-table").click()
+        said = phone.get_by_test_id("join-name-seated")
+        said.wait_for(timeout=WAIT)
+        assert "already sits" in said.inner_text()
+        assert len(api(server, pia["token"], "GET", f"/api/tables/{t['id']}")["seats"]) == 3
+        phone.get_by_test_id("join-another").click()
+        phone.get_by_test_id("join-name-seated").wait_for(state="detached", timeout=WAIT)
+    seats = api(server, pia["token"], "GET", f"/api/tables/{t['id']}")["seats"]
+    assert [s["name"] for s in seats] == ["Pia", "Sam", "Sam"]
