@@ -282,7 +282,7 @@ export class Lobby {
       }
     };
     const seatedNote = () => [
-      h("p", { role: "alert", "data-testid": "join-name-seated" }, this.nameSeated.text),
+      h("p.whoami-refused", { role: "alert", "data-testid": "join-name-seated" }, this.nameSeated.text),
       h("button", { type: "button", "data-testid": "join-another", onclick: (ev) => go(ev.currentTarget, true) }, t("whoami.seated.another", { name: this.nameSeated.name })),
     ];
     const btn = h("button.primary", { type: "button", "data-testid": "join-table", onclick: (e) => go(e.currentTarget) }, "✚ ", t("lobby.join"));
