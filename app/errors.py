@@ -68,6 +68,14 @@ class WrongStatus(AppError):
     code = "wrong_status"
 
 
+class NameSeated(AppError):
+    """Someone of the joiner's name sits at the table: a join says first that it is another
+    person (``another_person``), so that nobody takes a second seat as themselves."""
+
+    status = 409
+    code = "name_seated"
+
+
 class SeatsNotFilled(AppError):
     status = 409
     code = "seats_not_filled"

@@ -15,6 +15,7 @@ from app.ratelimit import LimitName
 from app.tables.answers import GameAnswer, LobbyAnswer, LogPage, MoveAnswer
 from app.tables.deps import INVITE_GUESS, MOVE_RATE, Invite, Service
 from app.tables.explain_schemas import ExplainOut
+from app.tables.preview_schemas import TablePreviewOut
 from app.tables.schemas import (
     GameOut,
     JoinIn,
@@ -70,7 +71,17 @@ async def table(
 async def join(
     table_id: TableIdPath, body: JoinIn, profile_id: ProfileId, svc: Service
 ) -> LobbyAnswer:
-    return await svc.join(profile_id, table_id, body.invite_code)
+    return await svc.join(profile_id, table_id, body.invite_code, body.another_person)
+
+
+@router.get("/{table_id}/preview", response_model=TablePreviewOut)
+async def preview(
+    table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: Invite
+) -> dict[str, Any]:
+    """The table before a name is picked: its name, host, free seats and what a newcomer can
+    do there (`door`). For its seats, anyone holding the invite code, or a finished game with a
+    public replay; never an invite code or a profile id."""
+    return await svc.preview(profile_id, table_id, invite)
 
 
 @router.post("/{table_id}/leave", response_model=LobbyOut)

@@ -25,6 +25,7 @@ from app import rules
 from app.db.models import GameTable, Seat, utcnow
 from app.db.session import Database
 from app.errors import (
+    NameSeated,
     NotFound,
     NotHost,
     RateLimited,
@@ -38,6 +39,7 @@ from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import repository as repo
 from app.tables.answers import LobbyAnswer
 from app.tables.locks import KeyedLocks
+from app.tables.preview import seat_of_name
 from app.tables.status import TableStatus
 from app.tables.types import Viewer
 from app.tables.visibility import lobby_of, seats_and_names, viewer_of, visible, visible_rows
@@ -287,19 +289,32 @@ class Lobby:
             return lobby_of(s, t, seats, profile_id)
 
     # ------------------------------------------------------------------ seats
-    async def join(self, profile_id: str, table_id: str, invite_code: str) -> LobbyAnswer:
+    async def join(
+        self, profile_id: str, table_id: str, invite_code: str, another_person: bool = False
+    ) -> LobbyAnswer:
         async with self.locks[table_id]:
-            out = await to_thread.run_sync(self._join, profile_id, table_id, invite_code)
+            out = await to_thread.run_sync(
+                self._join, profile_id, table_id, invite_code, another_person
+            )
         self._changed(table_id)
         return out
 
-    def _join(self, profile_id: str, table_id: str, invite_code: str) -> LobbyAnswer:
+    def _join(
+        self, profile_id: str, table_id: str, invite_code: str, another_person: bool
+    ) -> LobbyAnswer:
         # Core statements built once, in one transaction (three joins start every table); the
         # table read first, with the seats' lock.
         with self.db.begin() as conn:
             t, seats, names = visible_rows(conn, None, table_id, invite_code, for_change=True)
             if any(x.profile_id == profile_id for x in seats):
                 return lobby_of(conn, t, seats, profile_id, names)
+            # A name is not an identity, but a second seat under a seated name is most often
+            # that person signed out: said first, unless the joiner says they are someone else.
+            if not another_person:
+                mine = repo.names(conn, [profile_id]).get(profile_id)
+                seat = seat_of_name(seats, mine)
+                if seat is not None:
+                    raise NameSeated(f"someone called {mine} sits at this table", seat=seat)
             if t.status != TableStatus.LOBBY:
                 raise WrongStatus("the game has already started")
             # A seat kept for an invited person (app/invitations) is not free for a link.

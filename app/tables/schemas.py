@@ -66,6 +66,9 @@ class TableIn(Strict):
 
 class JoinIn(Strict):
     invite_code: str = Field(min_length=1, max_length=64)
+    # The joiner is not the person of the same name seated at the table (without it such a
+    # join is refused, ``409 name_seated``: that person signs back in instead).
+    another_person: bool = False
 
 
 class NameIn(Strict):

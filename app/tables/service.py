@@ -24,6 +24,7 @@ from app.tables.feed import GameFeed
 from app.tables.lobby import Lobby
 from app.tables.locks import KeyedLocks
 from app.tables.play import Play
+from app.tables.preview import preview
 from app.tables.types import Viewer, seat_viewer
 
 __all__ = ["TableService", "Viewer"]
@@ -65,8 +66,21 @@ class TableService:
     ) -> LobbyAnswer:
         return await self.lobbies.lobby(profile_id, table_id, invite_code)
 
-    async def join(self, profile_id: str, table_id: str, invite_code: str) -> LobbyAnswer:
-        return await self.lobbies.join(profile_id, table_id, invite_code)
+    async def join(
+        self, profile_id: str, table_id: str, invite_code: str, another_person: bool = False
+    ) -> LobbyAnswer:
+        return await self.lobbies.join(profile_id, table_id, invite_code, another_person)
+
+    async def preview(
+        self, profile_id: str | None, table_id: str, invite_code: str | None
+    ) -> dict[str, Any]:
+        """What a visitor without a seat sees of a table before picking a name."""
+
+        def work() -> dict[str, Any]:
+            with self.db.read() as conn:
+                return preview(conn, profile_id, table_id, invite_code)
+
+        return await to_thread.run_sync(work)
 
     async def leave(self, profile_id: str, table_id: str) -> LobbyAnswer:
         return await self.lobbies.leave(profile_id, table_id)

@@ -257,11 +257,22 @@ export class Lobby {
   joinBox(full) {
     if (full) return h("p", t("lobby.full"));
     if (!this.invite) return h("p", t("lobby.no_invite"));
-    const go = async (btn) => {
+    const go = async (btn, anotherPerson = false) => {
       btn.disabled = true;
       try {
-        await ensureProfile(currentName());
-        await post(`/api/tables/${encodeURIComponent(this.id)}/join`, { invite_code: this.invite });
+        const me = await ensureProfile(currentName());
+        const body = anotherPerson ? { invite_code: this.invite, another_person: true } : { invite_code: this.invite };
+        try {
+          await post(`/api/tables/${encodeURIComponent(this.id)}/join`, body);
+        } catch (e) {
+          // Someone of this name sits here already: said, and a seat only as someone else.
+          // Kept across the lobby's renders until the person chooses.
+          if (!(e instanceof ApiError) || e.code !== "name_seated") throw e;
+          this.nameSeated = { text: e.text, name: me.name };
+          this.render();
+          return;
+        }
+        this.nameSeated = null;
         this.update(await get(tableUrl(this.id, this.invite)));
         this.reconnect();
       } catch (e) {
@@ -270,8 +281,12 @@ export class Lobby {
         btn.disabled = false;
       }
     };
+    const seatedNote = () => [
+      h("p.whoami-refused", { role: "alert", "data-testid": "join-name-seated" }, this.nameSeated.text),
+      h("button", { type: "button", "data-testid": "join-another", onclick: (ev) => go(ev.currentTarget, true) }, t("whoami.seated.another", { name: this.nameSeated.name })),
+    ];
     const btn = h("button.primary", { type: "button", "data-testid": "join-table", onclick: (e) => go(e.currentTarget) }, "✚ ", t("lobby.join"));
-    return h("div.join-box", nameField(() => btn.click()), btn);
+    return h("div.join-box", this.nameSeated ? seatedNote() : null, nameField(() => btn.click()), btn);
   }
   async startGame(btn) {
     btn.disabled = true;

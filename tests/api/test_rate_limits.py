@@ -96,7 +96,7 @@ def test_table_creation_per_address_and_per_profile(make: Make, clock: ManualClo
     assert a.post("/api/tables", json={"seats": 2}, headers=ann).status_code == 201
 
 
-@pytest.mark.parametrize("route", ["lobby", "game", "join"])
+@pytest.mark.parametrize("route", ["lobby", "game", "join", "preview"])
 def test_wrong_invite_codes_cost(make: Make, clock: ManualClock, route: str) -> None:
     host, guest = make("10.0.0.1"), make("10.0.0.9")
     ann = _profile(host, "Ann")
@@ -109,6 +109,8 @@ def test_wrong_invite_codes_cost(make: Make, clock: ManualClock, route: str) -> 
             return guest.get(f"/api/tables/{tid}", params={"invite": invite}, headers=bob)
         if route == "game":
             return guest.get(f"/api/tables/{tid}/game", params={"invite": invite}, headers=bob)
+        if route == "preview":
+            return guest.get(f"/api/tables/{tid}/preview", params={"invite": invite})
         return guest.post(f"/api/tables/{tid}/join", json={"invite_code": invite}, headers=bob)
 
     for n in range(3):
