@@ -22,7 +22,7 @@ export async function invitationHere(id, { navigate, link }) {
   if (!x) return null;
   const who = x.inviter_name || "?";
   const what = x.kind === "rematch" ? t("invite.rematch", { name: who }) : t("invite.invite", { name: who });
-  const names = (x.names || []).map((n) => (n === null || n === undefined ? "—" : n)).join(", ");
+  const names = (x.names || []).filter((n) => n !== null && n !== undefined).join(", ");
   const said = h("p", { role: "status", "data-testid": "invitation-here-said" });
   const buttons = h("p.row.invite-actions",
     h("button.primary", { type: "button", "data-testid": "invitation-here-accept", onclick: () => answer(true) }, "✓ ", t("invite.accept")),
