@@ -126,7 +126,7 @@ function gameRow(g, link) {
 function botMark(g) {
   const said = g.bot_moves > 0 ? t("history.bot_moves", { bot: g.bot_moves, moves: g.my_moves }) : t("history.bot_held");
   return h("span.history-bot", { "data-testid": "history-bot-played" },
-    h("span.history-bot-tag", h("span", { "aria-hidden": "true" }, "🤖 "), t("history.bot_mark")), " ", h("span.history-bot-said", said));
+    h("span.history-bot-tag", t("history.bot_mark")), " ", h("span.history-bot-said", said));
 }
 
 function averages(rows) {
