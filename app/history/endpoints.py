@@ -27,9 +27,12 @@ async def my_history(
     history: History,
     offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
     limit: Annotated[int, Query(ge=1, le=HISTORY_MAX_PAGE)] = HISTORY_PAGE,
+    with_bots: bool = False,
 ) -> dict[str, Any]:
     """My finished games, newest first, `limit` (20 by default, at most 100) from `offset`
     (`next_offset` continues; `null`: that was the last), each with its replay id, players and
     my score and rank; and over all of them: the average score by player count, the solo scores
-    against Victoria by building start value, and every score in order for a chart."""
-    return await history.history(profile_id, offset, limit)
+    against Victoria by building start value, and every score in order for a chart. A game a
+    bot played my seat in (for part or all of it) is marked `bot_played`; the figures leave
+    such games out unless `with_bots=true`."""
+    return await history.history(profile_id, offset, limit, with_bots)

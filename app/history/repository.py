@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import Integer, case, cast, func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import GameTable, Profile, Seat
+from app.db.models import GameTable, MoveRecord, Profile, Seat
 from app.tables.status import TableStatus
 
 
@@ -20,6 +20,7 @@ class FinishedRow(NamedTuple):
     state: dict[str, Any] | None
     finished_at: datetime | None
     my_seat: int
+    bot_level: str | None  # a bot still held my seat when the game ended
 
 
 def finished(s: Session, profile_id: str, limit: int) -> list[FinishedRow]:
@@ -34,6 +35,7 @@ def finished(s: Session, profile_id: str, limit: int) -> list[FinishedRow]:
             GameTable.state,
             GameTable.updated_at,
             Seat.seat,
+            Seat.bot_level,
         )
         .join(Seat, Seat.table_id == GameTable.id)
         .where(Seat.profile_id == profile_id, GameTable.status == TableStatus.FINISHED)
@@ -57,3 +59,24 @@ def seats_of(s: Session, table_ids: list[str]) -> dict[str, list[dict[str, Any]]
     for table_id, seat, name, level in rows:
         out.setdefault(table_id, []).append({"seat": seat, "name": name, "bot_level": level})
     return out
+
+
+# The bot runner's moves carry its own move id (app/bots/runner.py): "bot:{seat}:{version}".
+BOT_MOVE_ID = "bot:%"
+
+
+def my_moves(s: Session, profile_id: str, table_ids: list[str]) -> dict[str, tuple[int, int]]:
+    """Per finished table: (moves made at my seat, of them made by a bot playing it for me)."""
+    if not table_ids:
+        return {}
+    by_bot = func.sum(cast(case((MoveRecord.move_id.like(BOT_MOVE_ID), 1), else_=0), Integer))
+    rows = s.execute(
+        select(MoveRecord.table_id, func.count(), by_bot)
+        .join(
+            Seat,
+            (Seat.table_id == MoveRecord.table_id) & (Seat.seat == MoveRecord.seat),
+        )
+        .where(Seat.profile_id == profile_id, MoveRecord.table_id.in_(table_ids))
+        .group_by(MoveRecord.table_id)
+    ).all()
+    return {table_id: (int(n), int(bots or 0)) for table_id, n, bots in rows}

@@ -29,6 +29,11 @@ class HistoryGame(BaseModel):
     won: bool | None  # solo: beat Victoria
     building_start: int | None  # solo: Victoria's building start value
     victoria_score: int | None
+    # A bot played my seat for part or all of the game (it held the seat at the end, or made
+    # some of its moves): ``bot_moves`` of my seat's ``my_moves``.
+    bot_played: bool
+    my_moves: int
+    bot_moves: int
 
 
 class AverageByPlayers(BaseModel):
@@ -59,13 +64,17 @@ class ScorePoint(BaseModel):
 
 class HistoryOut(BaseModel):
     """A page of my finished games (newest first) and, over all of them, the averages by
-    player count, the solo scores by start value and every score in order (oldest first)."""
+    player count, the solo scores by start value and every score in order (oldest first). The
+    figures leave out the games a bot played my seat in (``bot_games`` of them), unless asked
+    ``with_bots``."""
 
     total: int
     offset: int
     limit: int
     next_offset: int | None
     games: list[HistoryGame]
+    with_bots: bool  # the figures count the games a bot played for me
+    bot_games: int
     by_players: list[AverageByPlayers]
     victoria: list[VictoriaByStart]
     timeline: list[ScorePoint]

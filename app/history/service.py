@@ -60,6 +60,7 @@ def game_of(row: repo.FinishedRow) -> dict[str, Any] | None:
         "won": out["won"],
         "building_start": None if start is None else int(start),
         "victoria_score": None if victoria is None else int(victoria["score"]),
+        "bot_level": row.bot_level,
     }
 
 
@@ -105,10 +106,16 @@ class HistoryService:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def history(self, profile_id: str, offset: int, limit: int) -> dict[str, Any]:
-        return await to_thread.run_sync(self.history_sync, profile_id, offset, limit)
+    async def history(
+        self, profile_id: str, offset: int, limit: int, with_bots: bool = False
+    ) -> dict[str, Any]:
+        return await to_thread.run_sync(self.history_sync, profile_id, offset, limit, with_bots)
 
-    def history_sync(self, profile_id: str, offset: int, limit: int) -> dict[str, Any]:
+    def history_sync(
+        self, profile_id: str, offset: int, limit: int, with_bots: bool = False
+    ) -> dict[str, Any]:
+        """The page of games, and the figures: over the games I played myself, unless
+        ``with_bots`` (then over the games a bot played my seat in, for part or all, too)."""
         limit = max(1, min(limit, HISTORY_MAX_PAGE))
         offset = max(0, offset)
         with self.db.session() as s:
@@ -120,21 +127,29 @@ class HistoryService:
                 seen.add(row.table_id)
                 if g is not None:
                     games.append(g)
+            moves = repo.my_moves(s, profile_id, [g["replay_id"] for g in games])
             page = games[offset : offset + limit]
             seats = repo.seats_of(s, [g["replay_id"] for g in page])
+        for g in games:
+            made, by_bot = moves.get(g["replay_id"], (0, 0))
+            g["my_moves"], g["bot_moves"] = made, by_bot
+            g["bot_played"] = by_bot > 0 or g.pop("bot_level") is not None
         for g in page:
             g["seats"] = seats.get(g["replay_id"], [])
         total = len(games)
+        counted = games if with_bots else [g for g in games if not g["bot_played"]]
         return {
             "total": total,
             "offset": offset,
             "limit": limit,
             "next_offset": offset + limit if offset + limit < total else None,
             "games": page,
-            "by_players": by_players(games),
-            "victoria": against_victoria(games),
+            "with_bots": with_bots,
+            "bot_games": sum(1 for g in games if g["bot_played"]),
+            "by_players": by_players(counted),
+            "victoria": against_victoria(counted),
             "timeline": [
                 {k: g[k] for k in ("replay_id", "finished_at", "players", "score", "rank")}
-                for g in reversed(games)
+                for g in reversed(counted)
             ],
         }

@@ -30,11 +30,12 @@ from app.clock import Clock
 from app.db.models import EmailOutbox
 from app.db.session import Database
 from app.invitations.service import Invited
+from app.mail import messages as msg
 from app.mail import repository as repo
 from app.mail.compose import Outgoing, letter
 from app.mail.links import Links
 from app.mail.postman import Postman
-from app.mail.texts import Lang, digest_subject, lang_of, say, table_label
+from app.mail.texts import lang_of
 from app.mail.tokens import UnsubscribeSigner
 from app.pace import clock as pc
 from app.realtime.hub import Hub, Notice, NoticeKind, NoticeQueue
@@ -241,34 +242,27 @@ class MailNotifier:
             return Outgoing(addr.address, kind, subject, body, one_click, page)
 
         messages = []
-        turns = [(r, i) for r, i in keep if r.kind == "your_turn"]
+        turns = [i for r, i in keep if r.kind == "your_turn"]
         if len(turns) == 1:
-            (_, info) = turns[0]
-            text = say(lang, "your_turn.body", table=info["label"], link=info["link"])
-            messages.append(
-                mail("your_turn", say(lang, "your_turn.subject", table=info["label"]), text)
-            )
+            words = msg.your_turn(lang, turns[0]["table"], turns[0]["left"])
+            messages.append(mail("your_turn", words.subject, words.text))
         elif turns:
-            lines = [say(lang, "digest.body"), ""]
-            lines += [f"- {i['label']}: {i['link']}" for _, i in turns]
-            messages.append(mail("digest", digest_subject(lang, len(turns)), "\n".join(lines)))
+            words = msg.digest(lang, [(i["table"], i["left"]) for i in turns])
+            messages.append(mail("digest", words.subject, words.text))
         for row, info in keep:
             if row.kind == "time_short":
-                text = say(lang, "time_short.body", table=info["label"], link=info["link"])
-                subject = say(lang, "time_short.subject", table=info["label"])
-                messages.append(mail("time_short", subject, text))
-            elif row.kind == "game_over":
-                p = row.params or {}
-                text = say(
+                words = msg.time_short(lang, info["table"])
+                messages.append(mail("time_short", words.subject, words.text))
+            elif row.kind == "game_over" and info.get("rank") is not None:
+                words = msg.game_over(
                     lang,
-                    "game_over.body",
-                    table=info["label"],
-                    link=info["link"],
-                    place=p.get("place", "?"),
-                    of=p.get("of", "?"),
+                    info["table"],
+                    info["ended"],
+                    info["rank"],
+                    info["score"],
+                    info["standings"],
                 )
-                subject = say(lang, "game_over.subject", table=info["label"])
-                messages.append(mail("game_over", subject, text))
+                messages.append(mail("game_over", words.subject, words.text))
         return messages
 
     def _still_true(
@@ -284,10 +278,14 @@ class MailNotifier:
         if mine is None:
             return None
         host = next((x.name for x in seats if x.profile_id == t.host_profile_id), None)
-        lang: Lang = "en"
-        info = {"label": "", "link": self.links.table(t.id), "name": t.name, "host": host}
+        info: dict[str, Any] = {
+            "table": msg.TableWords(t.name, host, self.links.table(t.id)),
+            "left": None,
+        }
         if row.kind == "game_over":
             ok = t.status == TableStatus.FINISHED
+            if ok and t.state is not None:
+                info.update(_final(t, seats, mine.seat, row.due_at))  # queued as it ended
         elif t.status != TableStatus.PLAYING or t.state is None or mine.bot_level:
             ok = False
         elif row.kind == "your_turn":
@@ -295,6 +293,11 @@ class MailNotifier:
             told = repo.told_since(s, profile_id, t.id, "your_turn", now - self.window)
             ok = acting and not told and t.id not in turns_seen
             turns_seen.add(t.id)
+            blob = cast(pc.ClockBlob | None, t.clock)
+            humans = {x.seat for x in seats if x.profile_id and not x.bot_level}
+            at = pc.seat_deadlines(blob, humans).get(mine.seat)
+            if at is not None and blob is not None and not blob["paused"]:
+                info["left"] = max(0.0, at - now)
         else:  # time_short: the same deadline still runs
             blob = cast(pc.ClockBlob | None, t.clock)
             humans = {x.seat for x in seats if x.profile_id and not x.bot_level}
@@ -306,10 +309,6 @@ class MailNotifier:
             )
         if not ok:
             return None
-        addr = repo.address_of(s, profile_id)
-        if addr is not None:
-            lang = lang_of(addr.lang)
-        info["label"] = table_label(lang, t.name, host)
         return info
 
     # ------------------------------------------------------------------ invitations
@@ -335,13 +334,9 @@ class MailNotifier:
             lang = lang_of(addr.lang)
             token = self.signer.issue(inv.profile_id, addr.address)
         page = self.links.unsubscribe_page(token)
-        label = table_label(lang, inv.table_name, inv.inviter_name)
-        kind = "rematch" if inv.kind == "rematch" else "invite"
-        text = say(
-            lang, f"{kind}.body", inviter=inv.inviter_name, table=label, link=self.links.my_games()
-        )
-        subject = say(lang, f"{kind}.subject", inviter=inv.inviter_name)
-        body = letter(lang, name, text, page)
+        table = msg.TableWords(inv.table_name, inv.inviter_name, self.links.table(inv.table_id))
+        words = msg.invitation(lang, inv.kind, inv.inviter_name, table)
+        subject, body = words.subject, letter(lang, name, words.text, page)
         return Outgoing(
             addr.address, "invitation", subject, body, self.links.one_click(token), page
         )
@@ -350,3 +345,23 @@ class MailNotifier:
 def _turn_based(options: dict[str, Any] | None) -> bool:
     pace = (options or {}).get("pace") or {}
     return isinstance(pace, dict) and pace.get("mode") == "turn"
+
+
+def _final(t: Any, seats: list[Any], seat: int, ended: float) -> dict[str, Any]:
+    """The finished game's final score as the "game over" mail tells it: the reader's rank and
+    score, everyone's (Victoria's too in a solo game), and when it ended."""
+    result = rules.outcome(rules.decode_state(t.state))
+    if result is None:
+        return {}
+    names = {x.seat: x.name if x.profile_id else None for x in seats}
+    standings = [
+        msg.Standing(p["rank"], names.get(p["seat"]), p["score"], p["seat"] == seat)
+        for p in result["players"]
+    ]
+    if result["victoria"] is not None:
+        v = result["victoria"]
+        standings.append(msg.Standing(v["rank"], "Victoria", v["score"]))
+    me = next((p for p in result["players"] if p["seat"] == seat), None)
+    if me is None:
+        return {}
+    return {"rank": me["rank"], "score": me["score"], "standings": standings, "ended": ended}

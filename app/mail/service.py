@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypeVar
 
 from anyio import to_thread
@@ -30,6 +31,7 @@ from app.mail.postman import Postman
 from app.mail.sessions import open_session
 from app.mail.texts import Lang, lang_of, say
 from app.mail.tokens import UnsubscribeSigner, new_token, same_address, token_hash
+from app.mail.wording import at_time
 from app.profiles import notices
 from app.profiles.service import Issued, ProfileService
 from app.profiles.switch import check_switch
@@ -181,12 +183,12 @@ class MailService:
 
         told = await self._run(work)
         if told is not None:
-            self._tell_old_address(*told, when=at.strftime("%Y-%m-%d %H:%M"))
+            self._tell_old_address(*told, when=at)
 
-    def _tell_old_address(self, address: str, name: str, lang: Lang, when: str) -> None:
+    def _tell_old_address(self, address: str, name: str, lang: Lang, when: datetime) -> None:
         """The address a profile moved away from is told (no new address named: the old
         mailbox may no longer be the person's)."""
-        body = say(lang, "address_changed.body", when=when)
+        body = say(lang, "address_changed.body", when=at_time(lang, when))
         self.postman.post(
             Outgoing(
                 address,

@@ -2,6 +2,8 @@
 // and a link to each replay (more a page at a time), the average score by player count, my
 // scores against Victoria by start value, and a chart of every score over time (SVG) with the
 // same numbers as a table for screen readers and keyboards. Data: GET /api/profiles/me/history.
+// A game a bot played my seat in (part or all of it) is marked in the list, and the figures leave
+// it out unless I tick "count games a bot played for me" (remembered on this device).
 import { t } from "/js/i18n.js";
 import { h, s, clear } from "/js/dom.js";
 import { get } from "/js/api.js";
@@ -11,6 +13,24 @@ import { replayLink } from "/js/replay.js";
 import { PHONE_QUERY } from "/js/panels.js";
 
 const PAGE = 20;
+const WITH_BOTS = "emara.history.with_bots";
+
+function withBots() {
+  try {
+    return localStorage.getItem(WITH_BOTS) === "1";
+  } catch {
+    return false;
+  }
+}
+
+function rememberWithBots(on) {
+  try {
+    if (on) localStorage.setItem(WITH_BOTS, "1");
+    else localStorage.removeItem(WITH_BOTS);
+  } catch {
+    // private mode: the choice lasts for this page
+  }
+}
 
 function formatDate(iso) {
   const d = iso ? new Date(iso) : null;
@@ -22,11 +42,12 @@ function playersWord(n) {
   return n === 1 ? t("history.solo") : t("history.n_players", { n });
 }
 
-export async function renderHistory(root, { link }) {
-  root.append(h("p.muted", t("app.loading")));
+export async function renderHistory(root, { link }, bots = withBots()) {
+  if (!root.firstChild) root.append(h("p.muted", t("app.loading")));
+  const q = bots ? "&with_bots=true" : "";
   let data;
   try {
-    data = await get(`/api/profiles/me/history?limit=${PAGE}`);
+    data = await get(`/api/profiles/me/history?limit=${PAGE}${q}`);
   } catch (e) {
     clear(root).append(h("section.panel.history", h("h1", t("history.title")), h("p.muted", t("history.failed"))));
     showError(e);
@@ -42,7 +63,7 @@ export async function renderHistory(root, { link }) {
     if (next === null) return;
     more.disabled = true;
     try {
-      const page = await get(`/api/profiles/me/history?limit=${PAGE}&offset=${next}`);
+      const page = await get(`/api/profiles/me/history?limit=${PAGE}&offset=${next}${q}`);
       addRows(page.games);
       next = page.next_offset;
       if (next === null) more.remove();
@@ -59,11 +80,19 @@ export async function renderHistory(root, { link }) {
     clear(root).append(section);
     return;
   }
+  if (data.bot_games) {
+    const box = h("input", { type: "checkbox", checked: bots, "data-testid": "history-with-bots",
+      onchange: () => { rememberWithBots(box.checked); renderHistory(root, { link }, box.checked); } });
+    section.append(h("div.history-bots", { "data-testid": "history-bots" },
+      h("p", t(bots ? "history.bots_counted" : "history.bots_left_out", { count: data.bot_games })),
+      h("label", box, " ", t("history.with_bots"))));
+  }
+  const counted = data.timeline.length > 0;
   section.append(
-    h("div.history-summary",
+    counted ? h("div.history-summary",
       averages(data.by_players),
-      data.victoria.length ? victoria(data.victoria) : null),
-    chart(data.timeline),
+      data.victoria.length ? victoria(data.victoria) : null) : h("p", { "data-testid": "history-nothing-counted" }, t("history.nothing_counted")),
+    counted ? chart(data.timeline) : null,
     h("section.history-games", { "aria-labelledby": "history-games-title" },
       h("h2", { id: "history-games-title" }, t("history.games")),
       h("div.history-table-wrap",
@@ -86,10 +115,18 @@ function gameRow(g, link) {
   else if (g.won === false) place = t("mygames.solo_lost");
   return h("tr", { "data-testid": "history-game", "data-replay": g.replay_id, class: g.rank === 1 ? "first" : null },
     h("td", formatDate(g.finished_at)),
-    h("td", g.name ? h("strong", g.name, " ") : null, h("span.muted", playersWord(g.players), g.building_start !== null ? " · " + t("history.start", { start: g.building_start }) : "", ": "), names),
+    h("td", g.name ? h("strong", g.name, " ") : null, h("span.muted", playersWord(g.players), g.building_start !== null ? " · " + t("history.start", { start: g.building_start }) : "", ": "), names,
+      g.bot_played ? [" ", botMark(g)] : null),
     h("td.num", { "data-testid": "history-score" }, h("strong", String(g.score))),
     h("td", place),
     h("td", replayLink(link, g.replay_id)));
+}
+
+// "Bot": a bot played my seat in this game; the title says how much.
+function botMark(g) {
+  const said = g.bot_moves > 0 ? t("history.bot_moves", { bot: g.bot_moves, moves: g.my_moves }) : t("history.bot_held");
+  return h("span.history-bot", { "data-testid": "history-bot-played" },
+    h("span.history-bot-tag", t("history.bot_mark")), " ", h("span.history-bot-said", said));
 }
 
 function averages(rows) {

@@ -4,6 +4,7 @@
 import { get } from "/js/api.js";
 import { lang, t } from "/js/i18n.js";
 import { h as el, s as svg } from "/js/dom.js";
+import { importBox } from "/js/recordimport.js";
 
 // The rows of the printed score table; any other start value played is added in order.
 export const SHEET_ROWS = [40, 35, 30, 25, 20, 15];
@@ -222,13 +223,16 @@ export function renderSheet(data, t, lang) {
   );
 }
 
-// Route /records: fetch the sheet and draw it into `root`.
-export async function renderRecords(root) {
+// Route /records: fetch the sheet and draw it into `root`, with the import of a game record
+// (the imported replay opens through `open`).
+export async function renderRecords(root, open = (id) => location.assign(`/r/${encodeURIComponent(id)}`)) {
   root.replaceChildren(el("p", { class: "records-loading", text: t("app.loading") }));
   try {
     const data = await get("/api/profiles/me/solo");
-    root.replaceChildren(renderSheet(data, t, lang()));
+    const sheet = renderSheet(data, t, lang());
+    sheet.append(importBox(open));
+    root.replaceChildren(sheet);
   } catch (e) {
-    root.replaceChildren(el("p", { class: "records-error", role: "alert", text: e.text || String(e) }));
+    root.replaceChildren(el("p", { class: "records-error", role: "alert", text: e.text || String(e) }), importBox(open));
   }
 }

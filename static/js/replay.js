@@ -10,7 +10,7 @@
 // ({detail: {n, positions}}) on that section.
 import { t } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
-import { get } from "/js/api.js";
+import { get, ApiError } from "/js/api.js";
 import { showError } from "/js/notices.js";
 import { SEAT_SYMBOLS, botTag, seatName } from "/js/pieces.js";
 import { describeEvent } from "/js/moves.js";
@@ -82,8 +82,9 @@ export class ReplayViewer {
     try {
       this.replay = await this.fetchAll();
     } catch (e) {
-      clear(this.root).append(h("section.panel", { "data-testid": "replay-missing" }, h("h1", t("replay.title")), h("p", t("replay.missing")), this.link("/games", t("mygames.title"), { class: "button" })));
-      showError(e);
+      // One message for one refusal: the page says it (no error toast besides).
+      clear(this.root).append(h("section.panel", { "data-testid": "replay-missing" }, h("h1", t("replay.title")),
+        h("p", { "data-testid": "replay-refusal" }, refusalText(e)), this.link("/games", t("mygames.title"), { class: "button" })));
       return;
     }
     document.title = t("replay.title") + " — " + t("app.title");
@@ -235,7 +236,8 @@ export class ReplayViewer {
     const head = h("header.replay-head",
       h("h1", t("replay.title"), r.name ? h("span.replay-name", " — ", r.name) : null),
       h("p.muted", names, finished && !Number.isNaN(finished.getTime()) ? " · " + finished.toLocaleDateString(document.documentElement.lang || undefined, { year: "numeric", month: "short", day: "numeric" }) : "", " · ",
-        h("a", { href: `/api/tables/${enc(this.replayId)}/record`, download: `emara-${this.replayId}.json`, "data-testid": "replay-download" }, t("replay.download"))));
+        h("a", { href: `/api/tables/${enc(this.replayId)}/record`, download: `emara-${this.replayId}.json`, "data-testid": "replay-download" }, t("replay.download")),
+        " · ", this.link("/records", t("records.import_link"), { "data-testid": "replay-import-link" })));
     clear(this.root).append(h("div.replay", { "data-testid": "replay" },
       head, controls,
       h("div.replay-main", h("div.replay-stage", this.slot, this.analysis), log)));
@@ -333,4 +335,11 @@ export async function renderReplay(root, replayId, { link }) {
   const viewer = new ReplayViewer(root, replayId, { link });
   await viewer.start();
   return viewer;
+}
+
+// Why a replay cannot be shown, in words: not there or not mine (404, or an address that names
+// no replay at all), else the refusal's own.
+function refusalText(e) {
+  if (e instanceof ApiError) return e.status === 404 || e.code === "malformed" ? t("replay.missing") : e.text;
+  return t("err.generic", { message: e && e.message ? e.message : String(e) });
 }

@@ -17,6 +17,7 @@
 //   email.js    e-mail section, link pages        profilepage.js  my profile (/profile)
 //   people.js   lobby: name, people to invite     invitations.js  My games' invitations
 //   rematch.js  the end screen's rematch offer signin.js   "who are you?" for a signed-out visitor
+//   invitedhere.js  an invitation's table before it is accepted
 //   theme.js    light / dark / as the system
 //   icons.js    inline SVG icons               logpin.js   the phone's log tab at its newest
 //   rulespage.js the rules reference (/rules)  ruleslink.js rulesLink(anchor) for any screen
@@ -106,6 +107,13 @@ async function tablePage(id, invite) {
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403) && invite) table = null;
     else if (e instanceof ApiError && e.status === 404) {
+      // not seated and no code, but invited (the link of an invitation e-mail): the invitation
+      const { invitationHere } = await import("/js/invitedhere.js");
+      const offer = await invitationHere(id, { navigate, link });
+      if (offer) {
+        clear(main()).append(offer);
+        return;
+      }
       clear(main()).append(h("section.panel.lobby", h("h1", t("lobby.title", { id })),
         h("p", { "data-testid": "table-missing" }, invite ? t("err.bad_invite") : t("lobby.no_invite")), link("/", t("app.home"), { class: "button" })));
       showError(e);
@@ -155,7 +163,7 @@ async function soloPage() {
 async function recordsPage() {
   await needProfile(async () => {
     const { renderRecords } = await import("/js/records.js");
-    await renderRecords(clear(main()));
+    await renderRecords(clear(main()), (id) => navigate(`/r/${encodeURIComponent(id)}`));
   });
 }
 

@@ -95,3 +95,62 @@ def test_history_needs_a_profile_and_refuses_bad_paging(client: TestClient, ann:
         assert r.status_code == 422, q
     empty = client.get("/api/profiles/me/history", headers=ann.headers).json()
     assert empty["games"] == [] and empty["total"] == 0 and empty["by_players"] == []
+
+
+def _bot_played(app: Any, table_id: str, seat: int, *, moves: int = 0, holds: bool = False) -> None:
+    """As the bot runner leaves it: ``moves`` of the seat's moves made by a bot (its move ids),
+    and the seat still handed to a bot at the end when ``holds``."""
+    from sqlalchemy import select, update
+
+    from app.db.models import MoveRecord, Seat
+
+    with app.state.db.session() as s:
+        ids = s.scalars(
+            select(MoveRecord.id)
+            .where(MoveRecord.table_id == table_id, MoveRecord.seat == seat)
+            .order_by(MoveRecord.version)
+            .limit(moves)
+        ).all()
+        for n, move in enumerate(ids):
+            s.execute(
+                update(MoveRecord).where(MoveRecord.id == move).values(move_id=f"bot:{seat}:{n}")
+            )
+        if holds:
+            s.execute(
+                update(Seat)
+                .where(Seat.table_id == table_id, Seat.seat == seat)
+                .values(bot_level="easy")
+            )
+
+
+def test_games_a_bot_played_for_me_are_marked_and_left_out_of_my_figures(
+    app: Any, client: TestClient, ann: Player, bob: Player
+) -> None:
+    mine = finish(app, client, [ann, bob], seed=41)
+    taken_back = finish(app, client, [ann, bob], seed=42)  # a bot played part, ann took it back
+    left = finish(app, client, [ann, bob], seed=43)  # a bot held ann's seat at the end
+    bobs = finish(app, client, [ann, bob], seed=44)  # a bot played bob's seat: ann's counts
+    _bot_played(app, taken_back, 0, moves=3)
+    _bot_played(app, left, 0, holds=True)
+    _bot_played(app, bobs, 1, moves=5, holds=True)
+
+    out = client.get("/api/profiles/me/history", headers=ann.headers).json()
+    games = {g["replay_id"]: g for g in out["games"]}
+    assert {t for t, g in games.items() if g["bot_played"]} == {taken_back, left}
+    assert games[taken_back]["bot_moves"] == 3 and games[taken_back]["my_moves"] > 3
+    assert games[mine]["bot_moves"] == 0 and games[bobs]["bot_moves"] == 0
+    assert out["total"] == 4 and out["bot_games"] == 2 and out["with_bots"] is False
+    own = [games[mine]["score"], games[bobs]["score"]]
+    (two,) = out["by_players"]
+    assert two["games"] == 2 and two["best_score"] == max(own)
+    assert two["average_score"] == round(sum(own) / 2, 1)
+    assert {p["replay_id"] for p in out["timeline"]} == {mine, bobs}
+
+    # Asked for: the figures count them too.
+    every = client.get("/api/profiles/me/history?with_bots=true", headers=ann.headers).json()
+    assert every["with_bots"] is True and every["by_players"][0]["games"] == 4
+    assert every["by_players"][0]["best_score"] == max(g["score"] for g in games.values())
+    assert len(every["timeline"]) == 4
+    # bob's own history: the game a bot played for him is his bot game
+    theirs = client.get("/api/profiles/me/history", headers=bob.headers).json()
+    assert [g["replay_id"] for g in theirs["games"] if g["bot_played"]] == [bobs]

@@ -44,7 +44,7 @@ def test_a_change_is_mailed_to_the_old_address_and_shown_on_the_other_devices(
     settle(tc)
     told = inbox.to("ada@example.org")[-1]
     assert told.subject == "Deine E-Mail-Adresse bei Crown of Emara wurde geändert"
-    assert "2027-01-15 08:00 (UTC)" in told.text and "Hallo Ada," in told.text
+    assert "am Freitag, 15. Januar 2027 um 8:00 (UTC)" in told.text and "Hallo Ada," in told.text
     assert "someone@example.net" not in told.text
     assert told.message["List-Unsubscribe"] is None
     # The phone sees both, newest first; the laptop that made them sees neither.

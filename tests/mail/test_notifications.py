@@ -44,6 +44,8 @@ def test_your_turn_comes_once_per_table_and_several_tables_come_as_one_digest(
     assert f"{PUBLIC}/t/{one}" in digest.text and f"{PUBLIC}/t/{two}" in digest.text
     assert f"/t/{live}" not in digest.text  # a live table: no e-mail
     assert "stůl hráče Ben" in digest.text
+    # Each table with the time left for the move (24 hours, a few minutes gone).
+    assert digest.text.count("(na tah máte ještě asi 24 hodin): ") == 2, digest.text
     # One-click unsubscribe headers (RFC 8058), and the link in the text.
     unsubscribe = digest.message["List-Unsubscribe"]
     assert unsubscribe.startswith(f"<{PUBLIC}/api/email/unsubscribe/one-click?token=")
@@ -65,6 +67,7 @@ def test_your_turn_comes_once_per_table_and_several_tables_come_as_one_digest(
     sweep(tc, START + 4 * GATHER)
     (single,) = inbox.received[before + 1 :]
     assert single.subject.startswith("Jste na tahu: ") and f"/t/{three}" in single.text
+    assert "u stolu hráče Ben jste na tahu. Na tah máte ještě asi 24 hodin." in single.text
     assert f"/t/{four}" not in single.text
 
 
@@ -125,7 +128,7 @@ def test_time_runs_out_in_an_hour_once_across_instances(
     mailer.remind_once(at)
     first, second = mailer.flush_once(at), mailer.flush_once(at)
     assert [m.kind for m in first] == ["time_short"] and second == []
-    assert first[0].subject.startswith("Deine Zeit läuft in 1 Stunde ab")
+    assert first[0].subject.startswith("Deine Zeit läuft in einer Stunde ab")
     sweep(tc, at + 60)
     assert len(inbox.received) == told  # claimed before: nothing more
 
@@ -139,13 +142,24 @@ def test_game_over_and_a_rematch_invitation_come_by_mail(
     settle(tc)
     sweep(tc, START + GATHER)
     over = [m for m in inbox.to("ben@example.org") if m.subject.startswith("The game is over")]
-    assert len(over) == 1 and "you finished" in over[0].text
+    (text,) = [m.text for m in over]
+    result = tc.get(f"/api/tables/{table}/game", headers=ben.headers).json()["view"]["outcome"]
+    scores = {p["seat"]: (p["rank"], p["score"]) for p in result["players"]}
+    rank, score = scores[1]
+    place = {1: "1st", 2: "2nd"}[rank]
+    assert f"You finished {place} of 2 with {score} point" in text, text
+    assert "Final score:" in text and "ended on Friday, 15 January 2027." in text
+    assert f"{scores[0][0]}. Ada: {scores[0][1]}" in text
+    assert f"{rank}. Ben (you): {score}" in text
     r = tc.post(f"/api/tables/{table}/rematch", headers=ada.headers)
     assert r.status_code == 200
     settle(tc)
     invitation = inbox.received[-1]
     assert invitation.subject == "Ada asks for a rematch"
-    assert f"{PUBLIC}/games" in invitation.text
+    # The link opens the new table (where Ben accepts), with no invite code in it.
+    new = r.json()["table_id"]
+    assert f"{PUBLIC}/t/{new}\r\n" in invitation.text and f"{PUBLIC}/games" not in invitation.text
+    assert "invite=" not in invitation.text
     assert invitation.message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
 
@@ -161,4 +175,7 @@ def test_the_game_over_mail_of_a_solo_game_counts_victoria(
     over = [m for m in inbox.to("ada@example.org") if m.subject.startswith("The game is over")]
     game = tc.get(f"/api/tables/{tid}/game", headers=ada.headers).json()
     place = 1 if game["view"]["outcome"]["won"] else 2
-    assert len(over) == 1 and f"you finished {place} of 2." in over[0].text
+    ordinal = {1: "1st", 2: "2nd"}[place]
+    score = next(p["score"] for p in game["view"]["outcome"]["players"])
+    assert len(over) == 1 and f"You finished {ordinal} of 2 with {score} point" in over[0].text
+    assert "Victoria: " in over[0].text
