@@ -67,7 +67,7 @@ class Tutorial:
         self, profile_id: str, table_id: str, invite: str | None
     ) -> tuple[Hint, int, int]:
         """The hint for the caller's seat, the game version it was read at, and the seat. When
-        the hints let go (the first round is over), the profile is marked as having finished."""
+        the hints let go (the game is over), the profile is marked as having finished."""
         viewer = await self.tables.viewer(profile_id, table_id, invite)
         lobby = await self.tables.lobby(profile_id, table_id, invite)
         if not (lobby.get("options") or {}).get(GUIDED):
