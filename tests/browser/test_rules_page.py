@@ -83,6 +83,8 @@ def test_every_number_comes_from_the_data(server: Any, browser: Any, lang: str) 
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / f"rules-{lang}-{size_name}.png"))
             page.screenshot(path=str(SHOTS / f"rules-{lang}-{size_name}-full.png"), full_page=True)
+            page.locator(".rules-markers").first.scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"rules-{lang}-{size_name}-markers.png"))
     finally:
         ctx.close()
 
