@@ -355,14 +355,15 @@ class Lobby:
             repo.bump_seats(s, t.id)
             return lobby_of(s, t, rest, profile_id)
 
-    async def start(self, profile_id: str, table_id: str) -> LobbyAnswer:
+    async def start(self, profile_id: str, table_id: str, seed: int | None = None) -> LobbyAnswer:
+        """Deal the game; `seed`: a fixed deal (the guided first game), else a secret one."""
         async with self.locks[table_id]:
-            out = await to_thread.run_sync(self._start, profile_id, table_id)
+            out = await to_thread.run_sync(self._start, profile_id, table_id, seed)
         self._changed(table_id)
         self.hub.publish(Notice(table_id, NoticeKind.GAME, out["version"]))
         return out
 
-    def _start(self, profile_id: str, table_id: str) -> LobbyAnswer:
+    def _start(self, profile_id: str, table_id: str, fixed: int | None = None) -> LobbyAnswer:
         with self.db.session() as s:
             t, seats = visible(s, profile_id, table_id, None, for_change=True)
             if t.host_profile_id != profile_id:
@@ -371,7 +372,7 @@ class Lobby:
                 raise WrongStatus("the game has already started")
             if len(seats) != t.seat_count:
                 raise SeatsNotFilled("every seat must be taken")
-            seed = self.new_seed()
+            seed = self.new_seed() if fixed is None else fixed
             options = engine_options(t.seat_count, t.options)
             state = rules.new_game(seed, options)
             clock, deadline = self.pace.on_start(

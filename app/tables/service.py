@@ -85,8 +85,8 @@ class TableService:
     async def leave(self, profile_id: str, table_id: str) -> LobbyAnswer:
         return await self.lobbies.leave(profile_id, table_id)
 
-    async def start(self, profile_id: str, table_id: str) -> LobbyAnswer:
-        return await self.lobbies.start(profile_id, table_id)
+    async def start(self, profile_id: str, table_id: str, seed: int | None = None) -> LobbyAnswer:
+        return await self.lobbies.start(profile_id, table_id, seed)
 
     async def rename(self, profile_id: str, table_id: str, name: str | None) -> LobbyAnswer:
         return await self.lobbies.rename(profile_id, table_id, name)

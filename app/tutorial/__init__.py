@@ -1,1 +1,1 @@
-"""The guided first game: a real table against two easy bots, with hints for the first round."""
+"""The guided first game: a real table against two easy bots, with hints through the whole game."""

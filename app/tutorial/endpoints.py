@@ -1,7 +1,7 @@
 """The guided first game over HTTP.
 
 - `POST /api/tutorial` — open a guided game (the caller in seat 0, two easy bots), started.
-- `GET /api/tables/{id}/hint` — the next step of the first round for the caller's seat.
+- `GET /api/tables/{id}/hint` — the next step of the game for the caller's seat.
 - `PUT /api/profiles/me/guide` — the person finished or dismissed the guided game.
 """
 
@@ -48,7 +48,7 @@ async def hint(
     table_id: TableIdPath, profile_id: ProfileId, guide: Guide, invite: Invite
 ) -> HintOut:
     """What to do next and why, for the caller's seat at a guided table, from that seat's view
-    and legal moves (during the first round; then `step: "done"`, which also records the guided
+    and legal moves (until the game is over; then `step: "done"`, which also records the guided
     game as finished on the profile). Errors: `not_found` (404) without a seat or the invite,
     `not_your_seat` (403) for a spectator, `not_guided` (409) at another table,
     `wrong_status` (409) before the start."""

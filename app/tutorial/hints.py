@@ -1,10 +1,15 @@
 """What a newcomer should do next, and why: a pure function of one seat's view and legal moves.
 
 ``hint_for(view, legal)`` reads only what the seat's screen already has (``rules.view_for`` and
-``legal_moves`` in wire form) and names one next step of the first round — play a card, its card
-action, move a councilor, the visit's action, a bonus action, end the turn, the end of the round —
-with the move it suggests and the screen elements to point at. Nothing is remembered between
-calls: when the player does something else than suggested, the next call reads the new state.
+``legal_moves`` in wire form) and names one next step of the game — play a card, its card action,
+move a councilor, the visit's action, a bonus action, end the turn, the end of the round — with
+the move it suggests and the screen elements to point at. Nothing is remembered between calls:
+when the player does something else than suggested, the next call reads the new state.
+
+The hints lead through every kind of decision of a first game: the walk goes where the player's
+goods can be used (stone, bread and wood to the construction site, books to the market, resources
+to the castle and cathedral for rings and books), gold and rings go into titles first, and an
+end-of-round event's offer is taken. Each kind has its own words, which explain it.
 
 Targets are element names the client resolves (static/js/guide.js): ``move`` (the button of the
 suggested move), ``loc:<location>``, ``card:<card>``, ``councilor:<seat>:<rondel>``,
@@ -18,7 +23,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-GUIDED_ROUNDS = 1  # the hints cover this many rounds, then let go
+GUIDED_ROUNDS = 6  # the hints cover the whole game, then let go
 
 
 class Step(StrEnum):
@@ -32,7 +37,7 @@ class Step(StrEnum):
     END_TURN = "end_turn"
     EVENT_OPTION = "event_option"
     ROUND_END = "round_end"  # the seat's cards are played: the round ends after the others
-    DONE = "done"  # the first round is over: the hints let go
+    DONE = "done"  # the game is over: the hints let go
     FREE = "free"  # nothing to explain (any legal move will do)
 
 
@@ -49,7 +54,12 @@ VISIT_ORDER = (
     "market_gold",
     "cash_favor",
 )
-BONUS_ORDER = ("hire_craftsman", "raise_title", "hire_advisor")
+BONUS_ORDER = ("raise_title", "hire_craftsman", "hire_advisor")
+# Visit actions with words of their own (the others are worded by their location).
+OWN_WORDS = (
+    "deliver_stone", "deliver_bread", "deliver_wood", "market_books", "castle_book",
+    "castle_gift", "cathedral_donation",
+)  # fmt: skip
 # Rules page anchors (the /rules page) per step; a visit names its location's own section, a
 # delivery the deliveries, a bonus action its kind's.
 RULES_ANCHOR: dict[Step, str] = {
@@ -66,6 +76,7 @@ RULES_ANCHOR: dict[Step, str] = {
 }
 
 Move = Mapping[str, Any]
+COUNCILORS = ("countryside", "town")
 
 
 @dataclass(frozen=True)
@@ -138,12 +149,12 @@ def hint_for(view: Mapping[str, Any], legal: Sequence[Move]) -> Hint:
     if phase == "end_of_round":
         if mine and decision.get("kind") == "event_option":
             return _event_option(decision, legal)
-        return _hint(Step.ROUND_END, "round_end")
+        return _hint(Step.ROUND_END, "round_end" if rnd <= 1 else "round_end_later")
     turn = view.get("turn") or {}
     if not mine:
         player = (view.get("players_state") or [{}] * (seat + 1))[seat]
         if phase == "turns" and int(player.get("turns_taken") or 0) >= 3:
-            return _hint(Step.ROUND_END, "round_end")
+            return _hint(Step.ROUND_END, "round_end" if rnd <= 1 else "round_end_later")
         return _hint(Step.WAIT, "wait", {"seat": int(to_act[0]) if to_act else -1})
     number = int(turn.get("number") or 0) or None
     if decision.get("kind") == "keep_favor":
@@ -209,13 +220,51 @@ def _card_family(card: str) -> str:
 def _play_card(
     view: Mapping[str, Any], me: Mapping[str, Any], plays: Sequence[Move], number: int | None
 ) -> Hint:
-    """The first card of the hand on the lowest free slot: the slot is the number of steps."""
+    """The slot whose steps take a councilor where the most can be done (`_worth`), the first
+    card of the hand on it; between equals the lowest free slot."""
     hand = list(me.get("hand") or [])
     rank = {c: i for i, c in enumerate(hand)}
-    pick = min(plays, key=lambda m: (rank.get(str(m.get("card")), 99), int(m.get("slot") or 0)))
-    key = "play_card_first" if number in (None, 1) else "play_card"
+    seat = int(me["seat"])
+
+    def reach(slot: int) -> int:
+        return max(_worth(view, seat, destination(view, seat, c, slot)) for c in COUNCILORS)
+
+    pick = min(
+        plays,
+        key=lambda m: (
+            -reach(int(m.get("slot") or 0)),
+            rank.get(str(m.get("card")), 99),
+            int(m.get("slot") or 0),
+        ),
+    )
+    first = int(view.get("round") or 0) <= 1 and number in (None, 1)
+    key = "play_card_first" if first else ("play_card_round" if number == 1 else "play_card")
     params: dict[str, str | int] = {"card": str(pick["card"]), "slot": int(pick["slot"])}
     return _hint(Step.PLAY_CARD, key, params, ["move", f"card:{pick['card']}"], pick, number)
+
+
+def _worth(view: Mapping[str, Any], seat: int, location: str | None) -> int:
+    """How much a newcomer learns and gains by walking to `location` with what they hold: a
+    town location where their goods can be used beats the countryside (whose harvest always
+    pays), which beats a town location where nothing can be done."""
+    players = view.get("players_state") or []
+    me = players[seat] if seat < len(players) else {}
+    res: Mapping[str, int] = me.get("resources") or {}
+    goods: Mapping[str, int] = me.get("goods") or {}
+    gold = int(goods.get("gold") or 0)
+    if location == "market":
+        return 6 if goods.get("book") else (2 if sum(res.values()) else 0)
+    if location == "construction_site":
+        return 7 if res.get("stone") or res.get("wood") or goods.get("bread") else 0
+    if location in ("castle", "cathedral"):
+        kind = "gift" if location == "castle" else "donation"
+        markers = (view.get("markers") or {}).get(kind) or {}
+        cheapest = min(
+            (int(m.get("value") or 0) for m in markers.values() if isinstance(m, Mapping)),
+            default=99,
+        )
+        return 3 if max(res.values(), default=0) + gold >= cheapest else 0
+    return 1 if location else 0
 
 
 def _move(
@@ -225,10 +274,16 @@ def _move(
     moves: Sequence[Move],
     number: int | None,
 ) -> Hint:
-    """Turn 2 goes to town, the others to the countryside (whose harvest always pays)."""
+    """Where the player's goods can be used (`_worth`); between equals, turn 2 goes to town and
+    the others to the countryside."""
     steps = int(turn.get("slot") or 0)
     wanted = "town" if number == 2 else "countryside"
-    pick = next((m for m in moves if m.get("councilor") == wanted), moves[0])
+
+    def rank(m: Move) -> tuple[int, int]:
+        dest = destination(view, seat, str(m.get("councilor")), steps)
+        return (_worth(view, seat, dest), 1 if m.get("councilor") == wanted else 0)
+
+    pick = max(moves, key=rank)
     councilor = str(pick["councilor"])
     dest = destination(view, seat, councilor, steps)
     targets = ["move", f"councilor:{seat}:{councilor}"] + ([f"loc:{dest}"] if dest else [])
@@ -250,7 +305,8 @@ def _visit(
         params: dict[str, str | int] = {"location": location, "action": kind}
         targets = ["move", f"loc:{location}"]
         anchor = "deliveries" if kind.startswith("deliver_") else location
-        return _hint(Step.VISIT, "visit." + location, params, targets, pick, number, anchor)
+        key = "visit." + (kind if kind in OWN_WORDS else location)
+        return _hint(Step.VISIT, key, params, targets, pick, number, anchor)
     return None
 
 

@@ -12,7 +12,7 @@ from app.tutorial.status import GuideStatus
 
 
 class HintOut(BaseModel):
-    """The next step of the first round for the caller's seat at a guided table.
+    """The next step of the game for the caller's seat at a guided table.
 
     ``key`` names the words in the client's catalogue (``guide.*``), ``params`` fill them (ids of
     cards, locations, councilors, advisors, titles, events: the client words them). ``targets``
@@ -36,7 +36,7 @@ class HintOut(BaseModel):
 
 
 class GuideIn(Strict):
-    """What the person did with the guided game: finished its first round or dismissed it."""
+    """What the person did with the guided game: played it to its end or dismissed it."""
 
     status: Literal["finished", "dismissed"]  # GuideStatus values (strict: a plain string)
 

@@ -247,6 +247,7 @@ export class Guide {
     const p = this.panel;
     const sig = `${hint.version}:${hint.key}:${ready}:${this.ts.panel}:${document.documentElement.lang}`;
     p.dataset.step = hint.step;
+    p.dataset.key = hint.key;
     p.dataset.version = String(hint.version);
     p.dataset.ready = ready ? "1" : "0";
     p.dataset.actionable = hint.move ? "1" : "0";
@@ -281,16 +282,21 @@ export class Guide {
     }
   }
 
-  // The panel sits at the bottom of the window (above the phone's tabs), or at the top while the
-  // element to click would be under it.
+  // The panel sits at the bottom of the window (above the phone's tabs), or near the top while
+  // the element to click would be under it — then below whatever of the page's own controls is
+  // in sight up there (the header's language selector and profile menu, the round and "Your
+  // turn" bar), never over them.
   place(primary) {
     const p = this.panel;
     if (!p) return;
     p.classList.remove("at-top");
+    p.style.top = "";
     if (!primary || !visible(primary)) return;
     const a = p.getBoundingClientRect();
     const b = primary.getBoundingClientRect();
-    if (a.top < b.bottom && b.top < a.bottom) p.classList.add("at-top");
+    if (!(a.top < b.bottom && b.top < a.bottom)) return;
+    p.classList.add("at-top");
+    p.style.top = `${Math.round(clearTop(p.getBoundingClientRect()))}px`;
   }
 
   async close(status) {
@@ -300,6 +306,25 @@ export class Guide {
     this.panel = null;
     await record(status);
   }
+}
+
+// What the panel must leave in sight when it moves up.
+const KEEP_IN_SIGHT = ["[data-testid=lang-select]", "[data-testid=profile-menu] > summary", ".status-bar .round", "[data-testid=turn-indicator]"];
+const GAP = 6; // px between those and the panel
+
+// The lowest top edge that keeps the panel (at `box`'s left and right) off those controls.
+function clearTop(box) {
+  let top = 8;
+  for (const sel of KEEP_IN_SIGHT) {
+    for (const el of document.querySelectorAll(sel)) {
+      if (!visible(el)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.bottom <= 0 || r.top >= window.innerHeight / 2) continue; // out of sight, or low
+      if (r.right <= box.left || r.left >= box.right) continue; // beside the panel
+      top = Math.max(top, r.bottom + GAP);
+    }
+  }
+  return top;
 }
 
 // The element is inside the window, above the phone's tab bar and not under the hint panel.

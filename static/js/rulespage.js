@@ -167,7 +167,9 @@ function turn() {
 
 function markerTable(kind, res) {
   const m = D.markers[kind];
-  const sides = Object.keys(m).filter((k) => Array.isArray(m[k]));
+  // the rows are the player counts ("2-3", "4"); the 2-player start exception is said in words
+  // below the table, not as a row
+  const sides = Object.keys(m).filter((k) => /^\d/.test(k) && Array.isArray(m[k])).sort();
   return h("table.rules-table.rules-markers",
     h("caption", rich("rules.markers.caption_" + kind, res ? { res: chip(res) } : {})),
     h("thead", h("tr", h("th", { scope: "col" }, t("rules.markers.players")), h("th", { scope: "col" }, t("rules.markers.values")), h("th", { scope: "col" }, t("rules.markers.board")))),

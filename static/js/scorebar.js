@@ -39,7 +39,7 @@ function trackCell(row, track) {
   const key = row.seat === "v" ? "victoria:cp" : `player:${row.seat}:${track}`;
   return h("td.track", { class: lower ? "lower" : "", "data-key": key, "data-testid": "score-" + track },
     h("span.n", String(val)),
-    lower ? h("span.low-mark", { "aria-hidden": "true" }, "▼") : null,
+    lower ? h("span.low-mark", { "aria-hidden": "true", "data-tip": "table.tip_lower" }, "▼") : null,
     lower ? h("span.sr", " " + t("table.lower")) : null);
 }
 
@@ -63,6 +63,13 @@ function announce(ts, rows) {
   if (!prev) return;
   const changed = [...texts].filter(([k, s]) => prev.has(k) && prev.get(k) !== s).map(([, s]) => s);
   if (changed.length) liveRegion().textContent = changed.join(" ");
+}
+
+// A column's head explains itself (tooltips.js: hover, tap, keyboard focus): CP, BP, and the
+// score as the lower of the two (the ▼).
+function headCell(col, ...label) {
+  return h("th", { scope: "col" },
+    h("span.tip-label", { tabindex: "0", "data-tip": "table.tip_" + col, "data-tip-id": "score-head:" + col, "data-testid": "score-head-" + col }, ...label));
 }
 
 export function renderScoreBar(ts) {
@@ -90,8 +97,8 @@ export function renderScoreBar(ts) {
       h("caption.sr", t("a11y.scorebar_caption")),
       h("thead", h("tr",
         h("th", { scope: "col" }, h("span.sr", t("table.players"))),
-        h("th", { scope: "col", title: t("res.cp") }, t("table.cp")),
-        h("th", { scope: "col", title: t("res.bp") }, t("table.bp")),
-        h("th", { scope: "col" }, "= ", t("table.score")))),
+        headCell("cp", t("table.cp")),
+        headCell("bp", t("table.bp")),
+        headCell("score", "= ", t("table.score")))),
       h("tbody", body)));
 }

@@ -3,7 +3,11 @@
 // moves one may make with it, what each would give. The words come from the server's
 // GET /api/tables/{id}/explain (the engine's notes and promises, fetched once per version on
 // demand); nothing here computes a rule. Pieces carry `data-explain="<element id>"`; legal-move
-// buttons carry `data-move` (their move) and are explained by that move's promise.
+// buttons carry `data-move` (their move) and are explained by that move's promise. Labels of the
+// page itself (the score table's CP, BP, ▼) carry `data-tip="<catalogue key>"`: their words need
+// no server, and a tap (or a click) shows them too.
+// Only a real pointer move opens a tooltip by hovering: a redraw under a resting pointer puts a
+// new element under it (the browser says "pointerover"), and that explains nothing.
 import { t } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get } from "/js/api.js";
@@ -16,7 +20,7 @@ const MARGIN = 8; // px kept free at the screen's edges
 const GAP = 10; // px between the piece and its tooltip
 const MAX_MOVES = 4; // moves listed under one piece
 const TIP_ID = "explain-tip";
-const SELECTOR = "[data-explain], [data-move]";
+const SELECTOR = "[data-explain], [data-move], [data-tip]";
 
 // Identifiers in a note's values, named in words.
 const NAMED = {
@@ -79,9 +83,19 @@ export class Tooltips {
     this.press = null; // {timer, x, y, el}
     this.swallowClick = false;
     this.keyNav = false; // the last thing the person did was Tab or an arrow key
+    this.moved = false; // the mouse moved since the page was last drawn (or scrolled)
+    this.at = null; // where the mouse was last seen: {x, y}
     this.tip = h("div.explain-tip", { id: TIP_ID, role: "tooltip", hidden: true, "data-testid": "explain-tip" });
     this.handlers = {
-      pointerover: (e) => { if (e.pointerType === "mouse") this.enter(e.target, "mouse"); },
+      pointerover: (e) => { if (e.pointerType === "mouse" && this.moved) this.enter(e.target, "mouse"); },
+      pointermove: (e) => {
+        if (e.pointerType !== "mouse") return;
+        const at = this.at;
+        if (at && at.x === e.clientX && at.y === e.clientY) return; // not a move
+        this.at = { x: e.clientX, y: e.clientY };
+        this.moved = true;
+        this.enter(e.target, "mouse");
+      },
       pointerout: (e) => { if (e.pointerType === "mouse" && this.how === "mouse" && !this.within(e.relatedTarget)) this.hide(); },
       focusin: (e) => this.focused(e.target),
       focusout: (e) => { if (this.how === "focus" && !this.within(e.relatedTarget)) this.hide(); },
@@ -104,14 +118,18 @@ export class Tooltips {
         this.keyNav = false;
         if (this.anchor && !this.within(e.target)) this.hide();
       },
-      scroll: () => { if (this.how !== "touch") this.hide(); else this.place(); },
+      scroll: () => {
+        this.moved = false; // what scrolled under a resting pointer was not pointed at
+        if (this.how !== "touch" && this.how !== "tap") this.hide();
+        else this.place();
+      },
     };
   }
 
   start(root) {
     this.root = root;
     const hd = this.handlers;
-    for (const name of ["pointerover", "pointerout", "focusin", "focusout", "contextmenu"]) root.addEventListener(name, hd[name]);
+    for (const name of ["pointerover", "pointermove", "pointerout", "focusin", "focusout", "contextmenu"]) root.addEventListener(name, hd[name]);
     root.addEventListener("touchstart", hd.touchstart, { passive: true });
     root.addEventListener("touchmove", hd.touchmove, { passive: true });
     root.addEventListener("touchend", hd.touchend, { passive: false });
@@ -125,7 +143,7 @@ export class Tooltips {
 
   stop() {
     const hd = this.handlers;
-    if (this.root) for (const name of ["pointerover", "pointerout", "focusin", "focusout", "contextmenu", "touchstart", "touchmove", "touchend", "touchcancel"]) this.root.removeEventListener(name, hd[name]);
+    if (this.root) for (const name of ["pointerover", "pointermove", "pointerout", "focusin", "focusout", "contextmenu", "touchstart", "touchmove", "touchend", "touchcancel"]) this.root.removeEventListener(name, hd[name]);
     document.removeEventListener("click", hd.click, true);
     document.removeEventListener("keydown", hd.keydown, true);
     document.removeEventListener("pointerdown", hd.pointerdown, true);
@@ -136,10 +154,11 @@ export class Tooltips {
 
   // The page was drawn anew: the piece under the tooltip may be another element now.
   afterRender() {
+    this.moved = false; // a hover needs a real move again
     if (!this.anchor) return;
     if (this.anchor.isConnected) return this.fill();
-    const key = this.anchor.dataset.explain;
-    const again = key ? this.root && this.root.querySelector(`[data-explain="${CSS.escape(key)}"]`) : null;
+    const [attr, key] = this.anchor.dataset.explain ? ["data-explain", this.anchor.dataset.explain] : ["data-tip-id", this.anchor.dataset.tipId];
+    const again = key ? this.root && this.root.querySelector(`[${attr}="${CSS.escape(key)}"]`) : null;
     if (again && this.how !== "focus") {
       this.anchor = again;
       this.fill();
@@ -204,6 +223,13 @@ export class Tooltips {
   }
 
   click(e) {
+    const label = !this.swallowClick && e.target.closest ? e.target.closest("[data-tip]") : null;
+    if (label && this.root && this.root.contains(label)) {
+      // a label explains itself on a tap or a click; a second one puts it away
+      if (this.anchor === label && this.how === "tap") this.hide();
+      else this.show(label, "tap");
+      return;
+    }
     if (!this.swallowClick) return;
     this.swallowClick = false;
     if (this.tip.contains(e.target)) return;
@@ -234,6 +260,7 @@ export class Tooltips {
     this.how = how;
     const ids = (el.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean);
     if (!ids.includes(TIP_ID)) el.setAttribute("aria-describedby", [...ids, TIP_ID].join(" "));
+    if (el.dataset.tip) return this.fill(); // the page's own words: nothing to load
     if (!this.data || this.data.version !== this.ts.version) {
       clear(this.tip).append(h("p.tip-main.muted", t("app.loading")));
       this.open();
@@ -249,6 +276,10 @@ export class Tooltips {
 
   fill() {
     const el = this.anchor;
+    if (el && el.dataset.tip) {
+      clear(this.tip).append(h("p.tip-main", t(el.dataset.tip)));
+      return this.open();
+    }
     const answer = this.data && this.data.answer;
     if (!el || !answer) return;
     const body = el.dataset.explain ? this.pieceBody(answer, el.dataset.explain) : this.moveBody(answer, el.dataset.move);
@@ -286,9 +317,34 @@ export class Tooltips {
     let move;
     try { move = JSON.parse(raw); } catch { return []; }
     const key = stableKey(move);
-    const effect = answer.moves.find((e) => stableKey(e.move) === key);
+    const index = answer.moves.findIndex((e) => stableKey(e.move) === key);
+    const effect = answer.moves[index];
     if (!effect) return [];
-    return [h("p.tip-main", h("strong", describeMove(move, this.ts.view, true)), ": ", effectText(effect))];
+    const lead = this.leadsTo(answer, move, index);
+    const name = h("strong", describeMove(move, this.ts.view, true));
+    // a move that changes no supplies says where it leads instead of "no change"
+    const quiet = lead.length && effectText(effect) === t("explain.nothing");
+    return [h("p.tip-main", name, quiet ? null : [": ", effectText(effect)]), ...lead];
+  }
+
+  // What a move leads to, for a new player to decide: a card on a slot (how far a councilor
+  // then moves, what the card does), a councilor's move (where it lands and what can be done
+  // there: the engine's note of that location).
+  leadsTo(answer, move, index) {
+    const out = [];
+    if (move.kind === "play_card") {
+      out.push(h("p.tip-detail", t("explain.lead.slot", { n: move.slot })));
+      out.push(h("p.tip-detail", t("explain.lead.card", { card: t("card." + move.card), text: t("cardtext." + move.card) })));
+    }
+    if ((move.kind === "move" || move.kind === "card_action") && move.councilor) {
+      const id = Object.keys(answer.elements).find((k) => k.startsWith("location:") && (answer.elements[k].moves || []).includes(index));
+      if (id) {
+        const note = answer.elements[id];
+        out.push(h("p.tip-detail", t("explain.lead.lands", { location: t("loc." + id.slice("location:".length)) })));
+        out.push(h("p.tip-detail", noteText(note, (s) => this.ts.nameOf(s))));
+      }
+    }
+    return out;
   }
 
   open() {
@@ -315,7 +371,7 @@ export class Tooltips {
     const roomAbove = above >= MARGIN;
     const roomBelow = below + ht <= vh - MARGIN;
     let top;
-    if (this.how === "touch") top = roomAbove ? above : roomBelow ? below : MARGIN;
+    if (this.how === "touch" || this.how === "tap") top = roomAbove ? above : roomBelow ? below : MARGIN;
     else top = roomBelow ? below : roomAbove ? above : Math.max(MARGIN, vh - ht - MARGIN);
     const left = Math.min(Math.max(MARGIN, r.left + r.width / 2 - w / 2), vw - w - MARGIN);
     tip.style.left = `${Math.round(Math.max(MARGIN, left))}px`;

@@ -52,6 +52,13 @@ def test_every_number_comes_from_the_data(server: Any, browser: Any, lang: str) 
         ]
         assert wrong == []
         assert re.findall(r".{0,30}\d.{0,30}", found["text"]) == []
+        # no data key shows as such (the words stand for it): no snake_case identifier anywhere
+        every = page.evaluate("() => document.body.innerText")
+        assert re.findall(r".{0,30}\b[a-z]+_[a-z_]+\b.{0,30}", every) == []
+        rows = page.eval_on_selector_all(
+            ".rules-markers tbody th", "els => els.map(e => e.textContent)"
+        )
+        assert rows and all(re.fullmatch(r"\d(-\d)?", r) for r in rows), rows
         sections = page.eval_on_selector_all("section[id]", "els => els.map(e => e.id)")
         for anchor in (
             "turn",
@@ -76,6 +83,8 @@ def test_every_number_comes_from_the_data(server: Any, browser: Any, lang: str) 
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / f"rules-{lang}-{size_name}.png"))
             page.screenshot(path=str(SHOTS / f"rules-{lang}-{size_name}-full.png"), full_page=True)
+            page.locator(".rules-markers").first.scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"rules-{lang}-{size_name}-markers.png"))
     finally:
         ctx.close()
 

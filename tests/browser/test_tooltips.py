@@ -184,3 +184,95 @@ def test_axe_with_a_tooltip_open(server: Any, browser: Any, size: str) -> None:
         )
         assert axe_violations(page) == []
         page.screenshot(path=str(SHOTS / f"tooltip-{size}-hut.png"))
+
+
+def tip_text(page: Any, has: str) -> str:
+    """The tooltip's words once they include `has` (the words are fetched once per version)."""
+    page.wait_for_function(
+        "(w) => { const t = document.querySelector('[data-testid=explain-tip]');"
+        " return t && !t.hidden && t.innerText.includes(w); }",
+        arg=has,
+        timeout=WAIT,
+    )
+    return str(page.locator(TIP).inner_text())
+
+
+def test_the_score_table_explains_its_labels_by_hover_focus_and_tap(
+    server: Any, browser: Any
+) -> None:
+    with solo_table(browser, server, DESKTOP, touch=False) as page:
+        page.get_by_test_id("score-head-cp").hover()
+        assert "citizen points" in tip_text(page, "CP")
+        page.mouse.move(1, 1)
+        page.locator(TIP).wait_for(state="hidden", timeout=WAIT)
+        tab_to(page, "[data-testid=score-head-bp]")
+        assert "building points" in tip_text(page, "BP")
+        page.keyboard.press("Escape")
+        page.locator(".scorebar .low-mark").first.hover()
+        assert "lower of" in tip_text(page, "▼")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "tooltip-desktop-score-lower.png"))
+    with solo_table(browser, server, PHONE, touch=True) as page:
+        page.get_by_test_id("score-head-score").tap()
+        text = tip_text(page, "lower")
+        assert "CP" in text and "BP" in text
+        assert inside(page.locator(TIP).bounding_box(), PHONE)
+        page.screenshot(path=str(SHOTS / "tooltip-phone-score.png"))
+        page.touchscreen.tap(5, 5)
+        page.locator(TIP).wait_for(state="hidden", timeout=WAIT)
+
+
+def test_moves_say_where_they_lead_and_a_redraw_opens_no_tooltip(server: Any, browser: Any) -> None:
+    with solo_table(browser, server, DESKTOP, touch=False) as page:
+        # advisors say "at once" / "each turn" once, not twice
+        for advisor in page.locator(".board [data-explain^='advisor:']").all():
+            advisor.scroll_into_view_if_needed()
+            advisor.hover()
+            text = tip_text(page, "Hire for").lower()
+            assert text.count("at once") <= 1 and "once in each of your turns" not in text, text
+        # a card on a slot: how far a councilor moves and what the card does
+        play = page.locator("#controls [data-kind=play_card]").first
+        play.scroll_into_view_if_needed()
+        play.hover()
+        text = tip_text(page, "Slot")
+        assert "steps clockwise" in text or "step clockwise" in text, text
+        assert "its action:" in text and "no change" not in text, text
+        page.screenshot(path=str(SHOTS / "tooltip-desktop-play-card.png"))
+        # a redraw under a resting pointer opens nothing: hover a location (its tooltip), put
+        # the tooltip away, then click it (its filter: the table is drawn anew under the pointer)
+        castle = page.locator(
+            ".board [data-testid=location-filter][data-explain='location:castle']"
+        )
+        castle.scroll_into_view_if_needed()
+        castle.hover()
+        tip_text(page, "Gift")
+        page.keyboard.press("Escape")
+        assert page.locator(TIP).is_hidden()
+        box = castle.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        castle.click()
+        page.wait_for_function(
+            "() => document.querySelector(\"[data-explain='location:castle'][aria-pressed=true]\")",
+            timeout=WAIT,
+        )
+        # what the browser says when a redraw puts a new element under the resting pointer
+        page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).dispatchEvent(new PointerEvent("
+            "'pointerover', {pointerType: 'mouse', bubbles: true, clientX: x, clientY: y}))",
+            [x, y],
+        )
+        assert page.locator(TIP).is_hidden(), page.locator(TIP).inner_text()
+        under = "([x, y]) => !!document.elementFromPoint(x, y).closest('[data-explain]')"
+        assert page.evaluate(under, [x, y]), "a piece that explains itself is under the pointer"
+        castle.click()  # the filter off again
+        play.click()
+        page.locator("#controls [data-kind=move]").first.wait_for(timeout=WAIT)
+        # a real move explains: a councilor's move says where it lands and what is done there
+        step = page.locator("#controls [data-kind=move]").first
+        step.scroll_into_view_if_needed()
+        sb = step.bounding_box()
+        page.mouse.move(sb["x"] + 5, sb["y"] + 5)
+        page.mouse.move(sb["x"] + 8, sb["y"] + 6)
+        text = tip_text(page, "Lands on the")
+        assert "no change" not in text and "There you can" in text, text
+        page.screenshot(path=str(SHOTS / "tooltip-desktop-councilor-move.png"))

@@ -46,13 +46,13 @@ def test_a_guided_game_is_a_real_started_table_with_two_bots(
     assert h["move"] in g["legal_moves"] and h["version"] == g["version"]
 
 
-def test_following_the_hints_ends_the_first_round_and_the_profile_remembers(
+def test_following_the_hints_plays_the_game_to_its_end_and_the_profile_remembers(
     client: TestClient, app: Any, ann: Player
 ) -> None:
     assert _me(client, ann)["guide"] is None
     tid = _start(client, ann)["id"]
     steps: list[str] = []
-    for _ in range(120):
+    for _ in range(1000):
         _settle(client, app)
         h = _hint(client, tid, ann)
         steps.append(h["step"])
@@ -68,9 +68,9 @@ def test_following_the_hints_ends_the_first_round_and_the_profile_remembers(
         )
         assert r.status_code == 200, r.text
     assert steps[-1] == "done", steps
-    assert steps.count("play_card") == 3 and steps.count("end_turn") == 3
+    assert steps.count("play_card") == 18 and steps.count("end_turn") == 18
     g = client.get(f"/api/tables/{tid}/game", headers=ann.headers).json()
-    assert g["view"]["round"] == 2
+    assert g["view"]["phase"] == "finished"
     assert _me(client, ann)["guide"] == "finished"
     # a later "dismissed" does not undo "finished"
     r = client.put("/api/profiles/me/guide", json={"status": "dismissed"}, headers=ann.headers)

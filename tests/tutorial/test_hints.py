@@ -1,6 +1,7 @@
-"""The hint function over real engine states: a newcomer who follows the hints plays the whole
-first round; every step is reached; a player who does something else gets a hint for the state
-they made."""
+"""The hint function over real engine states: a newcomer who follows the hints plays a whole
+game and meets every kind of decision (deliveries, titles, the market's books, an end-of-round
+event's offer), each with words of its own; every step is reached; a player who does something
+else gets a hint for the state they made."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from typing import Any
 import pytest
 
 from app import rules
+from app.bots.policy import choose_move, position_seed
 from app.tutorial.hints import Hint, Step, hint_for
+from app.tutorial.service import GUIDED_SEED
 
 OPTIONS = {"players": 3, "start_player": 0, "building_start": 35}
 
@@ -36,7 +39,7 @@ def follow(seed: int) -> list[Hint]:
     rng = random.Random(seed)
     state = rules.new_game(seed, OPTIONS)
     seen: list[Hint] = []
-    for _ in range(200):
+    for _ in range(2000):
         for other in (1, 2):  # the other seats are told to wait (or that the round ends)
             if other not in rules.to_act(state):
                 assert hint(state, other).step in (Step.WAIT, Step.ROUND_END, Step.DONE)
@@ -56,22 +59,76 @@ def follow(seed: int) -> list[Hint]:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
-def test_following_the_hints_plays_the_first_round(seed: int) -> None:
+def test_following_the_hints_plays_a_whole_game(seed: int) -> None:
     seen = follow(seed)
     steps = [h.step for h in seen]
     assert steps[0] is Step.PLAY_CARD and seen[0].key == "guide.play_card_first"
     assert steps[-1] is Step.DONE
-    assert steps.count(Step.PLAY_CARD) == 3, "one card a turn, three turns"
-    assert steps.count(Step.END_TURN) == 3
+    assert steps.count(Step.PLAY_CARD) == 18, "one card a turn, three turns, six rounds"
+    assert steps.count(Step.END_TURN) == 18
     assert Step.MOVE in steps and Step.ROUND_END in steps
-    assert [h.key for h in seen if h.step is Step.END_TURN][-1] == "guide.end_turn_last"
+    ends = [h.key for h in seen if h.step is Step.END_TURN]
+    assert ends.count("guide.end_turn_last") == 6 and ends[-1] == "guide.end_turn_last"
     # a hint of a turn names that turn
-    assert [h.turn for h in seen if h.step is Step.PLAY_CARD] == [1, 2, 3]
+    assert [h.turn for h in seen if h.step is Step.PLAY_CARD] == [1, 2, 3] * 6
+    # the long words of the first card once; each later round starts with its own
+    keys = [h.key for h in seen if h.step is Step.PLAY_CARD]
+    assert keys.count("guide.play_card_first") == 1 and keys.count("guide.play_card_round") == 5
+
+
+# The kinds of decision past the first steps, by the words of their hints.
+NEW_KINDS = {
+    "delivery": tuple(f"guide.visit.deliver_{x}" for x in ("stone", "bread", "wood")),
+    "books": ("guide.visit.market_books",),
+    "title": ("guide.bonus.raise_title",),
+    "event": ("guide.event_option",),
+}  # fmt: skip
+
+
+def kinds(seen: list[Hint]) -> set[str]:
+    keys = {h.key for h in seen}
+    return {kind for kind, words in NEW_KINDS.items() if keys & set(words)}
+
+
+def test_every_game_leads_to_deliveries_and_titles_and_most_to_the_markets_books() -> None:
+    games = [kinds(follow(seed)) for seed in range(1, 31)]
+    assert all({"delivery", "title"} <= k for k in games), games
+    assert sum("books" in k for k in games) >= 27, games
+    # an end-of-round event comes up only when the deck deals one: then its offer is taken
+    assert sum("event" in k for k in games) >= 20, games
+
+
+def greedy_bots(state: rules.GameState) -> rules.GameState:
+    """Seats 1 and 2 play as the guided table's bots do (greedy, seeded by what they see)."""
+    while state.phase != "finished" and 0 not in rules.to_act(state):
+        seat = rules.to_act(state)[0]
+        view = dict(rules.view_for(state, seat))
+        move = choose_move(view, wire(state, seat), "greedy", position_seed(view), None)
+        state = rules.apply_move(state, seat, move).state
+    return state
+
+
+def test_the_guided_deal_meets_every_kind_of_decision_within_two_rounds() -> None:
+    """The guided table's own deal with its own bots: the same game every time, in which each
+    new kind of decision comes up by the end of round 2, each explained by its own hint."""
+    state = rules.new_game(GUIDED_SEED, OPTIONS)
+    first: dict[str, int] = {}
+    for _ in range(2000):
+        h = hint(state)
+        rnd = int(rules.view_for(state, 0)["round"])
+        for kind, words in NEW_KINDS.items():
+            if h.key in words:
+                first.setdefault(kind, rnd)
+                assert h.move is not None and h.targets, h
+        if h.step is Step.DONE:
+            break
+        state = greedy_bots(state) if h.move is None else rules.apply_move(state, 0, h.move).state
+    assert set(first) == set(NEW_KINDS) and max(first.values()) <= 2, first
 
 
 def test_every_step_is_reached_over_some_games() -> None:
     seen: set[Step] = set()
-    for seed in range(1, 40):
+    for seed in range(1, 9):
         seen |= {h.step for h in follow(seed)}
     wanted = set(Step) - {Step.FREE}
     assert wanted - seen == set(), f"never reached: {wanted - seen}"
@@ -80,7 +137,7 @@ def test_every_step_is_reached_over_some_games() -> None:
 def first(state: rules.GameState, step: Step, seed: int) -> rules.GameState:
     """Follow the hints until one of `step` is shown."""
     rng = random.Random(seed)
-    for _ in range(200):
+    for _ in range(2000):
         h = hint(state)
         if h.step is step:
             return state
@@ -130,7 +187,7 @@ def test_skipping_the_suggested_visit_action_moves_on() -> None:
     assert nxt.step in (Step.CARD_ACTION, Step.MOVE, Step.BONUS, Step.END_TURN)
 
 
-def test_after_the_first_round_the_hints_let_go() -> None:
+def test_after_the_game_the_hints_let_go() -> None:
     seen = follow(5)
     assert seen[-1].step is Step.DONE and seen[-1].move is None and seen[-1].targets == ()
 
@@ -150,7 +207,7 @@ RULES_ANCHORS = {
 
 
 def test_every_hint_links_an_existing_section_of_the_rules() -> None:
-    for seed in range(1, 12):
+    for seed in range(1, 6):
         for h in follow(seed):
             assert h.rules is None or h.rules in RULES_ANCHORS, h
             if h.step is Step.VISIT and h.move and h.move["kind"] == "harvest":
