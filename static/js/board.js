@@ -27,8 +27,8 @@ export function renderStatus(ts) {
     localStorage.setItem("emara.sound", ts.sound ? "1" : "0");
   } }), h("span", { "aria-hidden": "true" }, " ♪ "), h("span.tool-text", t("table.sound")));
   // a notice from this tab while it is open (push notifications, for a closed page, are the
-  // profile menu's: push.js); the words say which
-  const notify = "Notification" in window ? h("label.toggle", { title: t("table.notify_hint"), "data-testid": "tab-notify" }, h("input", { type: "checkbox", checked: !!ts.notify, onchange: async (e) => {
+  // profile menu's: push.js); the words say which. Not at a solo table: it is always your turn.
+  const notify = "Notification" in window && !ts.solo ? h("label.toggle", { title: t("table.notify_hint"), "data-testid": "tab-notify" }, h("input", { type: "checkbox", checked: !!ts.notify, onchange: async (e) => {
     ts.notify = e.target.checked;
     if (ts.notify && Notification.permission === "default") { try { await Notification.requestPermission(); } catch {} }
   } }), h("span", { "aria-hidden": "true" }, " ✉ "), h("span.tool-text", t("table.notify"))) : null;
