@@ -327,6 +327,8 @@ class DeviceSession(Base):
         ForeignKey("profile.id", ondelete="CASCADE"), index=True
     )
     device: Mapped[str] = mapped_column(String(80))
+    # The person's own name for this device (None: not named; My devices shows ``device``).
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
     how: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -20,7 +20,14 @@ from app.profiles.deps import (
 from app.profiles.device_name import device_name
 from app.profiles.handover import sign_in_here
 from app.profiles.limit import limit
-from app.profiles.schemas import DeviceCodeIn, DeviceCodeOut, DeviceOut, DevicesOut, SessionOut
+from app.profiles.schemas import (
+    DeviceCodeIn,
+    DeviceCodeOut,
+    DeviceNameIn,
+    DeviceOut,
+    DevicesOut,
+    SessionOut,
+)
 from app.ratelimit import LimitName
 
 router = APIRouter(prefix="/api/profiles", tags=["devices"])
@@ -44,6 +51,7 @@ async def my_devices(
                 id=d.id,
                 device=d.device,
                 how=d.how,
+                name=d.name,
                 created_at=d.created_at,
                 last_used_at=d.last_used_at,
                 current=d.id == session_id,
@@ -58,6 +66,17 @@ async def sign_out_device(device_id: str, profile_id: ProfileId, svc: Profiles) 
     """Sign one device out: its tokens stop working and its open table sockets close, on every
     instance. (This device too, if it is the one named.)"""
     await svc.sign_out_device(profile_id, device_id[:64])
+    return Response(status_code=204)
+
+
+@router.put("/me/devices/{device_id}/name", status_code=204)
+async def name_device(
+    device_id: str, body: DeviceNameIn, profile_id: ProfileId, svc: Profiles
+) -> Response:
+    """Name one of this profile's signed-in devices ("Kitchen tablet"), shown in My devices
+    beside its browser's name; an empty or null name forgets it. Another profile's device, or
+    one signed out: `404`."""
+    await svc.rename_device(profile_id, device_id[:64], body.name)
     return Response(status_code=204)
 
 

@@ -183,6 +183,10 @@ def revoke(s: Session, profile_id: str, session_id: str, now: datetime) -> bool:
     return _set_on_live_session(s, profile_id, session_id, revoked_at=now)
 
 
+def rename(s: Session, profile_id: str, session_id: str, name: str | None) -> bool:
+    return _set_on_live_session(s, profile_id, session_id, name=name)
+
+
 def revoke_all(s: Session, profile_id: str, now: datetime) -> None:
     s.execute(
         update(DeviceSession)

@@ -81,9 +81,27 @@ class DeviceOut(BaseModel):
     id: str
     device: str  # a name from the browser: "Firefox on Android"
     how: str  # created | recovery | added | email | passkey | earlier
+    name: str | None = None  # the person's own name for it (None: not named)
     created_at: datetime
     last_used_at: datetime
     current: bool  # this device
+
+
+class DeviceNameIn(Strict):
+    """A person's name for one of their devices: up to 40 printable characters, spaces folded;
+    empty or null forgets it (My devices shows the browser's name again)."""
+
+    name: str | None = Field(default=None, max_length=40)
+
+    @field_validator("name")
+    @classmethod
+    def _clean(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        v = " ".join(v.split())
+        if any(not ch.isprintable() for ch in v):
+            raise ValueError("a device name must be printable")
+        return v or None
 
 
 class DevicesOut(BaseModel):

@@ -311,6 +311,11 @@ class ProfileService:
             raise NotFound("no such device")
         self._cut_off(session_subject(session_id))
 
+    async def rename_device(self, profile_id: str, session_id: str, name: str | None) -> None:
+        """Name one of the profile's signed-in devices (None: back to its browser's name)."""
+        if not await self._run(lambda s: repo.rename(s, profile_id, session_id, name)):
+            raise NotFound("no such device")
+
     async def recovered_elsewhere(self, session_id: str) -> Device | None:
         """A recovery of this profile on another device since this one began (or last said it
         was its own doing): shown with "not you? sign out everywhere"."""
@@ -367,6 +372,7 @@ class Device:
     how: str
     created_at: datetime
     last_used_at: datetime
+    name: str | None = None  # the person's own name for it
 
 
 def session_subject(session_id: str) -> str:
@@ -375,7 +381,9 @@ def session_subject(session_id: str) -> str:
 
 
 def _device(r: DeviceSession) -> Device:
-    return Device(r.id, r.device, r.how, repo.aware(r.created_at), repo.aware(r.last_used_at))
+    return Device(
+        r.id, r.device, r.how, repo.aware(r.created_at), repo.aware(r.last_used_at), r.name
+    )
 
 
 def _epoch(at: datetime) -> float:

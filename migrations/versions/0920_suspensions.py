@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0920"
-down_revision = "0905"
+down_revision = "0910"
 branch_labels = None
 depends_on = None
 

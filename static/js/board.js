@@ -27,8 +27,8 @@ export function renderStatus(ts) {
     localStorage.setItem("emara.sound", ts.sound ? "1" : "0");
   } }), h("span", { "aria-hidden": "true" }, " ♪ "), h("span.tool-text", t("table.sound")));
   // a notice from this tab while it is open (push notifications, for a closed page, are the
-  // profile menu's: push.js); the words say which
-  const notify = "Notification" in window ? h("label.toggle", { title: t("table.notify_hint"), "data-testid": "tab-notify" }, h("input", { type: "checkbox", checked: !!ts.notify, onchange: async (e) => {
+  // profile menu's: push.js); the words say which. Not at a solo table: it is always your turn.
+  const notify = "Notification" in window && !ts.solo ? h("label.toggle", { title: t("table.notify_hint"), "data-testid": "tab-notify" }, h("input", { type: "checkbox", checked: !!ts.notify, onchange: async (e) => {
     ts.notify = e.target.checked;
     if (ts.notify && Notification.permission === "default") { try { await Notification.requestPermission(); } catch {} }
   } }), h("span", { "aria-hidden": "true" }, " ✉ "), h("span.tool-text", t("table.notify"))) : null;
@@ -81,8 +81,8 @@ export function renderRondels(ts) {
         onkeydown: (e) => (e.key === "Enter" || e.key === " ") && (e.preventDefault(), ts.setFilter("loc:" + locId)),
       });
       g.append(s("circle", { cx: x, cy: y, r: 30, class: "node loc-" + locId }));
-      g.append(s("text", { x, y: y - 4, class: "node-sym" }, LOCATION_SYMBOL[locId] || "?"));
-      g.append(s("text", { x, y: y + 14, class: "node-label" }, shortLoc(locId)));
+      g.append(s("text", { x, y: y - 6, class: "node-sym" }, LOCATION_SYMBOL[locId] || "?"));
+      g.append(nodeLabel(t("loc." + locId), x, y));
       // councilors standing here: colour and shape
       here.forEach((seat, j) => {
         const px = x + (j - (here.length - 1) / 2) * 18;
@@ -255,7 +255,45 @@ export function renderFocus(ts) {
     })));
 }
 
-function shortLoc(id) {
-  const full = t("loc." + id);
-  return full.length > 11 ? full.slice(0, 10) + "." : full;
+// A location's whole name inside its node (r = 30): one line, or two split at the space nearest
+// the middle when it is long ("Weaving / mill", "Construction / site"); a line wider than the
+// node at its height is narrowed to fit (textLength), never cut. The node's accessible name is
+// its aria-label (locationLabel), the same whole name.
+const LABEL_PX = 10.5;
+let measurer = null;
+
+function textWidth(text) {
+  try {
+    measurer = measurer || document.createElement("canvas").getContext("2d");
+    const family = getComputedStyle(document.body).fontFamily || "serif";
+    measurer.font = `${LABEL_PX}px ${family}`;
+    return measurer.measureText(text).width;
+  } catch {
+    return text.length * LABEL_PX * 0.55;
+  }
+}
+
+function labelLines(name) {
+  const words = name.split(" ");
+  if (words.length < 2 || name.length <= 9) return [name];
+  let best = null;
+  for (let i = 1; i < words.length; i++) {
+    const a = words.slice(0, i).join(" "), b = words.slice(i).join(" ");
+    const worst = Math.max(textWidth(a), textWidth(b));
+    if (!best || worst < best.worst) best = { worst, lines: [a, b] };
+  }
+  return best.lines;
+}
+
+function nodeLabel(name, x, y) {
+  const lines = labelLines(name);
+  // baselines below the symbol, and the width of the node there (its chord, a little beyond)
+  const rows = lines.length === 1 ? [{ dy: 13, room: 56 }] : [{ dy: 9, room: 60 }, { dy: 19.5, room: 46 }];
+  const text = s("text", { x, y, class: "node-label" });
+  lines.forEach((line, i) => {
+    const { dy, room } = rows[i];
+    const fit = textWidth(line) > room ? { textLength: room, lengthAdjust: "spacingAndGlyphs" } : {};
+    text.append(s("tspan", { x, y: y + dy, ...fit }, line));
+  });
+  return text;
 }

@@ -1,4 +1,5 @@
-// My devices: the profile page's list of signed-in devices (sign any one out), "Add a device"
+// My devices: the profile page's list of signed-in devices (each named, how it was added, rename
+// or sign out any one: devicerow.js), "Add a device"
 // (a short code, its link and a QR code, for 10 minutes, once), the page the link opens on the
 // new device (/add-device#CODE), the notice a device gets when another one used the recovery
 // code, and the security notices of passkeys added and address changes made on other devices
@@ -11,6 +12,7 @@ import { loadProfile } from "/js/profile.js";
 import { signOutEverywhereDialog } from "/js/signoutall.js";
 import { withProof, quiet } from "/js/stepup.js";
 import { withSwitch } from "/js/switch.js";
+import { deviceRow } from "/js/devicerow.js";
 
 const when = (iso) => {
   const at = new Date(iso);
@@ -75,10 +77,7 @@ export function devicesSection() {
           off.disabled = false;
         }
       });
-      list.append(h("li.device", { "data-testid": "device", "data-current": d.current ? "1" : "0" },
-        h("strong", d.device), d.current ? h("span.badge", " ", t("devices.this_one")) : null,
-        h("span.muted", " — ", t("devices.first_last", { first: when(d.created_at), last: when(d.last_used_at) })),
-        " ", off));
+      list.append(deviceRow(d, { when, refresh, signOut: off }));
     }
   };
   refresh();

@@ -9,6 +9,7 @@ import { h } from "/js/dom.js";
 import { get } from "/js/api.js";
 import { SEAT_SYMBOLS } from "/js/pieces.js";
 import { describeEvent } from "/js/moves.js";
+import { beganText, gameOverText } from "/js/logend.js";
 
 export const LOG_TAIL = 100; // moves the page asks for with the game
 const LOG_PAGE = 100; // older moves read per click (the server's page is at most 200)
@@ -18,7 +19,10 @@ const QUIET = new Set(["turn_started", "turn_ended", "visit_closed", "card_actio
 
 // Each player's whole last turn: the events of that seat from its latest `turn_started` to its
 // `turn_ended` (the turn under way, once something happened in it). What happens between turns
-// (a round ending, an event card's gifts) belongs to nobody's turn. Most recent turn first.
+// (a round ending, an event card's gifts) belongs to nobody's turn. The game's very first turn
+// began as the game started, before the first move, so its `turn_started` is in no log entry:
+// a card played while no turn is open begins that player's turn (every turn begins with a card).
+// Most recent turn first.
 export function lastTurns(log) {
   const last = new Map(); // seat -> {seat, version, events}
   let current = null;
@@ -32,6 +36,8 @@ export function lastTurns(log) {
       if (e.type === "turn_started" && typeof e.seat === "number") {
         close();
         current = { seat: e.seat, version: en.version, events: [] };
+      } else if (!current && e.type === "card_played" && typeof e.seat === "number") {
+        current = { seat: e.seat, version: en.version, events: [e] };
       } else if (e.type === "turn_ended") {
         if (current && current.seat === e.seat) current.version = en.version;
         close();
@@ -101,12 +107,20 @@ export function renderLog(ts) {
     else if (entry.move) entries.push({ type: "move_made", seat: entry.seat, ...entry.move });
   }
   const latest = entries.length ? entries[entries.length - 1].version : null;
-  for (const e of entries) {
-    list.append(h("li", { class: (e.version !== undefined && e.version === latest ? "new " : "") + (e.type === "round_started" ? "round" : ""), "data-version": e.version },
-      e.seat !== undefined && e.seat !== null ? h("span.seat-token", { class: "seat" + e.seat }, SEAT_SYMBOLS[e.seat]) : null, " ",
-      describeEvent(e, (seat) => ts.nameOf(seat))));
+  const nameOf = (seat) => ts.nameOf(seat);
+  // who began, at the top once the log reaches back to the game's start
+  const start = ts.view && ts.view.options ? ts.view.options.start_player : null;
+  if (!ts.state.logMore && typeof start === "number") {
+    list.append(h("li.round.began", { "data-testid": "log-began" },
+      h("span.seat-token", { class: "seat" + start }, SEAT_SYMBOLS[start]), " ", beganText(start, nameOf)));
   }
-  if (!entries.length) list.append(h("li.muted", t("table.log_empty")));
+  for (const e of entries) {
+    const over = e.type === "game_finished";
+    list.append(h("li", { class: (e.version !== undefined && e.version === latest ? "new " : "") + (e.type === "round_started" || over ? "round" : ""), "data-version": e.version, "data-testid": over ? "log-over" : null },
+      e.seat !== undefined && e.seat !== null ? h("span.seat-token", { class: "seat" + e.seat }, SEAT_SYMBOLS[e.seat]) : null, " ",
+      over ? gameOverText(e.outcome, nameOf) : describeEvent(e, nameOf)));
+  }
+  if (!entries.length && typeof start !== "number") list.append(h("li.muted", t("table.log_empty")));
   const older = ts.state.logMore
     ? h("button.small.log-older", { type: "button", "data-testid": "log-older", disabled: !!ts.logLoading, onclick: () => showOlder(ts) }, t("log.older"))
     : null;

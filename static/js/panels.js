@@ -34,6 +34,7 @@ export const PANELS = [
   // Its badge: the messages that arrived out of sight (chat.js `unread`).
   {
     id: "chat", icon: "✉", label: "phone.tab_chat",
+    shown: (ts) => !ts.solo, // nobody to talk to at a solo table
     build: (ts, { phone }) => (phone && ts.chat ? ts.chat.el : null),
     badge: (ts) => (ts.chat && ts.chat.unread ? { glyph: String(ts.chat.unread), label: t("chat.unread", { count: ts.chat.unread }) } : null),
   },
@@ -51,10 +52,14 @@ export function isPhone() {
 
 // Desktop and tablet: the panels' own elements, placed by the page's grid.
 // Phone: a tab list (fixed at the bottom, in reach of a thumb) and one visible tab panel.
+// A panel with `shown(ts)` false is left out at that table (the chat at a solo table).
+const shownAt = (ts) => PANELS.filter((p) => !p.shown || p.shown(ts));
+
 export function renderPanels(ts, phone) {
-  if (!phone) return PANELS.map((p) => p.build(ts, { phone: false }));
-  if (!PANELS.some((p) => p.id === ts.panel)) ts.panel = PANELS.length ? PANELS[0].id : null;
-  const tabs = PANELS.map((p) => {
+  const list = shownAt(ts);
+  if (!phone) return list.map((p) => p.build(ts, { phone: false }));
+  if (!list.some((p) => p.id === ts.panel)) ts.panel = list.length ? list[0].id : null;
+  const tabs = list.map((p) => {
     const on = p.id === ts.panel;
     const badge = p.badge ? p.badge(ts) : null;
     return h("button.tab", {
@@ -70,7 +75,7 @@ export function renderPanels(ts, phone) {
       onkeydown: (e) => onTabKey(e, ts),
     }, h("span.tab-icon", { "aria-hidden": "true" }, p.icon), h("span.tab-label", t(p.label)), badgeNodes(badge));
   });
-  const panels = PANELS.map((p) => h("div.tab-panel", {
+  const panels = list.map((p) => h("div.tab-panel", {
     id: "panel-" + p.id,
     role: "tabpanel",
     "aria-labelledby": "tab-" + p.id,
@@ -96,7 +101,7 @@ export function refreshBadge(ts, id) {
 
 // Arrow keys, Home and End move between the tabs (the tab list is one stop for Tab).
 function onTabKey(e, ts) {
-  const ids = PANELS.map((p) => p.id);
+  const ids = shownAt(ts).map((p) => p.id);
   const i = ids.indexOf(ts.panel);
   let next = null;
   if (e.key === "ArrowRight") next = ids[(i + 1) % ids.length];

@@ -1,7 +1,7 @@
 // Presence: a dot per person's seat — a filled ring (◉) when a socket of theirs is open now, on
 // any server, a dotted one (◌) when away (shapes unlike the seat symbols ● ▲ ■ ◆), with the words ("here", "away since 21:04") so it is never told
 // by colour alone. Fed by the lobby's seats (present, last_seen) and `presence` frames.
-import { t } from "/js/i18n.js";
+import { t, lang } from "/js/i18n.js";
 import { h } from "/js/dom.js";
 
 // seat -> {present, last_seen}, from a lobby's seat list or a presence frame's
@@ -18,8 +18,10 @@ export function presenceText(p) {
   if (!p.last_seen) return t("presence.away");
   const at = new Date(p.last_seen);
   const sameDay = at.toDateString() === new Date().toDateString();
-  const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  const when = sameDay ? time : `${at.toLocaleDateString()} ${time}`;
+  // in the page's language ("23:35" in German and Czech, "11:35 PM" in English)
+  const locale = lang() || undefined;
+  const time = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit" }).format(at);
+  const when = sameDay ? time : `${new Intl.DateTimeFormat(locale, { dateStyle: "short" }).format(at)} ${time}`;
   return t("presence.away_since", { time: when });
 }
 

@@ -1,5 +1,5 @@
 // My profile (/profile): who I am here, my e-mail (email.js), my passkeys (passkeys.js) and the
-// people I play with.
+// people I play with. Signed out: the "Who are you?" panel (signin.js), then the profile.
 import { t } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { profile } from "/js/profile.js";
@@ -10,12 +10,19 @@ import { blockedList } from "/js/invitations.js";
 import { devicesSection } from "/js/devices.js";
 import { guideSection } from "/js/guide.js";
 import { myDataSection } from "/js/mydata.js";
+import { askWhoYouAre } from "/js/signin.js";
 
 export function renderProfilePage(root, { link }) {
   const me = profile();
   clear(root);
   if (!me) {
-    root.append(h("section.panel", h("p", { "data-testid": "profile-no-profile" }, t("mygames.no_profile")), link("/", t("app.home"), { class: "button" })));
+    // signed out: "Who are you?" as on every page that needs a profile, then this page
+    askWhoYouAre(root, {
+      done: async () => {
+        document.dispatchEvent(new Event("emara:profile"));
+        renderProfilePage(root, { link });
+      },
+    });
     return;
   }
   root.append(

@@ -8,6 +8,16 @@ import { rulesLink } from "/js/ruleslink.js";
 // Suggested building start values (hard … easy); any value may be entered.
 const SUGGESTED = [15, 20, 25, 30, 35, 40];
 
+// The building start value of the newest high-score game played (null: none yet): the box
+// starts there, so the best score shown is the one just played for. `results` come oldest first.
+export function lastHighScoreStart(results) {
+  let last = null;
+  for (const r of results || []) {
+    if (r && r.mode === "high_score" && (!last || String(r.date) >= String(last.date))) last = r;
+  }
+  return last ? last.building_start : null;
+}
+
 // `go(tableId)` opens the table; the router passes its own.
 export async function renderSolo(root, go) {
   root.replaceChildren(el("p", { text: t("app.loading") }));
@@ -105,7 +115,7 @@ export async function renderSolo(root, go) {
     type: "number",
     id: "solo-building-start",
     name: "building_start",
-    value: 35,
+    value: lastHighScoreStart(data.results) ?? 35,
     step: 1,
     required: true,
     list: "solo-start-values",
@@ -159,7 +169,7 @@ export async function renderSolo(root, go) {
       error,
       el("div", { class: "solo-modes" }, high, campaign),
       el("p", {}, el("a", { href: "/records", "data-link": true, text: t("records.title") })),
-      el("p", {}, rulesLink("solo", t("rules.solo.title"), { "data-testid": "solo-rules-link" })),
+      el("p", {}, rulesLink("solo", t("solo.rules_link"), { "data-testid": "solo-rules-link" })),
     ),
   );
 }

@@ -107,6 +107,11 @@ export class TableScreen {
   // ---------- what the renderers read ----------
 
   get view() { return this.state.view; }
+  // a solo table (against Victoria): nobody to talk to, nobody to be told of the turn
+  get solo() {
+    const seats = this.table && this.table.seats;
+    return !!(this.view && this.view.victoria) || (Array.isArray(seats) && seats.length === 1);
+  }
   get legal() { return this.state.legal; }
   get log() { return this.state.log; }
   get status() { return this.state.status; }
@@ -151,7 +156,7 @@ export class TableScreen {
     this.guide.start();
     this.tips.start(this.root);
     await this.fetchGame();
-    if (!this.chat.el.isConnected) this.root.after(this.chat.el); // no game to show: the chat below
+    if (!this.chat.el.isConnected && !this.solo) this.root.after(this.chat.el); // no game to show: the chat below
     this.socket.start();
   }
 
@@ -345,7 +350,9 @@ export class TableScreen {
     for (const el of renderPanels(this, phone).flat()) if (el) game.append(el);
     this.slot.append(game);
     // the chat: in its tab on a phone (built above), else the column beside the game
-    if (!phone && this.chat.el.parentNode !== this.layout) this.layout.append(this.chat.el);
+    this.layout.classList.toggle("solo", this.solo);
+    if (this.solo) this.chat.el.remove(); // nobody to talk to at a solo table
+    else if (!phone && this.chat.el.parentNode !== this.layout) this.layout.append(this.chat.el);
     renderControls(this);
     restoreFocus(this.root, hadFocus, inControls);
     const list = document.getElementById("log-list");
