@@ -3,7 +3,7 @@ invite while suspended); a deleted profile keeps only its id and a neutral name,
 held in finished games stay whole.
 
 Revision ID: 0920
-Revises: 0905
+Revises: 0910
 Create Date: 2026-12-02
 """
 
