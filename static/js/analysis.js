@@ -41,12 +41,17 @@ function points(n) {
   return (Math.round(Math.abs(n) * 10) / 10).toLocaleString(document.documentElement.lang || undefined);
 }
 
+// A measure's noise (its standard error) after its value: " (± 0.6)", nothing when it is 0.
+function noiseText(se) {
+  return se > 0 ? ` (± ${points(se)})` : "";
+}
+
 // One swing as a sentence: "Move 57: Ada's move cost about 6 points of expected final score
 // (± 1) against the bot's choice. Played: hired Steward. The bot preferred: delivered bread."
 export function swingText(seat, sw, nameOf) {
   const name = nameOf(seat);
   const cost = typeof sw.cost === "number" ? sw.cost : -sw.change;
-  const head = t("analysis.swing_down", { n: sw.position, name, points: points(cost), noise: points(sw.noise || 0) });
+  const head = t("analysis.swing_down", { n: sw.position, name, points: points(cost), noise: noiseText(sw.noise || 0) });
   // The same card on another slot reads the same in words: then the slots are said too.
   const a = sw.played.move || {}, b = (sw.preferred && sw.preferred.move) || {};
   const slots = a.kind === "play_card" && b.kind === "play_card" && a.card === b.card && a.slot !== b.slot;
@@ -69,7 +74,7 @@ export function chanceText(entry) {
 // One luck step as a sentence: "Move 88: the cards drawn raised Ada's expected final score by 4
 // (± 1). Nobody's choice."
 export function luckText(seat, lk, nameOf) {
-  return t(lk.change < 0 ? "analysis.luck_down" : "analysis.luck_up", { n: lk.position, name: nameOf(seat), what: chanceText(lk.played), points: points(lk.change), noise: points(lk.noise || 0) });
+  return t(lk.change < 0 ? "analysis.luck_down" : "analysis.luck_up", { n: lk.position, name: nameOf(seat), what: chanceText(lk.played), points: points(lk.change), noise: noiseText(lk.noise || 0) });
 }
 
 export class AnalysisPanel {
