@@ -10,6 +10,7 @@ any instance, in any order, after any restart.
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -103,7 +104,7 @@ def measure_step(
                 _view(before, mover), mover, mover, [played, preferred["move"]], seed
             )
             cost = paired([r[mover] for r in cols[1]], [r[mover] for r in cols[0]])
-            measured["cost"] = cost.rounded()
+            measured["cost"] = cost.rounded() if math.isfinite(cost.se) else None
             columns[mover] = cols[0]
     if step.luck:
         after = done.state_at(i + 1)
@@ -112,7 +113,8 @@ def measure_step(
                 columns[seat] = bot.outcomes(_view(before, seat), seat, mover, [played], seed)[0]
             now = bot.outcomes(_view(after, seat), seat, seat, [None], seed)[0]
             luck = unpaired([r[seat] for r in now], [r[seat] for r in columns[seat]])
-            measured["luck"][str(seat)] = luck.rounded()
+            if math.isfinite(luck.se):  # fewer than two samples the seat's view allowed: none
+                measured["luck"][str(seat)] = luck.rounded()
     return measured, preferred
 
 

@@ -3,6 +3,7 @@ is luck, nobody's swing; the same record and bot version give the same numbers."
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from app import rules
@@ -127,3 +128,30 @@ def test_chance_steps_are_luck_not_swings(example: dict[str, Any]) -> None:
             assert lk.seat == seat and abs(lk.change) >= max(1.0, 3 * lk.noise)
             assert any(e["type"] in CHANCE_EVENTS for e in done.events[lk.position - 1])
     assert swings(measured, movers, 3) == {0: [], 1: [], 2: []}
+
+
+class RefusingBot(CountingBot):
+    """Every sample refused (a view in which no drawn state allows the move)."""
+
+    def outcomes(self, view: Any, seat: int, mover: int, moves: Any, rng_seed: int) -> Any:
+        return [[] for _ in moves]
+
+    def preferred(self, view: Any, legal: Any, rng_seed: int) -> Any:
+        return legal[-1]
+
+
+def test_a_measure_without_samples_keeps_no_number(example: dict[str, Any]) -> None:
+    """With fewer than two samples no noise can be told: no cost or luck is kept (a stored
+    measure is plain, finite JSON), and nothing is listed."""
+    done = replay_of(example)
+    movers = [seat for seat, _, _ in done.moves]
+    i = next(
+        i
+        for i, ev in enumerate(done.events)
+        if is_chance(ev) and i > 0 and movers[i] == movers[i - 1]
+    )
+    measured, _ = measure_step(done, Step(i, swing=True, luck=(movers[i],)), RefusingBot(), "k")
+    json.dumps(measured, allow_nan=False)
+    assert measured["luck"] == {}
+    assert swings({i: measured}, movers, 3) == {0: [], 1: [], 2: []}
+    assert luck({i: measured}, 3) == {0: [], 1: [], 2: []}
