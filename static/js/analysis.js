@@ -37,8 +37,12 @@ export function moveText(entry, nameOf) {
   return kind === "end_turn" ? t("analysis.end_turn") : kind === "end_visit" ? t("analysis.end_visit") : t("analysis.other_move");
 }
 
+function rounded(n) {
+  return Math.round(Math.abs(n) * 10) / 10;
+}
+
 function points(n) {
-  return (Math.round(Math.abs(n) * 10) / 10).toLocaleString(document.documentElement.lang || undefined);
+  return rounded(n).toLocaleString(document.documentElement.lang || undefined);
 }
 
 // A measure's noise (its standard error) after its value: " (± 0.6)", nothing when it is 0.
@@ -51,7 +55,7 @@ function noiseText(se) {
 export function swingText(seat, sw, nameOf) {
   const name = nameOf(seat);
   const cost = typeof sw.cost === "number" ? sw.cost : -sw.change;
-  const head = t("analysis.swing_down", { n: sw.position, name, points: points(cost), noise: noiseText(sw.noise || 0) });
+  const head = t("analysis.swing_down", { n: sw.position, count: rounded(cost), name, points: points(cost), noise: noiseText(sw.noise || 0) });
   // The same card on another slot reads the same in words: then the slots are said too.
   const a = sw.played.move || {}, b = (sw.preferred && sw.preferred.move) || {};
   const slots = a.kind === "play_card" && b.kind === "play_card" && a.card === b.card && a.slot !== b.slot;
@@ -68,7 +72,7 @@ const CHANCE = [["event_revealed", "analysis.luck_event"], ["cards_drawn", "anal
 export function chanceText(entry) {
   const types = new Set((entry.events || []).map((e) => e.type));
   const said = [...new Set(CHANCE.filter(([type]) => types.has(type)).map(([, key]) => key))].map((key) => t(key));
-  return said.length ? said.join(", ") : t("analysis.luck_chance");
+  return said.length ? said.join(t("analysis.luck_and")) : t("analysis.luck_chance");
 }
 
 // One luck step as a sentence: "Move 88: the cards drawn raised Ada's expected final score by 4
@@ -294,7 +298,7 @@ export class AnalysisPanel {
       h("h3", { id: "analysis-luck-title" }, t("analysis.luck_title")),
       h("p.muted", t("analysis.luck_intro")),
       lucky.length ? lucky.map((g) => h("div.analysis-player", { class: "seat" + g.seat }, head(g.seat),
-        h("p", { "data-testid": "analysis-luck-total" }, t(g.luck_total < 0 ? "analysis.luck_total_down" : "analysis.luck_total_up", { name: this.nameOf(g.seat), points: points(g.luck_total) })),
+        h("p", { "data-testid": "analysis-luck-total" }, t(g.luck_total < 0 ? "analysis.luck_total_down" : "analysis.luck_total_up", { name: this.nameOf(g.seat), count: rounded(g.luck_total), points: points(g.luck_total) })),
         h("ol.analysis-swing-list", g.luck.map((lk) => h("li",
           h("button.analysis-swing", {
             type: "button", "data-testid": "analysis-luck-step", "data-position": String(lk.position),
