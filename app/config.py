@@ -222,6 +222,11 @@ class Settings(BaseSettings):
     # worker thread (tests with a stand-in bot, or a machine that cannot start processes).
     analysis_child_process: bool = True
     analysis_playouts: int = Field(default=2, ge=1, le=64)
+    # Swings and luck (docs/analysis.md "Swings and luck"): playouts per move where one is
+    # measured (its noise: a swing's standard error is about 3.7 / sqrt(samples) points), and
+    # playouts per game for all of them (the CPU bound of that part of an analysis).
+    analysis_measure_samples: int = Field(default=32, ge=2, le=512)
+    analysis_measure_budget: int = Field(default=2000, ge=0)
     analysis_max_positions: int = Field(default=1200, ge=1)
     analysis_lease_seconds: float = Field(default=120.0, gt=0)
     analysis_poll_seconds: float = Field(default=10.0, gt=0)

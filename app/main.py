@@ -229,9 +229,18 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # The bot's playouts run in a child process (app/analysis/child.py), off the interpreter
     # lock the requests share; in the thread itself only where a setting says so.
     analysis_bot: StrongBot | ChildProcessBot = (
-        ChildProcessBot(settings.analysis_playouts, processes=settings.analysis_jobs_per_process)
+        ChildProcessBot(
+            settings.analysis_playouts,
+            processes=settings.analysis_jobs_per_process,
+            samples=settings.analysis_measure_samples,
+            budget=settings.analysis_measure_budget,
+        )
         if settings.analysis_child_process
-        else StrongBot(settings.analysis_playouts)
+        else StrongBot(
+            settings.analysis_playouts,
+            samples=settings.analysis_measure_samples,
+            budget=settings.analysis_measure_budget,
+        )
     )
     analysis = AnalysisService(
         db,

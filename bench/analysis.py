@@ -6,10 +6,11 @@
 Plays a game with the engine's greedy player (the same game for the same seed), then analyses it
 the way the analysis worker does (app/analysis/compute.py with the strong bot's estimate and
 advice, ``--playouts`` a position as the setting ``analysis_playouts``; default: the setting's
-default): every position's expected scores, then the bot's preferred move at each player's three
-biggest swings. Prints the wall and CPU time of both parts, per position and for the whole game.
+default): every position's expected scores, then the swings and luck measured within the bot's
+budget (app/analysis/measure.py ``plan``). Prints the wall and CPU time of both parts, per
+position and for the whole game.
 With ``--every K`` only every K-th position is estimated and the whole game is extrapolated from
-them (said so in the output); the swings are then those of the positions estimated.
+them (said so in the output); only moves between two estimated positions are then measured.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.analysis.bot import StrongBot
-from app.analysis.compute import estimate_position, preferred_at, swings
+from app.analysis.bot import ADVICE_PLAYOUTS, StrongBot
+from app.analysis.compute import estimate_position, measure_step
+from app.analysis.measure import plan
 from app.config import Settings
 from app.records.replay import replay_record
 from app.rules.simulate import play_greedy
@@ -64,12 +66,12 @@ def main() -> None:
 
     movers = [seat for seat, _, _ in done.moves]
     wall, cpu = time.perf_counter(), time.process_time()
-    found = swings(expected, movers, args.players)
-    advised = 0
-    for player in found.values():
-        for sw in player:
-            preferred_at(done, sw.position - 1, movers[sw.position - 1], bot, key)
-            advised += 1
+    steps = plan(
+        expected, movers, done.events, args.players, bot.samples, bot.budget, ADVICE_PLAYOUTS
+    )
+    for step in steps:
+        measure_step(done, step, bot, key)
+    advised = len(steps)
     adv_wall, adv_cpu = time.perf_counter() - wall, time.process_time() - cpu
 
     print(f"estimates: {per_wall:.3f} s wall, {per_cpu:.3f} s CPU a position")
@@ -85,7 +87,10 @@ def main() -> None:
         print(f"mean step of an expected score between positions: {sum(steps) / len(steps):.2f}")
     total_wall = per_wall * done.positions + adv_wall
     total_cpu = per_cpu * done.positions + adv_cpu
-    print(f"preferred moves at {advised} swings: {adv_wall:.1f} s wall, {adv_cpu:.1f} s CPU")
+    print(
+        f"swings and luck measured at {advised} positions: {adv_wall:.1f} s wall, "
+        f"{adv_cpu:.1f} s CPU"
+    )
     how = "measured" if len(picks) == done.positions else "extrapolated from the sample"
     print(
         f"whole game ({how}): {total_wall:.0f} s wall, {total_cpu:.0f} s CPU "

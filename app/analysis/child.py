@@ -21,14 +21,14 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from app.analysis.bot import ADVICE_PLAYOUTS, StrongBot
+from app.analysis.bot import ADVICE_PLAYOUTS, MEASURE_BUDGET, MEASURE_SAMPLES, StrongBot
 
 _bot: StrongBot | None = None
 
 
-def _start(playouts: int, advice_playouts: int) -> None:
+def _start(playouts: int, advice_playouts: int, samples: int, budget: int) -> None:
     global _bot
-    _bot = StrongBot(playouts, advice_playouts)
+    _bot = StrongBot(playouts, advice_playouts, samples=samples, budget=budget)
 
 
 def _expected(
@@ -43,17 +43,32 @@ def _preferred(view: dict[str, Any], legal: list[dict[str, Any]], seed: int) -> 
     return _bot.preferred(view, legal, seed)
 
 
+def _outcomes(
+    view: dict[str, Any], seat: int, mover: int, moves: list[dict[str, Any] | None], seed: int
+) -> list[list[list[float]]]:
+    assert _bot is not None
+    return _bot.outcomes(view, seat, mover, moves, seed)
+
+
 class ChildProcessBot:
     """``StrongBot``'s answers, computed in child processes (one for each analysis the
     instance runs at a time)."""
 
     def __init__(
-        self, playouts: int, advice_playouts: int = ADVICE_PLAYOUTS, *, processes: int = 1
+        self,
+        playouts: int,
+        advice_playouts: int = ADVICE_PLAYOUTS,
+        *,
+        processes: int = 1,
+        samples: int = MEASURE_SAMPLES,
+        budget: int = MEASURE_BUDGET,
     ) -> None:
         self.playouts = playouts
         self.processes = max(1, processes)
         self.advice_playouts = advice_playouts
-        self.version = StrongBot(playouts, advice_playouts).version
+        self.samples = samples
+        self.budget = budget
+        self.version = StrongBot(playouts, advice_playouts, samples=samples, budget=budget).version
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
 
@@ -64,7 +79,7 @@ class ChildProcessBot:
                     max_workers=self.processes,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start,
-                    initargs=(self.playouts, self.advice_playouts),
+                    initargs=(self.playouts, self.advice_playouts, self.samples, self.budget),
                 )
             return self._pool
 
@@ -88,6 +103,19 @@ class ChildProcessBot:
         self, view: dict[str, Any], legal: list[dict[str, Any]], rng_seed: int
     ) -> dict[str, Any]:
         return dict(self._call(_preferred, view, legal, rng_seed))
+
+    def outcomes(
+        self,
+        view: dict[str, Any],
+        seat: int,
+        mover: int,
+        moves: list[dict[str, Any] | None],
+        rng_seed: int,
+    ) -> list[list[list[float]]]:
+        return [
+            [list(row) for row in col]
+            for col in self._call(_outcomes, view, seat, mover, moves, rng_seed)
+        ]
 
     @property
     def running(self) -> bool:

@@ -1,4 +1,5 @@
-"""The analysis of one position, and the swings of a whole game: pure functions over a replay.
+"""The analysis of one position, the measure of a swing or of luck (app/analysis/measure.py),
+and the swings and luck of a whole game: pure functions over a replay.
 
 Everything goes through the engine's public calls (``rules.view_for``, ``legal_moves``,
 ``apply_move``, ``summarize``) and the bot's Protocol. The seed of every estimate is drawn from
@@ -9,14 +10,14 @@ any instance, in any order, after any restart.
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
 from typing import Any, cast
 
 from app import rules
 from app.analysis.bot import AnalysisBot, final_scores
+from app.analysis.measure import SWINGS_PER_PLAYER, Stat, Step, paired, unpaired
 from app.records.replay import Replayed
-
-SWINGS_PER_PLAYER = 3
 
 
 def seed_for(key: str, bot_version: str, position: int, purpose: str) -> int:
@@ -70,31 +71,97 @@ def preferred_at(done: Replayed, n: int, seat: int, bot: AnalysisBot, key: str) 
     }
 
 
+def _canonical(move: dict[str, Any]) -> dict[str, Any]:
+    return dict(rules.encode_move(rules.decode_move(move)))
+
+
+def _view(state: Any, seat: int) -> dict[str, Any]:
+    return cast(dict[str, Any], rules.view_for(state, seat))
+
+
+def measure_step(
+    done: Replayed, step: Step, bot: AnalysisBot, key: str
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Measure one planned step: the cost of the move played at ``step.position`` against the
+    bot's preferred move (a swing candidate), and the luck of each seat in ``step.luck``.
+    Returns the measure (``cost``: [mean, standard error], or None where the bot prefers the
+    move played; ``luck``: seat → [mean, standard error]) and the preferred move (words-ready,
+    or None when no swing was measured)."""
+    i = step.position
+    mover, played, _ = done.moves[i]
+    played = _canonical(played)
+    before = done.state_at(i)
+    seed = seed_for(key, bot.version, i, "measure")
+    measured: dict[str, Any] = {"cost": None, "luck": {}}
+    preferred = None
+    columns: dict[int, list[list[float]]] = {}  # seat → its samples of the move played
+    if step.swing:
+        preferred = preferred_at(done, i, mover, bot, key)
+        if _canonical(preferred["move"]) == played:
+            measured["cost"] = [0.0, 0.0]
+        else:
+            cols = bot.outcomes(
+                _view(before, mover), mover, mover, [played, preferred["move"]], seed
+            )
+            cost = paired([r[mover] for r in cols[1]], [r[mover] for r in cols[0]])
+            measured["cost"] = cost.rounded() if math.isfinite(cost.se) else None
+            columns[mover] = cols[0]
+    if step.luck:
+        after = done.state_at(i + 1)
+        for seat in step.luck:
+            if seat not in columns:
+                columns[seat] = bot.outcomes(_view(before, seat), seat, mover, [played], seed)[0]
+            now = bot.outcomes(_view(after, seat), seat, seat, [None], seed)[0]
+            luck = unpaired([r[seat] for r in now], [r[seat] for r in columns[seat]])
+            if math.isfinite(luck.se):  # fewer than two samples the seat's view allowed: none
+                measured["luck"][str(seat)] = luck.rounded()
+    return measured, preferred
+
+
 @dataclass(frozen=True)
 class Swing:
     seat: int
     position: int  # the position the move led to; the move is number ``position`` (1-based)
-    change: float
+    cost: float  # the mover's expected score lost against the bot's preferred move
+    noise: float  # the cost's standard error
+
+
+@dataclass(frozen=True)
+class Luck:
+    seat: int
+    position: int  # the position the chance step led to (move number ``position``)
+    change: float  # the seat's expected score gained (negative: lost) by chance
+    noise: float
 
 
 def swings(
-    expected: dict[int, list[float]], movers: list[int], players: int
+    measured: dict[int, dict[str, Any]], movers: list[int], players: int
 ) -> dict[int, list[Swing]]:
-    """Each player's ``SWINGS_PER_PLAYER`` biggest changes of their own expected score across
-    one of their own moves after which they still act (largest first by size; ties: the
-    earlier move). Each position is estimated through the eyes of the seat to act there, so a
-    move that passes the turn (or ends the game) changes the eyes as well as the game: its
-    change says more about what another seat knows than about the move, and is left out."""
-    out: dict[int, list[Swing]] = {}
-    for seat in range(players):
-        found = []
-        for i, mover in enumerate(movers):
-            n = i + 1
-            if mover != seat or n not in expected or i not in expected:
-                continue
-            if n >= len(movers) or movers[n] != seat:
-                continue  # the turn passed: other eyes at position n
-            found.append(Swing(seat, n, round(expected[n][seat] - expected[i][seat], 2)))
-        found.sort(key=lambda s: (-abs(s.change), s.position))
-        out[seat] = [s for s in found[:SWINGS_PER_PLAYER] if s.change != 0]
+    """Each player's ``SWINGS_PER_PLAYER`` costliest measured moves whose cost stands well
+    above its noise (``Stat.significant``); largest first, ties: the earlier move. A move the
+    bot prefers costs 0 and is never one."""
+    out: dict[int, list[Swing]] = {seat: [] for seat in range(players)}
+    for i, m in sorted(measured.items()):
+        if m.get("cost") is None:
+            continue
+        cost = Stat(*m["cost"])
+        if cost.mean > 0 and cost.significant:
+            out[movers[i]].append(Swing(movers[i], i + 1, cost.mean, cost.se))
+    for seat, found in out.items():
+        found.sort(key=lambda s: (-s.cost, s.position))
+        out[seat] = found[:SWINGS_PER_PLAYER]
+    return out
+
+
+def luck(measured: dict[int, dict[str, Any]], players: int) -> dict[int, list[Luck]]:
+    """Each player's measured chance steps that stand well above their noise, the biggest
+    (by size) first, ties: the earlier move; all of them (a caller shows the first few)."""
+    out: dict[int, list[Luck]] = {seat: [] for seat in range(players)}
+    for i, m in sorted(measured.items()):
+        for seat, value in (m.get("luck") or {}).items():
+            stat = Stat(*value)
+            if stat.significant:
+                out[int(seat)].append(Luck(int(seat), i + 1, stat.mean, stat.se))
+    for found in out.values():
+        found.sort(key=lambda x: (-abs(x.change), x.position))
     return out

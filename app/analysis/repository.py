@@ -141,11 +141,17 @@ def add_position(
     s.flush()
 
 
-def set_preferred(s: Session, job_id: int, position: int, preferred: dict[str, Any]) -> None:
+def set_measured(
+    s: Session,
+    job_id: int,
+    position: int,
+    measured: dict[str, Any],
+    preferred: dict[str, Any] | None,
+) -> None:
     s.execute(
         update(AnalysisPosition)
         .where(AnalysisPosition.job_id == job_id, AnalysisPosition.position == position)
-        .values(preferred=preferred)
+        .values(measured=measured, preferred=preferred)
         .execution_options(synchronize_session=False)
     )
 

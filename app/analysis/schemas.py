@@ -37,19 +37,39 @@ class PreferredMove(BaseModel):
 
 
 class SwingOut(BaseModel):
-    """A move of the player that changed their own expected score by ``change`` (negative: it
-    fell): the move played (the replay's log entry, leading to ``position``) and the bot's
-    preferred move at the position before it."""
+    """A move of the player that cost them ``cost`` points of expected final score against the
+    bot's preferred move at the position before it (measured from their own view, with common
+    random numbers; ``noise`` is the cost's standard error, and a swing is listed only well
+    above it): the move played (the replay's log entry, leading to ``position``) and the bot's
+    preferred move. ``change`` is ``-cost``."""
 
     position: int
+    cost: float
+    noise: float
     change: float
     played: ReplayLogEntry
     preferred: PreferredMove | None
 
 
+class LuckOut(BaseModel):
+    """A chance step (cards or favor tokens drawn, an event or advisor turned up) that changed
+    the player's expected final score by ``change`` (negative: it fell), as the player saw it
+    then; ``noise`` is its standard error. Nobody's choice: the move that led to ``position``
+    (``played``, the replay's log entry) only set it off."""
+
+    position: int
+    change: float
+    noise: float
+    played: ReplayLogEntry
+
+
 class PlayerSwings(BaseModel):
     seat: int
-    swings: list[SwingOut] = Field(description="at most three, the biggest first")
+    swings: list[SwingOut] = Field(description="at most three, the costliest first")
+    luck: list[LuckOut] = Field(default_factory=list, description="at most three, biggest first")
+    luck_total: float = Field(
+        0.0, description="the sum of all the luck steps that stood above their noise"
+    )
 
 
 class AnalysisOut(BaseModel):

@@ -19,9 +19,10 @@ from sqlalchemy.orm import Session
 
 from app.analysis import repository as repo
 from app.analysis import requests
-from app.analysis.compute import swings
+from app.analysis.compute import luck, swings
 from app.analysis.errors import AnalysisQueueFull, AnalysisTooLong
 from app.analysis.key import game_key
+from app.analysis.measure import LUCK_PER_PLAYER
 from app.analysis.requests import Requester
 from app.analysis.schemas import JobStatus
 from app.analysis.source import load_record
@@ -173,22 +174,35 @@ class AnalysisService:
 
 def _swings(rows: list[AnalysisPosition], replay: dict[str, Any]) -> list[dict[str, Any]]:
     log: list[dict[str, Any]] = replay["log"]
-    expected = {r.position: list(r.expected) for r in rows}
+    measured = {r.position: r.measured for r in rows if r.measured is not None}
     preferred = {r.position: r.preferred for r in rows}
     players = len(replay["players"])
-    found = swings(expected, [int(e["seat"]) for e in log], players)
+    found = swings(measured, [int(e["seat"]) for e in log], players)
+    lucky = luck(measured, players)
     return [
         {
             "seat": seat,
             "swings": [
                 {
                     "position": sw.position,
-                    "change": sw.change,
+                    "cost": round(sw.cost, 2),
+                    "noise": round(sw.noise, 2),
+                    "change": round(-sw.cost, 2),
                     "played": log[sw.position - 1],
                     "preferred": preferred.get(sw.position - 1),
                 }
                 for sw in found[seat]
             ],
+            "luck": [
+                {
+                    "position": lk.position,
+                    "change": round(lk.change, 2),
+                    "noise": round(lk.noise, 2),
+                    "played": log[lk.position - 1],
+                }
+                for lk in lucky[seat][:LUCK_PER_PLAYER]
+            ],
+            "luck_total": round(sum(lk.change for lk in lucky[seat]), 2),
         }
         for seat in range(players)
     ]

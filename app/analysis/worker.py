@@ -21,8 +21,9 @@ from collections.abc import Callable
 from anyio import CapacityLimiter, to_thread
 
 from app.analysis import repository as repo
-from app.analysis.bot import AnalysisBot
-from app.analysis.compute import estimate_position, preferred_at, swings
+from app.analysis.bot import ADVICE_PLAYOUTS, AnalysisBot
+from app.analysis.compute import estimate_position, measure_step
+from app.analysis.measure import plan
 from app.analysis.schemas import JobStatus
 from app.analysis.source import load_record, replay_of
 from app.clock import Clock
@@ -91,7 +92,7 @@ class AnalysisWorker:
             replay_id, total, key = job.replay_id, job.total, job.record_key
             rows = repo.positions(s, job_id)
             expected = {p.position: p.expected for p in rows}
-            chosen = {p.position for p in rows if p.preferred is not None}
+            chosen = {p.position for p in rows if p.measured is not None}
         record = load_record(self.db, replay_id)
         if record is None:
             self._fail(job_id, "the record is gone")
@@ -117,23 +118,29 @@ class AnalysisWorker:
                         return  # the lease was lost: another instance runs the job now
                     repo.add_position(s, job_id, n, est.seat, est.expected)
                 expected[n] = est.expected
-            # The bot's preferred move where each player's biggest swings happened.
+            # Swings and luck, measured where the curve points to them, within the budget.
             movers = [seat for seat, _, _ in done.moves]
-            for found in swings(expected, movers, len(expected[0])).values():
-                for swing in found:
-                    before = swing.position - 1
-                    if before in chosen:
-                        continue
-                    if self._stop(should_stop):
-                        self._give_back(job_id)
+            steps = plan(
+                expected,
+                movers,
+                done.events,
+                len(expected[0]),
+                self.bot.samples,
+                self.bot.budget,
+                ADVICE_PLAYOUTS,
+            )
+            for step in steps:
+                if step.position in chosen:
+                    continue
+                if self._stop(should_stop):
+                    self._give_back(job_id)
+                    return
+                measured, preferred = measure_step(done, step, self.bot, key)
+                with self.db.session() as s:
+                    if not repo.renew(s, job_id, self.owner, self._lease()):
                         return
-                    mover = movers[before]
-                    preferred = preferred_at(done, before, mover, self.bot, key)
-                    with self.db.session() as s:
-                        if not repo.renew(s, job_id, self.owner, self._lease()):
-                            return
-                        repo.set_preferred(s, job_id, before, preferred)
-                    chosen.add(before)
+                    repo.set_measured(s, job_id, step.position, measured, preferred)
+                chosen.add(step.position)
         except Exception:
             log.exception("analysis of job %s failed", job_id)
             self._fail(job_id, "the analysis failed")

@@ -73,3 +73,50 @@ def _scores(outcome: dict[str, Any], n: int) -> list[float]:
     for p in outcome["players"]:
         scores[int(p["seat"])] = float(p["score"])
     return scores
+
+
+def outcomes(
+    view: dict[str, Any],
+    seat: int,
+    moves: list[dict[str, Any] | None],
+    samples: int,
+    rng_seed: int,
+    mover: int | None = None,
+) -> list[list[list[float]]]:
+    """Every player's final score in each of ``samples`` playouts after each of ``moves`` (wire
+    moves of ``mover``, by default ``seat``; None: the position as it stands), from ``seat``'s
+    own view.
+
+    Common random numbers: sample ``i`` draws the same hidden state and the same random stream
+    for every move, so the difference between two moves' scores in one sample is the moves',
+    not the dice's. A sample in which the drawn state refuses one of the moves is dropped for
+    all of them (the lists stay paired). ``out[k][i][s]``: move ``k``, sample ``i``, seat ``s``.
+    """
+    me = view.get("me")
+    if not isinstance(me, dict) or int(me.get("seat", -1)) != seat:
+        raise BotError("not_a_seat_view", "an estimate needs the seat's own view")
+    if samples < 1:
+        raise BotError("bad_budget", "an estimate needs at least one playout")
+    n = int(view["players"])
+    if view.get("outcome"):
+        final = _scores(view["outcome"], n)
+        return [[list(final) for _ in range(samples)] for _ in moves]
+    by = seat if mover is None else mover
+    master = random.Random(rng_seed)
+    out: list[list[list[float]]] = [[] for _ in moves]
+    for _ in range(samples):
+        sample_seed = master.getrandbits(48)
+        rows: list[list[float]] = []
+        for move in moves:
+            rng = random.Random(sample_seed)
+            state = determinize(view, rng)
+            if move is not None:
+                try:
+                    state = rules.apply_move(state, by, move).state
+                except Exception:  # a drawn state may refuse a move the real one allowed
+                    break
+            rows.append(playout(state, rng))
+        if len(rows) == len(moves):
+            for k, row in enumerate(rows):
+                out[k].append(row)
+    return out

@@ -468,6 +468,9 @@ class AnalysisPosition(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     expected: Mapped[list[float]] = mapped_column(JSON)
     preferred: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # Where a swing or luck was measured (app/analysis/measure.py): the move's cost and each
+    # seat's luck, [mean, standard error].
+    measured: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class AnalysisRequest(Base):

@@ -6,7 +6,9 @@
 // takes, and stops when the viewer is gone); then an SVG chart over the game, one line per player
 // (colour and dash pattern), the viewer's position marked, a click on the chart moves the viewer
 // there; the chart's text alternative names where each line starts, ends and peaks. Below it each
-// player's three biggest swings in words, each a button that moves the viewer to that move.
+// player's costliest moves against the bot's choice (swings, measured well above their noise) and,
+// apart, what chance did to them (luck: cards and tokens drawn, events and advisors turned up), in
+// words, each a button that moves the viewer to that move.
 import { t } from "/js/i18n.js";
 import { h, s, clear } from "/js/dom.js";
 import { get, post } from "/js/api.js";
@@ -35,15 +37,25 @@ export function moveText(entry, nameOf) {
   return kind === "end_turn" ? t("analysis.end_turn") : kind === "end_visit" ? t("analysis.end_visit") : t("analysis.other_move");
 }
 
-function points(n) {
-  return (Math.round(Math.abs(n) * 10) / 10).toLocaleString(document.documentElement.lang || undefined);
+function rounded(n) {
+  return Math.round(Math.abs(n) * 10) / 10;
 }
 
-// One swing as a sentence: "Move 57: Ada's expected score fell by 6 — played: hired Steward;
-// the bot preferred: delivered bread."
+function points(n) {
+  return rounded(n).toLocaleString(document.documentElement.lang || undefined);
+}
+
+// A measure's noise (its standard error) after its value: " (± 0.6)", nothing when it is 0.
+function noiseText(se) {
+  return se > 0 ? ` (± ${points(se)})` : "";
+}
+
+// One swing as a sentence: "Move 57: Ada's move cost about 6 points of expected final score
+// (± 1) against the bot's choice. Played: hired Steward. The bot preferred: delivered bread."
 export function swingText(seat, sw, nameOf) {
   const name = nameOf(seat);
-  const head = t(sw.change < 0 ? "analysis.swing_down" : "analysis.swing_up", { n: sw.position, name, points: points(sw.change) });
+  const cost = typeof sw.cost === "number" ? sw.cost : -sw.change;
+  const head = t("analysis.swing_down", { n: sw.position, count: rounded(cost), name, points: points(cost), noise: noiseText(sw.noise || 0) });
   // The same card on another slot reads the same in words: then the slots are said too.
   const a = sw.played.move || {}, b = (sw.preferred && sw.preferred.move) || {};
   const slots = a.kind === "play_card" && b.kind === "play_card" && a.card === b.card && a.slot !== b.slot;
@@ -53,6 +65,20 @@ export function swingText(seat, sw, nameOf) {
   if (sw.preferred && stableKey(sw.preferred.move) === stableKey(sw.played.move)) preferred = t("analysis.agreed");
   else if (sw.preferred) preferred = t("analysis.preferred", { what: moveText(sw.preferred, nameOf) + onSlot(b) });
   return [head, played, preferred].filter(Boolean).join(" ");
+}
+
+// What chance did in a move, in words: the chance events of its log entry.
+const CHANCE = [["event_revealed", "analysis.luck_event"], ["cards_drawn", "analysis.luck_cards"], ["favor_drawn", "analysis.luck_favor"], ["advisor_revealed", "analysis.luck_advisor"], ["deck_reshuffled", "analysis.luck_cards"], ["favor_pile_reshuffled", "analysis.luck_favor"]];
+export function chanceText(entry) {
+  const types = new Set((entry.events || []).map((e) => e.type));
+  const said = [...new Set(CHANCE.filter(([type]) => types.has(type)).map(([, key]) => key))].map((key) => t(key));
+  return said.length ? said.join(t("analysis.luck_and")) : t("analysis.luck_chance");
+}
+
+// One luck step as a sentence: "Move 88: the cards drawn raised Ada's expected final score by 4
+// (± 1). Nobody's choice."
+export function luckText(seat, lk, nameOf) {
+  return t(lk.change < 0 ? "analysis.luck_down" : "analysis.luck_up", { n: lk.position, name: nameOf(seat), what: chanceText(lk.played), points: points(lk.change), noise: noiseText(lk.noise || 0) });
 }
 
 export class AnalysisPanel {
@@ -253,18 +279,33 @@ export class AnalysisPanel {
   // ---------- the swings ----------
 
   swings() {
-    const groups = (this.data.swings || []).filter((g) => g.swings.length);
-    if (!groups.length) return h("p.muted", t("analysis.no_swings"));
-    return h("section.analysis-swings", { "aria-labelledby": "analysis-swings-title", "data-testid": "analysis-swings" },
+    const all = this.data.swings || [];
+    const groups = all.filter((g) => g.swings.length);
+    const lucky = all.filter((g) => (g.luck || []).length);
+    const goTo = (n) => () => this.viewer.goTo(n);
+    const nameOf = (seat) => this.nameOf(seat);
+    const head = (seat) => h("h4", h("span.seat-token", { class: "seat" + seat, "aria-hidden": "true" }, SEAT_SYMBOLS[seat] || ""), " ", this.nameOf(seat));
+    const costs = h("section.analysis-swings", { "aria-labelledby": "analysis-swings-title", "data-testid": "analysis-swings" },
       h("h3", { id: "analysis-swings-title" }, t("analysis.swings_title")),
-      groups.map((g) => h("div.analysis-player", { class: "seat" + g.seat },
-        h("h4", h("span.seat-token", { class: "seat" + g.seat, "aria-hidden": "true" }, SEAT_SYMBOLS[g.seat] || ""), " ", this.nameOf(g.seat)),
+      h("p.muted", t("analysis.swings_intro")),
+      groups.length ? groups.map((g) => h("div.analysis-player", { class: "seat" + g.seat }, head(g.seat),
         h("ol.analysis-swing-list", g.swings.map((sw) => h("li",
-          h("button.analysis-swing", {
+          h("button.analysis-swing.down", {
             type: "button", "data-testid": "analysis-swing", "data-position": String(sw.position),
-            class: sw.change < 0 ? "down" : "up",
-            onclick: () => this.viewer.goTo(sw.position),
-          }, swingText(g.seat, sw, (seat) => this.nameOf(seat)))))))));
+            onclick: goTo(sw.position),
+          }, swingText(g.seat, sw, nameOf))))))) : h("p", { "data-testid": "analysis-no-swings" }, t("analysis.no_swings")));
+    const luck = h("section.analysis-swings.analysis-luck", { "aria-labelledby": "analysis-luck-title", "data-testid": "analysis-luck" },
+      h("h3", { id: "analysis-luck-title" }, t("analysis.luck_title")),
+      h("p.muted", t("analysis.luck_intro")),
+      lucky.length ? lucky.map((g) => h("div.analysis-player", { class: "seat" + g.seat }, head(g.seat),
+        h("p", { "data-testid": "analysis-luck-total" }, t(g.luck_total < 0 ? "analysis.luck_total_down" : "analysis.luck_total_up", { name: this.nameOf(g.seat), count: rounded(g.luck_total), points: points(g.luck_total) })),
+        h("ol.analysis-swing-list", g.luck.map((lk) => h("li",
+          h("button.analysis-swing", {
+            type: "button", "data-testid": "analysis-luck-step", "data-position": String(lk.position),
+            class: lk.change < 0 ? "down" : "up",
+            onclick: goTo(lk.position),
+          }, luckText(g.seat, lk, nameOf))))))) : h("p", t("analysis.no_luck")));
+    return h("div.analysis-findings", costs, luck);
   }
 }
 

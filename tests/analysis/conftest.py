@@ -3,6 +3,7 @@ bot that counts its calls and a manual clock for the leases."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,14 +19,25 @@ from tests.conftest import Player, make_settings, new_player, wipe
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "records.example.json"
 
 
+def move_worth(move: dict[str, Any]) -> int:
+    """The stand-in's fixed worth of a move (0-6 points), the same wherever it is played."""
+    text = json.dumps(move, sort_keys=True)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:2], "big") % 7
+
+
 class CountingBot:
     """A stand-in for the strong bot: cheap, deterministic numbers that depend on the position
-    (through the view's tracks) and on the seed, and a count of every call."""
+    (through the view's tracks) and on the seed, and a count of every call. Its measure of a
+    move (``outcomes``) is the position's tracks plus the move's fixed worth (``move_worth``) plus
+    a per-sample noise that is the same for every move (common random numbers)."""
 
-    def __init__(self, version: str = "counting-1") -> None:
+    def __init__(self, version: str = "counting-1", samples: int = 4, budget: int = 10**6) -> None:
         self.version = version
+        self.samples = samples
+        self.budget = budget
         self.expected_calls = 0
         self.preferred_calls = 0
+        self.outcome_calls = 0
 
     def expected(
         self, view: dict[str, Any], legal: list[dict[str, Any]], seat: int, rng_seed: int
@@ -41,6 +53,28 @@ class CountingBot:
     ) -> dict[str, Any]:
         self.preferred_calls += 1
         return legal[rng_seed % len(legal)]
+
+    def outcomes(
+        self,
+        view: dict[str, Any],
+        seat: int,
+        mover: int,
+        moves: list[dict[str, Any] | None],
+        rng_seed: int,
+    ) -> list[list[list[float]]]:
+        self.outcome_calls += 1
+        base = [float(p["cp"] + 2 * p["bp"]) for p in view["players_state"]]
+        noise = [float((rng_seed + i) % 3 - 1) for i in range(self.samples)]
+        return [
+            [
+                [
+                    b + noise[i] + (move_worth(move) if move is not None and s == mover else 0)
+                    for s, b in enumerate(base)
+                ]
+                for i in range(self.samples)
+            ]
+            for move in moves
+        ]
 
 
 @pytest.fixture

@@ -13,8 +13,9 @@ import pytest
 from app import rules
 from app.analysis.bot import StrongBot
 from app.analysis.child import ChildProcessBot
-from app.analysis.compute import estimate_position, preferred_at
+from app.analysis.compute import estimate_position, measure_step, preferred_at
 from app.analysis.key import game_key
+from app.analysis.measure import Step
 from app.analysis.source import replay_of
 
 
@@ -43,6 +44,15 @@ def test_a_child_gives_the_numbers_of_the_thread(example: dict[str, Any]) -> Non
         assert preferred_at(done, n, seat, child, key) == preferred_at(
             done, n, seat, StrongBot(1, advice_playouts=4), key
         )
+        # a swing's and luck's measure too (the samples and budget travel to the child)
+        small = ChildProcessBot(1, advice_playouts=4, samples=3, budget=50)
+        try:
+            step = Step(n, swing=True, luck=(seat,))
+            bot = StrongBot(1, advice_playouts=4, samples=3, budget=50)
+            assert small.version == bot.version != child.version
+            assert measure_step(done, step, small, key) == measure_step(done, step, bot, key)
+        finally:
+            small.close()
     finally:
         child.close()
     assert not child.running

@@ -8,10 +8,12 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app import rules
 from app.analysis import repository as repo
+from app.analysis.measure import CHANCE_EVENTS
 from app.clock import ManualClock
 from app.db.session import Database
-from tests.analysis.conftest import CountingBot, import_example, worker
+from tests.analysis.conftest import CountingBot, import_example, move_worth, worker
 from tests.conftest import Player, new_player
 
 
@@ -56,7 +58,7 @@ def test_an_analysis_is_computed_once_and_reused(
     assert theirs["status"] == "done"
 
 
-def test_swings_name_the_move_played_and_the_bots_preferred_move(
+def test_swings_are_measured_costs_and_name_the_move_played_and_the_bots_move(
     app: Any, client: TestClient, clock: ManualClock, ann: Player, example: dict[str, Any]
 ) -> None:
     rid = import_example(client, ann, example)
@@ -64,26 +66,28 @@ def test_swings_name_the_move_played_and_the_bots_preferred_move(
     worker(app, clock).run_once()
     out = analysis(client, rid, ann)
     log = client.get(f"/api/replays/{rid}", headers=ann.headers).json()["log"]
-    expected = {p["position"]: p["expected"] for p in out["positions"]}
     assert [p["seat"] for p in out["swings"]] == [0, 1, 2]
+    listed = 0
     for player in out["swings"]:
         seat, swings = player["seat"], player["swings"]
-        assert 1 <= len(swings) <= 3
-        own = [
-            abs(expected[n][seat] - expected[n - 1][seat])
-            for n in range(1, len(expected))
-            # their own move, after which they still act (the same eyes before and after)
-            if log[n - 1]["seat"] == seat and n < len(log) and log[n]["seat"] == seat
-        ]
-        assert [abs(s["change"]) for s in swings] == sorted(own, reverse=True)[: len(swings)]
+        assert len(swings) <= 3
+        assert [s["cost"] for s in swings] == sorted((s["cost"] for s in swings), reverse=True)
         for s in swings:
             n = s["position"]
             assert s["played"] == log[n - 1] and s["played"]["seat"] == seat
-            assert log[n]["seat"] == seat  # the turn did not pass with the move
-            assert s["change"] == round(expected[n][seat] - expected[n - 1][seat], 2)
+            played = rules.encode_move(rules.decode_move(log[n - 1]["move"]))
             preferred = s["preferred"]
-            assert preferred["move"]["kind"] and preferred["events"]
-            assert all(part["seat"] == seat for part in preferred["summary"])
+            assert preferred["move"] != played  # the bot's own move is never a swing
+            # the stand-in's measure: the preferred move's worth minus the played one's
+            assert s["cost"] == move_worth(preferred["move"]) - move_worth(dict(played)) > 0
+            assert s["noise"] == 0.0 and s["change"] == -s["cost"]
+            assert preferred["events"] and all(p["seat"] == seat for p in preferred["summary"])
+            listed += 1
+        for lk in player["luck"]:
+            assert lk["played"] == log[lk["position"] - 1]
+            assert any(e["type"] in CHANCE_EVENTS for e in lk["played"]["events"])
+    assert listed > 0
+    assert any(p["luck"] for p in out["swings"])
 
 
 def test_a_restart_half_way_resumes_where_it_stopped(

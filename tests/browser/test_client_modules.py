@@ -152,6 +152,32 @@ def test_a_swing_that_only_moves_the_card_to_another_slot_says_the_slots(page: A
     assert "on slot" not in texts[1]  # another card: the words differ already
 
 
+def test_a_swing_says_its_cost_and_noise_and_luck_says_what_chance_did(page: Any) -> None:
+    texts = page.evaluate(
+        """async () => {
+             const i18n = await import('/js/i18n.js');
+             await i18n.setLang('en');
+             const { swingText, luckText } = await import('/js/analysis.js');
+             const played = { seat: 0, move: { kind: 'end_turn' }, summary: [],
+                              events: [{ type: 'turn_ended', seat: 0 },
+                                       { type: 'cards_drawn', seat: 0, count: 3 }] };
+             const name = () => 'Ann';
+             return [
+               swingText(0, { position: 32, cost: 7.5, noise: 0.6, change: -7.5, played,
+                 preferred: { ...played, move: { kind: 'end_visit' } } }, name),
+               luckText(0, { position: 88, change: 4, noise: 1.1, played }, name),
+               luckText(0, { position: 90, change: -2, noise: 0, played: { ...played,
+                 events: [{ type: 'event_revealed' }] } }, name),
+             ];
+           }"""
+    )
+    assert texts[0].startswith(
+        "Move 32: Ann's move cost about 7.5 points of expected final score (± 0.6)"
+    )
+    assert texts[1] == "Move 88: the cards drawn raised Ann's expected final score by 4 (± 1.1)."
+    assert texts[2] == "Move 90: the event turned up lowered Ann's expected final score by 2."
+
+
 @pytest.mark.parametrize(
     ("lang", "counts", "distinct"),
     [("cs", [1, 3, 5], 3), ("de", [1, 2], 2), ("en", [1, 2], 2)],
