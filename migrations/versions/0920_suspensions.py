@@ -3,7 +3,7 @@ invite while suspended); a deleted profile keeps only its id and a neutral name,
 held in finished games stay whole.
 
 Revision ID: 0920
-Revises: 0910
+Revises: 0915
 Create Date: 2026-12-02
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0920"
-down_revision = "0910"
+down_revision = "0915"
 branch_labels = None
 depends_on = None
 

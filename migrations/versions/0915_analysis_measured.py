@@ -1,7 +1,7 @@
 """Analysis: each measured position's swing cost and luck, with their noise.
 
-Revision ID: 0910
-Revises: 0905
+Revision ID: 0915
+Revises: 0910
 Create Date: 2026-12-02
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0910"
-down_revision = "0905"
+revision = "0915"
+down_revision = "0910"
 branch_labels = None
 depends_on = None
 
