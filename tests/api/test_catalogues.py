@@ -56,9 +56,12 @@ SAME_AS_ENGLISH = {
         "log.move",
         "end.tb.none",
         "records.game_no",
+        "log.over_score",  # a name and numbers: the words are the track names'
     },
     "de": {
         "history.solo",  # "Solo" is German too
+        "log.over_score",  # a name and numbers: the words are the track names'
+        "log.over_score_victoria",
         "email.lang.cs",
         "email.lang.de",
         "email.lang.en",
