@@ -309,12 +309,12 @@ def test_server_errors_are_shown_in_words(server: Any, browser: Any) -> None:
         try:
             p2 = other.new_page()
             p2.goto(link.split("?")[0] + "?invite=wrong-code")
-            # signed out: "who are you?" first; the wrong code is told once a name is given
-            p2.get_by_test_id("name-input").fill("Dora")
-            p2.get_by_test_id("join-table").click()
-            err = p2.get_by_test_id("error").first
-            err.wait_for(timeout=10000)
-            assert err.inner_text().strip()
+            # signed out: "who are you?" first, and it says at once, before any name, that this
+            # link opens no table (no seat is offered)
+            door = p2.locator("[data-testid=whoami-table][data-door=missing]")
+            door.wait_for(timeout=10000)
+            assert door.inner_text().strip()
+            assert p2.get_by_test_id("join-table").count() == 0
         finally:
             other.close()
     finally:

@@ -253,6 +253,7 @@ def test_openapi_lists_429_on_limited_routes(sqlite_url: str, tmp_path: Path) ->
         ("get", "/api/tables/{table_id}/explain"),
         # every route that reads an invite code reads it through the guessing limit
         ("get", "/api/tables/{table_id}/hint"),
+        ("get", "/api/tables/{table_id}/preview"),
         # moves over HTTP: a rate per profile, as the socket has one per socket
         ("post", "/api/tables/{table_id}/moves"),
         # a guided game opens a table against bots
