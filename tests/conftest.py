@@ -215,6 +215,7 @@ STACK_NAMES = ("ServerProcess", "TempDatabase", "subprocess")
 # take modules in this order, and a long one begun last would leave the other worker idle.
 LONGEST_FIRST = (
     "browser/test_play.py",
+    "browser/test_guide.py",  # guided games clicked through past round 1, two languages
     "browser/test_a11y.py",
     "browser/test_ui_details.py",
     "browser/test_replay.py",

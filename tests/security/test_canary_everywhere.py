@@ -48,6 +48,9 @@ def test_no_secret_in_errors_reconnection_spectators_or_logs(tmp_path):
             db.url,
             tmp_path / "server.log",
             extra_args=["--log-level", "debug"],  # access log and debug lines included
+            # every route is read as fast as the server answers, replays included: past a
+            # person's replay reads a second (tests/records/test_replay_cost.py tests them)
+            env={"EMARA_RATE_REPLAY_READ": "100000/minute"},
         ).start()
         try:
             with httpx.Client(base_url=server.base, timeout=30) as c:
