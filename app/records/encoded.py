@@ -24,6 +24,15 @@ class EncodedCache:
         self.hits = 0
         self.misses = 0
 
+    def peek(self, key: Key) -> bytes | None:
+        """The kept bytes of ``key``, if any (nothing is made)."""
+        with self._lock:
+            body = self._kept.get(key)
+            if body is not None:
+                self._kept.move_to_end(key)
+                self.hits += 1
+            return body
+
     def get_or_make(self, key: Key, make: Callable[[], bytes]) -> bytes:
         """The kept bytes of ``key``, or ``make()``'s, kept (unless larger than the cache)."""
         with self._lock:

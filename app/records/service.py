@@ -27,7 +27,8 @@ from app.records import repository as repo
 from app.records import views
 from app.records.cache import ReplayCache
 from app.records.canonical import check_canonical, game_digest, imported_replay_id
-from app.records.encoded import EncodedCache
+from app.records.doors import Door, Doors
+from app.records.encoded import EncodedCache, Key
 from app.records.errors import NotFinished, OutcomeMismatch, RulesMismatch, UnsupportedFormat
 from app.records.replay import Replayed, Source, replay_record, verify
 from app.records.schemas import FORMAT, FORMAT_VERSION, GameRecord, PositionOut, ReplayOut
@@ -172,6 +173,7 @@ class RecordService:
         # process's own: the same game imported again is then the same replay until a restart).
         self.id_key = id_key or secrets.token_urlsafe(32)
         self.encoded = EncodedCache(cache_bytes)
+        self.doors = Doors()
         self.page_max = page_max
 
     # ------------------------------------------------------------------ export
@@ -197,7 +199,8 @@ class RecordService:
             if t.status == TableStatus.CLOSED:
                 raise WrongStatus("the table is closed")
             repo.set_public_replay(s, t, public)
-            return public
+        self.doors.forget(table_id)
+        return public
 
     # ------------------------------------------------------------------ import
     async def import_body(self, profile_id: str, raw: bytes) -> tuple[dict[str, Any], bool]:
@@ -248,33 +251,62 @@ class RecordService:
     # ------------------------------------------------------------------ replay
     async def may_see(self, profile_id: str, replay_id: str) -> bool:
         """The profile sits at the replay's table or imported the replay."""
+        door = self.doors.get(replay_id, self.clock.monotonic())
+        if door is None:
+            door = await to_thread.run_sync(self._door, replay_id)
+        return door is not None and door.sees(profile_id)
 
-        def work() -> bool:
-            with self.db.session() as s:
-                if len(replay_id) == TABLE_REPLAY_ID_LENGTH:
-                    return profile_id in repo.seat_holders(s, replay_id)
-                return repo.imported_owner(s, replay_id) == profile_id
+    def _door(self, replay_id: str) -> Door | None:
+        """Who may look at the replay, from the database (then believed for a few seconds)."""
+        with self.db.session() as s:
+            if len(replay_id) == TABLE_REPLAY_ID_LENGTH:
+                t = repo.table_access(s, replay_id)
+                if t is None:
+                    return None
+                door = Door(
+                    "table",
+                    frozenset(repo.seat_holders(s, replay_id)),
+                    bool(t.options.get("public_replay", False)),
+                    t.status == TableStatus.FINISHED and t.has_game,
+                )
+            else:
+                owner = repo.imported_owner(s, replay_id)
+                if owner is None:
+                    return None
+                door = Door("import", frozenset({owner}), False, True)
+        self.doors.put(replay_id, door, self.clock.monotonic())
+        return door
 
-        return await to_thread.run_sync(work)
+    def _let_in(self, profile_id: str | None, replay_id: str) -> None:
+        """Access is checked on every request: from the door believed now, or the database."""
+        door = self.doors.get(replay_id, self.clock.monotonic()) or self._door(replay_id)
+        if door is None:
+            raise NotFound("no such replay")
+        door.check(profile_id)
+
+    def _kept_bytes(self, profile_id: str | None, replay_id: str, key: Key) -> bytes | None:
+        """A response already encoded, for a caller a believed door lets in: answered on the
+        event loop, with no worker thread and no database read (None: work it out)."""
+        door = self.doors.get(replay_id, self.clock.monotonic())
+        if door is None:
+            return None
+        door.check(profile_id)
+        return self.encoded.peek(key)
 
     def _load(self, profile_id: str | None, replay_id: str) -> tuple[Source, Replayed]:
         """Access is checked on every call; the replaying is done once per cached replay."""
+        self._let_in(profile_id, replay_id)
+        cached = self.cache.get(replay_id)
+        if cached is not None:
+            return cached
         with self.db.session() as s:
             if len(replay_id) == TABLE_REPLAY_ID_LENGTH:
-                _check_access(s, replay_id, profile_id)
-                cached = self.cache.get(replay_id)
-                if cached is not None:
-                    return cached
                 t = _check_table(s, replay_id, profile_id)
                 source = Source("table", t.id, table_record(s, t))
             else:
-                if profile_id is None or repo.imported_owner(s, replay_id) != profile_id:
-                    raise NotFound("no such replay")
-                cached = self.cache.get(replay_id)
-                if cached is not None:
-                    return cached
                 row = repo.imported(s, replay_id)
-                assert row is not None
+                if row is None or row.owner_profile_id != profile_id:
+                    raise NotFound("no such replay")
                 source = Source("import", None, dict(row.record))
         rec = source.record
         moves = [(m["seat"], m["move"], m.get("at")) for m in rec["moves"]]
@@ -292,6 +324,10 @@ class RecordService:
     ) -> bytes:
         """One page of a replay (at most ``page_max`` positions), encoded once per (replay,
         eyes, page) and kept; worked out in a worker thread."""
+        key: Key = (replay_id, "page", eyes, offset, self._page_limit(limit))
+        kept = self._kept_bytes(profile_id, replay_id, key)
+        if kept is not None:
+            return kept
         return await to_thread.run_sync(
             self._replay_page, profile_id, replay_id, eyes, offset, limit
         )
@@ -339,6 +375,9 @@ class RecordService:
 
     async def position(self, profile_id: str | None, replay_id: str, n: int, eyes: str) -> bytes:
         """The game at position ``n``, encoded once per (replay, eyes, position) and kept."""
+        kept = self._kept_bytes(profile_id, replay_id, (replay_id, "position", eyes, n, 0))
+        if kept is not None:
+            return kept
         return await to_thread.run_sync(self._position, profile_id, replay_id, n, eyes)
 
     def _position(self, profile_id: str | None, replay_id: str, n: int, eyes: str) -> bytes:
