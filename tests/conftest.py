@@ -103,7 +103,21 @@ def sent_frames_follow_the_schema(monkeypatch: pytest.MonkeyPatch) -> Iterator[N
         pytest.fail("sent frames do not follow the schema: " + "; ".join(failures[:5]), False)
 
 
+# The failures of first tries that passed on the second (tests/browser/conftest.py reruns a
+# browser test once), printed at the end of the run — the rerun plugin lists only their names —
+# so that each is fixed at its cause.
+FIRST_TRIES: list[tuple[str, str]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.outcome == "rerun":
+        FIRST_TRIES.append((report.nodeid, report.longreprtext[-4000:]))
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
+    for nodeid, why in FIRST_TRIES:
+        terminalreporter.write_sep("-", f"first try of {nodeid} (it passed on its second)")
+        terminalreporter.write_line(why)
     swept = terminalreporter.config.stash.get(SWEPT, [])
     if swept:
         terminalreporter.write_line(
