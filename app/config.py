@@ -244,6 +244,9 @@ class Settings(BaseSettings):
     # or socket id. Client addresses appear in JSON lines only with log_client_addresses.
     log_format: Literal["text", "json"] = "text"
     log_client_addresses: bool = False
+    # The test suite's route that plays a started game to its end in this process
+    # (app/devtools/routes.py), answered to loopback clients only. Never on a public server.
+    devtools_routes: bool = False
     # Where the browser client lives.
     static_dir: Path = Path(__file__).resolve().parent.parent / "static"
 

@@ -32,6 +32,7 @@ from app.clock import Clock, SystemClock
 from app.collector import FreezePolicy, collector_loop
 from app.config import Settings, get_settings
 from app.db.session import Database
+from app.devtools import routes as devtools_routes
 from app.errors import install_handlers
 from app.history import endpoints as history_endpoints
 from app.history.service import HistoryService
@@ -402,6 +403,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     app.include_router(metrics_endpoints.router)  # /metrics, /api/ready
 
+    if settings.devtools_routes:  # the test suite's servers only (app/devtools/routes.py)
+        app.include_router(devtools_routes.router)
     app.include_router(docs_router())  # /docs: the interactive OpenAPI page
     # The browser client: its files and page routes, and security headers on every response.
     app.include_router(client_router(Path(settings.static_dir)))

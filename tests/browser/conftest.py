@@ -68,6 +68,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 # Tests that need a finished game play it over HTTP as fast as the server answers, far past a
 # person's move rate (tests/api/test_http_move_rate.py tests the rate itself).
 PLAYED_OVER_HTTP = {"EMARA_RATE_HTTP_MOVES": "100000/minute"}
+# Tests that need a finished game, not the playing of it, have the server play it in its own
+# process in one request (app/devtools/routes.py; ``finish_in_server``).
+FINISHED_IN_SERVER = {"EMARA_DEVTOOLS_ROUTES": "true"}
+
+
+def finish_in_server(server: ServerProcess, table_id: str, seed: int = 0) -> int:
+    """Play the started table's game to its end in the server's process (the engine's moves,
+    stored as the server stores moves; its sockets hear of it); the table's version after."""
+    r = server.http().post(f"/api/devtools/tables/{table_id}/play_out", json={"seed": seed})
+    assert r.status_code == 200, r.text
+    return int(r.json()["version"])
 
 
 @pytest.fixture(scope="session")
@@ -80,7 +91,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db_url = f"sqlite:///{tmp / 'emara.db'}"
     upgrade(db_url)
     # The push opt-in test subscribes a stub endpoint on loopback (the tests-only setting).
-    env = {"EMARA_PUSH_ALLOW_LOOPBACK_HTTP": "true", **PLAYED_OVER_HTTP}
+    env = {"EMARA_PUSH_ALLOW_LOOPBACK_HTTP": "true", **PLAYED_OVER_HTTP, **FINISHED_IN_SERVER}
     with ServerProcess(
         db_url, tmp / "server.log", extra_args=["--log-level", "warning"], env=env
     ) as srv:

@@ -3,13 +3,13 @@ player boards, final table, My games) is the final one from the engine's outcome
 leftover goods added; the solo end screen of a campaign game agrees with its outcome and offers
 the campaign's next game; and no page scrolls sideways on a 390 px phone.
 
-Games are played to their end over HTTP by the people's own tokens (random legal moves), then
-looked at in the browser. Screenshots go to test-artifacts/ (and EMARA_SHOTS, when set)."""
+Games are opened and started over HTTP by the people's own tokens, played to their end by the
+engine in the server's process (``finish_in_server``), then looked at in the browser.
+Screenshots go to test-artifacts/ (and EMARA_SHOTS, when set)."""
 
 from __future__ import annotations
 
 import os
-import random
 import re
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from app.devtools.stack import ServerProcess
-from tests.conftest import pick_move
+from tests.browser.conftest import finish_in_server
 
 pytestmark = [pytest.mark.browser]
 
@@ -69,23 +69,10 @@ def open_table(server: ServerProcess, tokens: list[str]) -> str:
 
 
 def play_to_end(server: ServerProcess, table_id: str, tokens: list[str], seed: int) -> Any:
-    """Random legal moves by whoever may move until the game is over; the first token's game.
-    ``tokens`` are in seat order as far as it matters: each one asks for its own legal moves."""
-    rng = random.Random(seed)
-    for n in range(5000):
-        moved = False
-        for token in tokens:
-            g = api(server, token, "GET", f"/api/tables/{table_id}/game")
-            if g["status"] == "finished":
-                return api(server, tokens[0], "GET", f"/api/tables/{table_id}/game")
-            if g["legal_moves"]:
-                move = pick_move(g["legal_moves"], rng)
-                body = {"move": move, "expected_version": g["version"], "move_id": f"e{n}"}
-                api(server, token, "POST", f"/api/tables/{table_id}/moves", json=body)
-                moved = True
-                break
-        assert moved, "nobody could move"
-    raise AssertionError("the game did not end")
+    """The started game played to its end in the server's process (``finish_in_server``); the
+    first token's game."""
+    finish_in_server(server, table_id, seed)
+    return api(server, tokens[0], "GET", f"/api/tables/{table_id}/game")
 
 
 def shoot(page: Any, artifacts: Path, name: str) -> None:

@@ -7,7 +7,6 @@ Screenshots at 1366×900 and 390×844 go to test-artifacts/; axe finds no seriou
 from __future__ import annotations
 
 import contextlib
-import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,9 +16,8 @@ import httpx
 import pytest
 
 from app.devtools.stack import ServerProcess
-from tests.browser.conftest import PLAYED_OVER_HTTP
+from tests.browser.conftest import FINISHED_IN_SERVER, PLAYED_OVER_HTTP, finish_in_server
 from tests.browser.test_a11y import axe_violations
-from tests.conftest import pick_move
 from tests.mail.smtpserver import Inbox, smtp_server
 
 pytestmark = [pytest.mark.browser]
@@ -49,6 +47,7 @@ def mail_server(
     srv = ServerProcess(db_url, tmp / "server.log", extra_args=["--log-level", "warning"])
     srv.env = {
         **PLAYED_OVER_HTTP,
+        **FINISHED_IN_SERVER,
         "EMARA_SMTP_HOST": inbox.host,
         "EMARA_SMTP_PORT": str(inbox.port),
         "EMARA_SMTP_SECURITY": "none",
@@ -98,7 +97,7 @@ def api(server: ServerProcess, token: str, method: str, path: str, **kw: Any) ->
 
 
 def finished_game(server: ServerProcess, tokens: list[str]) -> str:
-    """A two-player game opened, joined and played to its end over HTTP."""
+    """A two-player game opened and joined over HTTP, played to its end in the server."""
     t = api(
         server, tokens[0], "POST", "/api/tables", json={"seats": 2, "options": {"start_player": 0}}
     )
@@ -110,17 +109,8 @@ def finished_game(server: ServerProcess, tokens: list[str]) -> str:
         json={"invite_code": t["invite_code"]},
     )
     api(server, tokens[0], "POST", f"/api/tables/{t['id']}/start")
-    rng = random.Random(4)
-    for n in range(5000):
-        for token in tokens:
-            g = api(server, token, "GET", f"/api/tables/{t['id']}/game")
-            if g["status"] == "finished":
-                return str(t["id"])
-            if g["legal_moves"]:
-                move = pick_move(g["legal_moves"], rng)
-                body = {"move": move, "expected_version": g["version"], "move_id": f"b{n}"}
-                api(server, token, "POST", f"/api/tables/{t['id']}/moves", json=body)
-    raise AssertionError("the game did not end")
+    finish_in_server(server, str(t["id"]), seed=4)
+    return str(t["id"])
 
 
 def test_the_email_section_says_when_the_server_sends_no_email(
