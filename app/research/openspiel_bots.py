@@ -3,7 +3,7 @@
 OpenSpiel's Python MCTS and IS-MCTS bots count simulations, not time. ``Budgeted`` gives each
 move as many simulations as the budget buys: it keeps a running mean of the CPU one simulation
 has cost (measured on the bot's own earlier moves, per game phase) and asks for
-``budget / mean`` simulations, at least one; a move with one legal action is played at once.
+``budget / mean`` simulations, at least two; a move with one legal action is played at once.
 The CPU each move really took is recorded, so a run can show the budgets were equal.
 
 - ``mcts``: ``open_spiel.python.algorithms.mcts.MCTSBot`` on the game as it is (it searches the
@@ -53,7 +53,8 @@ class Budgeted:
         guess = self.per_sim.get(phase) or (
             sum(self.per_sim.values()) / len(self.per_sim) if self.per_sim else None
         )
-        simulations = 4 if guess is None else max(1, int(self.budget / guess))
+        # at least 2: MCTSBot expands its root only on its second simulation
+        simulations = 4 if guess is None else max(2, int(self.budget / guess))
         start = time.process_time()
         action = int(self._bot(simulations).step(state))
         spent = time.process_time() - start
