@@ -3,6 +3,7 @@
     .venv/bin/python bench/bots.py [--games N] [--budget SECONDS_PER_MOVE] [--playouts N]
                                      [--starts 40,30,20] [--pairs strong-greedy,...]
                                      [--verbose] [--skip-solo] [--skip-tables] [--players 2|3|4]
+                                     [--one-seat] [--seed-offset N]
 
 With --playouts the strong bot thinks a fixed number of playouts a move and never looks at the
 clock: the figures are the same on every run and every machine (the time is still measured).
@@ -12,7 +13,12 @@ against Victoria and the mean score. Tables: for each pair of levels, N four-pla
 seats of each level (seats alternate, the start seat rotates; --players 2 plays the two levels
 heads-up, --players 3 alternates them seat by seat); prints how often each level takes
 first place (a shared first place counts half), how often one of its seats is first alone
-("strictly first"), and its mean score, plus the slowest bot turn seen.
+("strictly first"), and its mean score, plus the slowest bot turn seen. --one-seat seats the first
+level of a pair at one seat only (rotating with the game) against the second level at every other
+seat: `--pairs strong-greedy --one-seat` is one strong bot against three greedy ones.
+
+--seed-offset N adds N to every game's seed: fresh positions, never the ones the bots were tuned
+on (the default seeds are those of the figures in docs/bots.md).
 """
 
 from __future__ import annotations
@@ -108,7 +114,12 @@ def _limit(budget: float, playouts: int | None) -> str:
 
 
 def solo(
-    games: int, budget: float, playouts: int | None, starts: list[int], verbose: bool = False
+    games: int,
+    budget: float,
+    playouts: int | None,
+    starts: list[int],
+    verbose: bool = False,
+    offset: int = 0,
 ) -> None:
     print(
         f"Solo, strong bot against Victoria ({games} games per start value, "
@@ -121,7 +132,7 @@ def solo(
         hers: list[int] = []
         for g in range(games):
             out = play(
-                10_000 + start * 1000 + g,
+                offset + 10_000 + start * 1000 + g,
                 {"players": 1, "building_start": start},
                 ["strong"],
                 budget,
@@ -148,13 +159,17 @@ def tables(
     pairs: list[tuple[str, str]],
     verbose: bool = False,
     players: int = 4,
+    one_seat: bool = False,
+    offset: int = 0,
 ) -> None:
     seating = {
         2: "Two-player tables, one seat per level (heads-up)",
         3: "Three-player tables, the levels alternating seat by seat",
         4: "Four-player tables, two seats per level",
     }[players]
-    print(f"{seating} ({games} games per pair, {_limit(budget, playouts)})")
+    if one_seat:
+        seating = f"{players}-player tables, the first level at one seat, the second at the rest"
+    print(f"{seating} ({games} games per pair, {_limit(budget, playouts)}, seeds +{offset})")
     for a, b in pairs:
         clock = Clock()
         points = {a: 0.0, b: 0.0}
@@ -163,8 +178,10 @@ def tables(
         for g in range(games):
             first_level, second_level = (a, b) if g % 2 == 0 else (b, a)
             levels = [first_level if s % 2 == 0 else second_level for s in range(players)]
+            if one_seat:
+                levels = [a if s == g % players else b for s in range(players)]
             options = {"players": players, "start_player": g % players}
-            seed = 20_000 + g if players == 4 else 20_000 + 1000 * players + g
+            seed = offset + (20_000 + g if players == 4 else 20_000 + 1000 * players + g)
             out = play(seed, options, levels, budget, clock, playouts)
             ranked = out["players"]
             best = min(p["rank"] for p in ranked)
@@ -201,6 +218,8 @@ def main() -> None:
     ap.add_argument("--skip-solo", action="store_true")
     ap.add_argument("--skip-tables", action="store_true")
     ap.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats at each table")
+    ap.add_argument("--one-seat", action="store_true", help="the first level at one seat only")
+    ap.add_argument("--seed-offset", type=int, default=0, help="added to every game's seed")
     args = ap.parse_args()
     if not args.skip_solo:
         solo(
@@ -209,10 +228,20 @@ def main() -> None:
             args.playouts,
             [int(s) for s in args.starts.split(",")],
             args.verbose,
+            args.seed_offset,
         )
     if not args.skip_tables:
         pairs = [(p.split("-")[0], p.split("-")[1]) for p in args.pairs.split(",")]
-        tables(args.games, args.budget, args.playouts, pairs, args.verbose, args.players)
+        tables(
+            args.games,
+            args.budget,
+            args.playouts,
+            pairs,
+            args.verbose,
+            args.players,
+            args.one_seat,
+            args.seed_offset,
+        )
 
 
 if __name__ == "__main__":

@@ -211,6 +211,15 @@ def _markers(mview: dict[str, Any], printed: dict[str, Any]) -> dict[str, Any]:
 def _decision(view: dict[str, Any], tree: dict[str, Any], seat: int) -> dict[str, Any] | None:
     dec = view["me"].get("decision")
     to_act = list(view.get("to_act") or [])
+    if dec is None and to_act and seat not in to_act and view["phase"] != "turns":
+        # another seat's decision outside the turns: which one the phase and the board tell
+        seat = to_act[0]
+        if view["phase"] == "end_of_round":
+            dec = {"kind": "event_option", "event": (view.get("event") or {}).get("id")}
+        elif len(tree["councilors"][seat]) < len(tree["rondels"]):
+            dec = {"kind": "place_councilor"}
+        else:
+            dec = {"kind": "choose_resource"}
     if dec is None:
         return None
     kind = dec["kind"]
@@ -227,10 +236,15 @@ def _decision(view: dict[str, Any], tree: dict[str, Any], seat: int) -> dict[str
     if kind == "place_councilor":
         have = set(tree["councilors"][seat])
         other = next(k for k in tree["rondels"] if k not in have)
-        return {
+        out: dict[str, Any] = {
             "kind": kind,
             "seat": seat,
             "councilor": other,
             "locations": list(tree["rondels"][other]),
         }
+        top = (view.get("event_top") or {}).get("id")
+        if top is not None:  # the start locations the top event card named (rules/setup.py)
+            c_start, t_start, _ = data.EVENT_START[top]
+            out["from"] = [t_start, c_start]
+        return out
     return None

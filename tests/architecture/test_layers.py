@@ -205,3 +205,37 @@ def test_the_checker_sees_an_upward_import_a_sideways_one_and_a_cycle() -> None:
         "x:3: bots imports chat (app.chat.feed), a sideways import not named",
         "import cycle: bots <-> chat",
     ]
+
+
+def test_the_server_never_imports_the_research_package() -> None:
+    """app/research (the PettingZoo environment and the OpenSpiel game, an optional extra) sits
+    above every layer of the server: no module outside it imports it."""
+    c = contract(CONTRACT.read_text(encoding="utf-8"))
+    assert c.rank["research"] == max(c.rank.values())
+    assert [r for p, r in c.rank.items() if r == c.rank["research"]] == [c.rank["research"]]
+    inward = [
+        f"{e.where}: {e.target}"
+        for e in edges()
+        if package_of(e.target) == "research" and package_of(e.source) != "research"
+    ]
+    assert inward == []
+
+
+RESEARCH_ONLY = ("app.research", "numpy", "pettingzoo", "gymnasium", "pyspiel", "open_spiel")
+
+
+def test_starting_the_server_loads_no_research_module() -> None:
+    """Building the application and its command line (in a fresh interpreter) loads neither the
+    research package nor its extra's libraries."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, app.main, app.admin; app.main.create_app(); "
+        f"print(sorted(m for m in sys.modules if m.startswith({RESEARCH_ONLY!r})))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"

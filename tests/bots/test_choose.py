@@ -80,6 +80,30 @@ def test_sampled_state_shows_the_same_view(players: int) -> None:
             assert all(m in real for m in _legal(sampled, seat))
 
 
+@pytest.mark.parametrize("options", [{"players": 3}, {"players": 4, "random_locations": True}])
+def test_a_seat_not_to_act_samples_a_state_with_the_same_view(options: dict[str, Any]) -> None:
+    """From any seat, while another decides outside the turns (an end-of-round event, a set-up
+    choice), the sampled state has the same decision pending and the same legal moves for it."""
+    seen: set[str] = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = rules.new_game(seed, {**options, "undo": False})
+        while rules.outcome(state) is None:
+            acting = rules.to_act(state)
+            if state.phase != "turns":
+                for seat in range(state.players):
+                    view = rules.view_for(state, seat)
+                    sampled = determinize(view, random.Random(seat))
+                    assert rules.view_for(sampled, seat) == view
+                    assert sorted(map(str, _legal(sampled, acting[0]))) == sorted(
+                        map(str, _legal(state, acting[0]))
+                    )
+                    seen.add(state.phase)
+            state = rules.apply_move(state, acting[0], rng.choice(_legal(state, acting[0]))).state
+    assert "end_of_round" in seen
+    assert "setup" in seen or not options.get("random_locations")
+
+
 def test_sampled_hands_of_others_vary() -> None:
     """Other seats' hands are guessed afresh, not copied from anywhere."""
     state = rules.new_game(5, {"players": 3})
