@@ -73,6 +73,8 @@ class BotRunner:
         self.unattended_interval = unattended_interval
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.again: set[str] = set()
+        # Tables whose seats changed (a lobby notice) while they were being looked at.
+        self.reseated: set[str] = set()
         self.timers: dict[tuple[str, int], TurnTimer] = {}
         self.max_failures = 5
         # Tables whose look failed, with how many times in a row (see ``_later``).
@@ -137,6 +139,7 @@ class BotRunner:
             task = self.tasks.get(notice.table_id)
             if task is not None and not task.done():
                 self.again.add(notice.table_id)  # it may be judging the seats as they were
+                self.reseated.add(notice.table_id)
         elif notice.table_id not in self.botless:
             self.kick(notice.table_id)
 
@@ -161,13 +164,17 @@ class BotRunner:
         failures = 0
         while True:
             self.again.discard(table_id)
+            self.reseated.discard(table_id)
             try:
                 job = await to_thread.run_sync(self._job, table_id)
             except Exception as exc:
                 self._failed(table_id, "cannot load the table", exc)
                 return
             if job == "botless":
-                self._mark_botless(table_id)
+                if table_id not in self.reseated:
+                    # moves made meanwhile cannot seat a bot: only a seat change needs a look
+                    self.again.discard(table_id)
+                    self._mark_botless(table_id)
                 job = None
             if job is None:
                 if table_id in self.again:

@@ -7,12 +7,14 @@ import random
 from typing import Any
 
 import pytest
+from anyio import from_thread
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app import rules
 from app.clock import ManualClock
 from app.db.models import MoveRecord, utcnow
+from app.realtime.hub import Notice, NoticeKind
 from tests.conftest import Player, SecretCanary, pick_move
 
 
@@ -288,6 +290,35 @@ def test_a_table_without_bots_is_looked_at_once(
         _settle(client, app)
     assert looks.count(tid) == 1  # the first move showed no bot seat; later moves cost nothing
     assert tid in runner.botless
+
+
+@pytest.mark.parametrize("meanwhile", ["move", "seat change"])
+def test_a_move_during_the_first_look_costs_no_second_look_a_seat_change_does(
+    client: TestClient,
+    app: Any,
+    ann: Player,
+    bob: Player,
+    monkeypatch: pytest.MonkeyPatch,
+    meanwhile: str,
+) -> None:
+    runner = app.state.bots
+    looks: list[str] = []
+    real_job = runner._job
+
+    def slow_job(table_id: str) -> Any:
+        looks.append(table_id)
+        if len(looks) == 1:  # a notice arrives while the table is being looked at
+            kind = NoticeKind.GAME if meanwhile == "move" else NoticeKind.LOBBY
+            from_thread.run(runner.send, Notice(table_id, kind, 1))
+        return real_job(table_id)
+
+    monkeypatch.setattr(runner, "_job", slow_job)
+    t = _table(client, ann, 2, start_player=0)
+    _join(client, t, bob)
+    assert client.post(f"/api/tables/{t['id']}/start", headers=ann.headers).status_code == 200
+    _settle(client, app)
+    assert looks.count(t["id"]) == (1 if meanwhile == "move" else 2)
+    assert t["id"] in runner.botless
 
 
 def test_a_runner_that_could_not_look_at_a_table_looks_again(
