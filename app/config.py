@@ -183,6 +183,16 @@ class Settings(BaseSettings):
     # After someone declines an invitation, the same inviter's new invitations are refused for
     # this many days (invitation_not_wanted); a profile can also block an inviter for good.
     invitation_decline_quiet_days: float = Field(default=7.0, ge=0)
+    # --- Protecting oneself (docs/privacy.md, docs/operations.md "Reports"): reports of a chat
+    # message or a name per client address and profile, and how many of a person's reports may
+    # wait in the operator's queue at once (beyond: 429 too_many_open_reports); blocks per client
+    # address and profile. A resolved or dismissed report is deleted this many days after it was
+    # closed, by a sweep every report_sweep_seconds (0: this instance does not sweep).
+    rate_report: str = "10/hour;30/day"
+    reports_open_per_reporter: int = Field(default=10, ge=1, le=1000)
+    report_keep_days: float = Field(default=180.0, gt=0)
+    report_sweep_seconds: float = Field(default=3600.0, ge=0)
+    rate_block: str = "60/hour"
     # --- Passkeys (README "Signing in"): the name browsers show for this site, how long a
     # registration or sign-in challenge is good for, and sign-in attempts per client address.
     passkey_rp_name: str = "Crown of Emara"

@@ -22,6 +22,8 @@ from app.analysis.child import ChildProcessBot
 from app.analysis.service import AnalysisService
 from app.analysis.worker import AnalysisWorker
 from app.auth import TokenSigner
+from app.blocks import endpoints as block_endpoints
+from app.blocks.service import Blocks
 from app.bots import endpoints as bot_endpoints
 from app.bots.runner import BotRunner
 from app.bots.service import BotSeats
@@ -37,6 +39,7 @@ from app.errors import install_handlers
 from app.history import endpoints as history_endpoints
 from app.history.service import HistoryService
 from app.invitations import endpoints as invitation_endpoints
+from app.invitations.blocking import KeptApart
 from app.invitations.push import InvitationPush
 from app.invitations.service import Invitations
 from app.mail import endpoints as mail_endpoints
@@ -68,12 +71,17 @@ from app.realtime.notify import INSTANCE_ID, relay_for
 from app.records import endpoints as record_endpoints
 from app.records.service import RecordService
 from app.rulesref import endpoints as rules_endpoints
+from app.safety import endpoints as safety_endpoints
+from app.safety.service import Safety
+from app.safety.sweeper import ReportSweeper
 from app.seen import endpoints as seen_endpoints
 from app.solo import endpoints as solo_endpoints
 from app.solo.service import SoloService
 from app.tables import endpoints as table_endpoints
+from app.tables import host_endpoints
 from app.tables import vacation_endpoints as pace_endpoints
 from app.tables.access import TableAccess
+from app.tables.removals import removed_from
 from app.tables.schemas import HealthOut
 from app.tables.service import TableService
 from app.tables.sweeper import Sweeper
@@ -149,6 +157,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             parse_rule(LimitName.DEVICE_CODE_TARGET, settings.rate_device_code_target_misses),
             parse_rule(LimitName.MOVE, settings.rate_http_moves),
             parse_rule(LimitName.EMAIL_SIGNIN_STRANGERS, settings.rate_email_signin_strangers),
+            parse_rule(LimitName.REPORT, settings.rate_report),
+            parse_rule(LimitName.BLOCK, settings.rate_block),
         ],
         refusal_delay=settings.rate_refusal_delay_seconds,
     )
@@ -213,6 +223,16 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     invitations.listeners.append(mail.notifier.invited)
     invitation_push = InvitationPush(push_store, push)
     invitations.listeners.append(invitation_push.invited)
+
+    # --- Protecting oneself: blocks (invitations kept apart at once), reports and their sweep,
+    # and the people a host removed from a lobby (their My games hears of it) ---
+    blocks = Blocks(db, clock)
+    blocks.listeners.append(KeptApart(db, hub, service.locks, clock).blocked)
+    safety = Safety(db, service, blocks, clock, settings.reports_open_per_reporter)
+    report_sweeper = ReportSweeper(
+        db, clock, settings.report_keep_days, settings.report_sweep_seconds
+    )
+    me_feed.also.append(lambda table_id: _removed_from(db, table_id))
 
     # --- Passkeys: WebAuthn credentials; a sign-in opens a session like an e-mail link ---
     passkeys = PasskeyService(
@@ -290,12 +310,14 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         push.start()
         mail.start()
         await analysis_worker.start()
+        report_sweeper.start()
         if collector.enabled:
             collecting.start()
         try:
             yield
         finally:
             await collecting.stop()
+            await report_sweeper.stop()
             await analysis_worker.stop()
             if isinstance(analysis_bot, ChildProcessBot):
                 await to_thread.run_sync(analysis_bot.close)
@@ -361,6 +383,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.move_tally = service.play.tally  # /metrics (app/metrics)
     app.state.limit_tally = limiter.tally
     app.state.my_data = MyData(db, hub, clock)  # download my data, delete my profile
+    app.state.blocks = blocks
+    app.state.safety = safety
+    app.state.report_sweeper = report_sweeper
     install_handlers(app)
     app.add_middleware(
         BodyLimit,
@@ -378,6 +403,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(device_endpoints.router)
     app.include_router(proof_endpoints.router)  # confirm it's you, security notices
     app.include_router(table_endpoints.router)
+    app.include_router(host_endpoints.router)  # remove a person, hand the host role over
     app.include_router(seen_endpoints.router)  # since you looked
     app.include_router(bot_endpoints.router)
     app.include_router(tutorial_endpoints.router)
@@ -395,6 +421,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(analysis_endpoints.router)
     app.include_router(history_endpoints.router)
     app.include_router(my_data_endpoints.router)
+    app.include_router(block_endpoints.router)  # my blocks
+    app.include_router(safety_endpoints.router)  # reports and blocks at a table
 
     @app.get("/api/health", tags=["health"], response_model=HealthOut)
     async def health() -> dict[str, Any]:
@@ -412,6 +440,12 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.add_middleware(ConnectionIds)  # outermost: every log line of a request has its id
 
     return app
+
+
+def _removed_from(db: Database, table_id: str) -> list[str]:
+    """The people a host removed from the table lately (a worker thread's read)."""
+    with db.read() as conn:
+        return removed_from(conn, table_id)
 
 
 def __getattr__(name: str) -> Any:

@@ -350,6 +350,8 @@ SUITE_RATE_LIMITS = {
     "rate_device_code_target_misses": "100000/minute",
     "rate_http_moves": "100000/minute",
     "rate_email_signin_strangers": "100000/minute",
+    "rate_report": "100000/minute",
+    "rate_block": "100000/minute",
     # and a refusal is answered at once (tests of the hold set their own delay)
     "rate_refusal_delay_seconds": 0.0,
 }

@@ -11,7 +11,9 @@ from this process or another through the relay):
   mutes; the client reads older pages over HTTP);
 - a chat notice: every message this socket was not sent yet, each as one ``chat`` frame (the feed
   remembers the ids it sent, so a message reaches a socket exactly once however many notices
-  announce it, and one that committed late, after a higher id, still arrives);
+  announce it, and one that committed late, after a higher id, still arrives) — but none of a
+  person the socket's profile blocked (app/blocks: judged in the read, so a block made on any
+  instance holds for the next message);
 - a presence notice: one ``presence`` frame.
 
 Notices coalesce (a flag each), so a burst costs one read per socket.
@@ -94,7 +96,7 @@ class Feed:
         if self._chat:
             self._chat = False
             if self.last_chat is not None:  # before the history, the history brings them
-                for m in await chat.recent(self.table_id, self.last_chat):
+                for m in await chat.recent(self.table_id, self.last_chat, viewer.profile_id):
                     if m["id"] in self.sent:
                         continue
                     self.last_chat = max(self.last_chat, m["id"])

@@ -1,4 +1,8 @@
-"""All SQL of the table chat: messages (exactly once per client msg_id) and per-viewer mutes."""
+"""All SQL of the table chat: messages (exactly once per client msg_id) and per-viewer mutes.
+
+What a viewer reads leaves out the messages of the people they blocked (app/blocks), at every
+table, judged in the query: the history, each new message a socket is sent, the unread count.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, Table, bindparam, delete, func, select
 from sqlalchemy.orm import Session
 
+from app.blocks.checks import hidden_from
 from app.db.models import ChatMessage, ChatMute, Profile, Seat
 from app.isotime import iso
 
@@ -26,15 +31,21 @@ _SHOWN = (
     MESSAGE.c.created_at,
     MESSAGE.c.msg_id,
 )
+# The writers the viewer (``p_viewer``: a profile id, "" for nobody signed in) blocked.
+SHOWN_TO_VIEWER = MESSAGE.c.profile_id.not_in(hidden_from(bindparam("p_viewer")))
 NEWEST = (
     select(*_SHOWN)
-    .where(MESSAGE.c.table_id == bindparam("p_id"))
+    .where(MESSAGE.c.table_id == bindparam("p_id"), SHOWN_TO_VIEWER)
     .order_by(MESSAGE.c.id.desc())
     .limit(bindparam("p_limit"))
 )
 NEWEST_BEFORE = (
     select(*_SHOWN)
-    .where(MESSAGE.c.table_id == bindparam("p_id"), MESSAGE.c.id < bindparam("p_before"))
+    .where(
+        MESSAGE.c.table_id == bindparam("p_id"),
+        MESSAGE.c.id < bindparam("p_before"),
+        SHOWN_TO_VIEWER,
+    )
     .order_by(MESSAGE.c.id.desc())
     .limit(bindparam("p_limit"))
 )
@@ -92,11 +103,16 @@ def add(
 
 
 def page(
-    s: Session | Connection, table_id: str, before_id: int | None, limit: int
+    s: Session | Connection,
+    table_id: str,
+    before_id: int | None,
+    limit: int,
+    viewer_id: str | None = None,
 ) -> tuple[list[Any], bool]:
     """The newest ``limit`` messages older than ``before_id`` (all when None), oldest first, and
-    whether older ones remain (rows of what ``as_dict`` shows)."""
-    params: dict[str, Any] = {"p_id": table_id, "p_limit": limit + 1}
+    whether older ones remain (rows of what ``as_dict`` shows); none of a writer ``viewer_id``
+    blocked."""
+    params: dict[str, Any] = {"p_id": table_id, "p_limit": limit + 1, "p_viewer": viewer_id or ""}
     if before_id is not None:
         params["p_before"] = before_id
     rows = list(s.execute(NEWEST if before_id is None else NEWEST_BEFORE, params))
@@ -107,10 +123,17 @@ def page(
 
 
 def after(
-    s: Session, table_id: str, after_id: int | None, limit: int = MAX_PAGE
+    s: Session,
+    table_id: str,
+    after_id: int | None,
+    limit: int = MAX_PAGE,
+    viewer_id: str | None = None,
 ) -> list[ChatMessage]:
-    """The newest ``limit`` messages (after ``after_id`` when given), oldest first."""
+    """The newest ``limit`` messages (after ``after_id`` when given), oldest first; none of a
+    writer ``viewer_id`` blocked."""
     q = select(ChatMessage).where(ChatMessage.table_id == table_id)
+    if viewer_id:
+        q = q.where(ChatMessage.profile_id.not_in(hidden_from(viewer_id)))
     if after_id is not None:
         q = q.where(ChatMessage.id > after_id)
     rows = list(s.scalars(q.order_by(ChatMessage.id.desc()).limit(limit)))
@@ -149,9 +172,12 @@ def unread(
     s: Session, table_id: str, profile_id: str, after: datetime | None, limit: int
 ) -> tuple[int, list[ChatMessage]]:
     """The messages others wrote after ``after`` (all when None), leaving out the seats the
-    profile muted: how many, and the newest ``limit`` of them, oldest first."""
+    profile muted and the people it blocked: how many, and the newest ``limit`` of them, oldest
+    first."""
     q = select(ChatMessage).where(
-        ChatMessage.table_id == table_id, ChatMessage.profile_id != profile_id
+        ChatMessage.table_id == table_id,
+        ChatMessage.profile_id != profile_id,
+        ChatMessage.profile_id.not_in(hidden_from(profile_id)),
     )
     if after is not None:
         q = q.where(ChatMessage.created_at > after)

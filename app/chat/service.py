@@ -6,7 +6,8 @@ table allows spectators). Who may write: its seats, and spectators when the host
 ``spectator_chat``. A stored message is announced by a ``chat`` notice (table id only): every
 socket, on this instance or another through the relay, reads the new messages from the database.
 Mutes are stored per profile and handed to the client as a ``muted`` list; the client hides the
-muted seats' messages (filtered client-side).
+muted seats' messages (filtered client-side). The people a viewer blocked (app/blocks) are
+filtered here, server-side: their messages never reach the viewer, at any table.
 """
 
 from __future__ import annotations
@@ -112,22 +113,26 @@ class ChatService:
 
     def _history(self, viewer: Viewer, before: int | None, limit: int) -> dict[str, Any]:
         with self.db.read() as conn:
-            rows, more = repo.page(conn, viewer.table_id, before, limit)
+            rows, more = repo.page(conn, viewer.table_id, before, limit, viewer.profile_id)
             muted = (
                 repo.muted(conn, viewer.table_id, viewer.profile_id) if viewer.profile_id else []
             )
             return {"messages": [repo.as_dict(m) for m in rows], "muted": muted, "more": more}
 
-    async def recent(self, table_id: str, after_id: int) -> list[dict[str, Any]]:
+    async def recent(
+        self, table_id: str, after_id: int, viewer_id: str | None = None
+    ) -> list[dict[str, Any]]:
         """The messages after ``after_id`` and the newest ``LOOKBACK`` (oldest first): ids come
         from one sequence, and a message may commit after one with a higher id, so a reader
         that only asked for ids above the last it saw could miss it; the caller drops the ones
-        it has sent already."""
+        it has sent already. None of a writer ``viewer_id`` blocked."""
 
         def work() -> list[dict[str, Any]]:
             with self.db.read_session() as s:
-                rows = {m.id: m for m in repo.after(s, table_id, None, LOOKBACK)}
-                rows.update((m.id, m) for m in repo.after(s, table_id, after_id))
+                newest = repo.after(s, table_id, None, LOOKBACK, viewer_id)
+                rows = {m.id: m for m in newest}
+                later = repo.after(s, table_id, after_id, repo.MAX_PAGE, viewer_id)
+                rows.update((m.id, m) for m in later)
                 return [repo.as_dict(rows[i]) for i in sorted(rows)]
 
         return await to_thread.run_sync(work)

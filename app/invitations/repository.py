@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import and_, delete, func, not_, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
+from app.blocks.checks import kept_apart
 from app.db.models import GameTable, InvitationBlock, Profile, Seat, TableInvitation
 from app.invitations.schemas import InvitationStatus
 from app.tables.status import TableStatus
@@ -43,6 +44,7 @@ def people(s: Session, profile_id: str, limit: int = PEOPLE_LIMIT) -> list[dict[
             other.profile_id.is_not(None),
             other.profile_id != profile_id,
             Profile.deleted_at.is_(None),  # a deleted profile is nobody to invite
+            not_(kept_apart(profile_id, Profile.id)),  # a block hides them from each other
         )
         .group_by(Profile.id, Profile.name)
         .order_by(last.desc(), Profile.id)
@@ -132,6 +134,9 @@ def pending_for(s: Session, profile_id: str) -> list[dict[str, Any]]:
             TableInvitation.profile_id == profile_id,
             TableInvitation.status == InvitationStatus.PENDING,
             GameTable.status == TableStatus.LOBBY,
+            # none from, or to a table of, someone either of us blocked (app/blocks)
+            not_(kept_apart(profile_id, TableInvitation.inviter_id)),
+            not_(kept_apart(profile_id, GameTable.host_profile_id)),
         )
         .order_by(TableInvitation.id.desc())
         .limit(MY_INVITATIONS_LIMIT)
@@ -244,3 +249,25 @@ def pending_from(s: Session, profile_id: str, inviter_id: str) -> list[TableInvi
             .limit(MY_INVITATIONS_LIMIT)
         )
     )
+
+
+def pending_between(s: Session, a: str, b: str) -> list[tuple[int, str, str]]:
+    """The invitations still waiting between two people: to one of them, from the other or to
+    a table the other hosts — (id, table, invited person)."""
+
+    def one_way(invitee: str, other: str) -> Any:
+        return and_(
+            TableInvitation.profile_id == invitee,
+            or_(TableInvitation.inviter_id == other, GameTable.host_profile_id == other),
+        )
+
+    rows = s.execute(
+        select(TableInvitation.id, TableInvitation.table_id, TableInvitation.profile_id)
+        .join(GameTable, GameTable.id == TableInvitation.table_id)
+        .where(
+            TableInvitation.status == InvitationStatus.PENDING, or_(one_way(a, b), one_way(b, a))
+        )
+        .order_by(TableInvitation.id)
+        .limit(MY_INVITATIONS_LIMIT)
+    ).all()
+    return [(int(i), str(t), str(p)) for i, t, p in rows]

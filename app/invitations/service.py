@@ -9,8 +9,11 @@ Who may do what, judged at the moment of the act:
   (never a stranger), for a free seat, which stays theirs until they answer;
 - accept or decline: only the invited person, once; accepting seats them (their seat, else a
   free one); declining frees the seat for a link or a bot;
-- no more invitations from a profile (a block): only the invited person; it declines every
-  invitation of that inviter still waiting, and holds until they lift it.
+- no more invitations from a profile (an invitation block): only the invited person; it declines
+  every invitation of that inviter still waiting, and holds until they lift it. A person block
+  (app/blocks) holds the same both ways, and more: app/invitations/blocking.py;
+- accepting into a table whose host (or whose inviter) either person blocked: refused
+  (``host_blocked`` to the one who blocked; to the other the invitation is gone, ``404``).
 
 Mail and push are never a way to pester: a person is told of an invitation to a table once (the
 same invitation asked again, or again after it was taken back, tells nobody); and an inviter
@@ -34,6 +37,7 @@ from typing import Any, TypeVar
 from anyio import to_thread
 from sqlalchemy.orm import Session
 
+from app.blocks import checks
 from app.clock import SYSTEM_CLOCK, Clock
 from app.db.models import TableInvitation
 from app.db.session import Database
@@ -43,6 +47,7 @@ from app.invitations.schemas import InvitationKind, InvitationStatus
 from app.isotime import iso
 from app.profiles import suspension
 from app.realtime.hub import Hub, Notice, NoticeKind
+from app.tables import removals
 from app.tables.answers import LobbyAnswer
 from app.tables.lobby import free_seat, lobby_table, open_rematch, seat_person
 from app.tables.locks import KeyedLocks
@@ -75,6 +80,13 @@ class NotWanted(AppError):
 
     status = 409
     code = "invitation_not_wanted"
+
+
+class HostBlocked(AppError):
+    """The invited person blocked the table's host or their inviter (app/blocks)."""
+
+    status = 409
+    code = "host_blocked"
 
 
 @dataclass(frozen=True)
@@ -205,6 +217,7 @@ class Invitations:
         since = self.clock.utcnow() - self.quiet
         return (
             repo.blocked(s, invitee_id, inviter_id)
+            or checks.apart(s, invitee_id, inviter_id)  # a person block, either way
             or repo.declined_since(s, invitee_id, inviter_id, since)
             or repo.deleted(s, invitee_id)
         )
@@ -247,6 +260,7 @@ class Invitations:
         row.answered_at = None
         row.created_at = self.clock.utcnow()
         s.flush()
+        removals.forget(s, t.id, invitee_id)  # invited again: a removal no longer holds
         name = repo.name_of(s, host_id)
         return _Invitation(Invited(invitee_id, t.id, InvitationKind.INVITE, name, t.name), first)
 
@@ -294,9 +308,14 @@ class Invitations:
 
     def _accept(self, s: Session, profile_id: str, invitation_id: int) -> list[str]:
         row = self._mine(s, profile_id, invitation_id)
+        t = lobby_table(s, row.table_id)
+        for other in {row.inviter_id, t.host_profile_id}:
+            if checks.blocked(s, profile_id, other):
+                raise HostBlocked("you blocked this table's host or the person who invited you")
+            if checks.blocked(s, other, profile_id):
+                raise NotFound("no such invitation")  # as if taken back: a block is not told
         if not repo.answer(s, row.id, InvitationStatus.ACCEPTED, self.clock.utcnow()):
             raise AlreadyAnswered("the invitation was answered already")
-        t = lobby_table(s, row.table_id)
         seat_person(s, t, profile_id, row.seat)
         return repo.rematch_of(s, t.id)
 

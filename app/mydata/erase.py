@@ -1,7 +1,8 @@
 """Deleting a profile, in one transaction: the person leaves every table still open (a lobby
 seat is left; a running game's seat goes to a bot), and everything personal is erased — the
 name, the recovery code, every session and device, passkeys, the e-mail address and its links,
-push subscriptions, security notices, invitations and blocks, imported records, analysis
+push subscriptions, security notices, invitations and blocks, removals from lobbies, reports
+about them (the reports they made stay, without their name), imported records, analysis
 requests, the chat messages they wrote, presence. What stays: the profile's id with a neutral
 name, so the seats it held in finished games keep a name and the other players' records stay
 whole and replayable (docs/privacy.md)."""
@@ -35,6 +36,7 @@ from app.db.models import (
     SeenAt,
     TableInvitation,
 )
+from app.db.safety import PersonBlock, Report, TableRemoval
 from app.errors import NotFound
 from app.tables import operator
 from app.tables.operator import Changed
@@ -73,6 +75,16 @@ def erase(s: Session, profile_id: str, now: datetime) -> list[Changed]:
             or_(InvitationBlock.profile_id == profile_id, InvitationBlock.blocked_id == profile_id)
         )
     )
+    # Blocks to or from them, removals from lobbies, the reports about them (nothing left to
+    # act on); the reports they made stay in the operator's queue without their name.
+    s.execute(
+        delete(PersonBlock).where(
+            or_(PersonBlock.profile_id == profile_id, PersonBlock.blocked_id == profile_id)
+        )
+    )
+    s.execute(delete(TableRemoval).where(TableRemoval.profile_id == profile_id))
+    s.execute(delete(Report).where(Report.reported_id == profile_id))
+    s.execute(update(Report).where(Report.reporter_id == profile_id).values(reporter_id=None))
     s.execute(
         delete(TableInvitation).where(
             or_(TableInvitation.profile_id == profile_id, TableInvitation.inviter_id == profile_id)

@@ -3,7 +3,8 @@
 Only what is theirs: their profile, devices, address, passkeys' names, the games they sat in
 (a finished game with its record — what any of its players may download; a game still open
 without its seed, hands or deck), the chat messages they wrote (not the others'), their solo
-results and the records they imported. Nothing of another person's hidden information."""
+results, the records they imported, the people they blocked and the reports they made (their
+own words, not the reported ones). Nothing of another person's hidden information."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from app.db.models import (
     PushSubscription,
     Seat,
 )
+from app.db.safety import PersonBlock, Report
 from app.errors import NotFound
 from app.mydata.schemas import FORMAT, FORMAT_VERSION, MyDataOut
 from app.profiles.repository import aware
@@ -115,6 +117,28 @@ def my_data(s: Session, profile_id: str, now: datetime) -> MyDataOut:
             )
         ],
     }
+    out["blocked_people"] = [
+        {"name": name, "since": aware(at)}
+        for name, at in s.execute(
+            select(Profile.name, PersonBlock.created_at)
+            .join(PersonBlock, PersonBlock.blocked_id == Profile.id)
+            .where(PersonBlock.profile_id == profile_id)
+            .order_by(PersonBlock.created_at)
+        )
+    ]
+    out["reports"] = [
+        {
+            "table_id": r.table_id,
+            "kind": r.kind,
+            "reason": r.reason,
+            "note": r.note,
+            "status": r.status,
+            "created_at": aware(r.created_at),
+        }
+        for r in s.scalars(
+            select(Report).where(Report.reporter_id == profile_id).order_by(Report.id)
+        )
+    ]
     address = s.get(EmailAddress, profile_id)
     if address is not None:
         out["email"] = {

@@ -90,6 +90,25 @@ class MyImportOut(_Out):
     record: dict[str, Any]
 
 
+class MyBlockOut(_Out):
+    """Someone I blocked (app/blocks), since when."""
+
+    name: str
+    since: datetime
+
+
+class MyReportOut(_Out):
+    """A report I made: where, of what, why, my words, where it stands. Not the reported words
+    or name (another person's), nor the operator's note."""
+
+    table_id: str | None
+    kind: str
+    reason: str
+    note: str | None
+    status: str
+    created_at: datetime
+
+
 class MyDataOut(_Out):
     format: Literal["emara-my-data"]
     format_version: Literal[1]
@@ -103,6 +122,8 @@ class MyDataOut(_Out):
     chat_messages: list[MyChatOut]
     solo_results: list[MySoloOut]
     imported_records: list[MyImportOut]
+    blocked_people: list[MyBlockOut] = []
+    reports: list[MyReportOut] = []
 
 
 class DeleteProfileIn(BaseModel):

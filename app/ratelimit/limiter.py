@@ -51,6 +51,8 @@ class LimitName(StrEnum):
     DEVICE_CODE_TARGET = "device_code_target"  # every add-a-device code together
     MOVE = "move"  # moves over HTTP, per profile (the socket has its own token bucket)
     EMAIL_SIGNIN_STRANGERS = "email_signin_strangers"  # sign-in links asked for without a session
+    REPORT = "report"  # reports of a chat message or a name (docs/privacy.md)
+    BLOCK = "block"  # people blocked
 
 
 COUNTS: Mapping[LimitName, Counts] = {
@@ -71,6 +73,8 @@ COUNTS: Mapping[LimitName, Counts] = {
     LimitName.DEVICE_CODE_TARGET: Counts.MISSES,
     LimitName.MOVE: Counts.ATTEMPTS,
     LimitName.EMAIL_SIGNIN_STRANGERS: Counts.ATTEMPTS,
+    LimitName.REPORT: Counts.ATTEMPTS,
+    LimitName.BLOCK: Counts.ATTEMPTS,
 }
 
 # A guessing limit whose callers, once out of misses of their own, may still try a code while

@@ -40,6 +40,7 @@ from app.tables import repository as repo
 from app.tables.answers import LobbyAnswer
 from app.tables.locks import KeyedLocks
 from app.tables.preview import seat_of_name
+from app.tables.removals import refuse_removed
 from app.tables.status import TableStatus
 from app.tables.types import Viewer
 from app.tables.visibility import lobby_of, seats_and_names, viewer_of, visible, visible_rows
@@ -153,10 +154,8 @@ def free_seat(s: Session, t: GameTable) -> int | None:
     return free[0] if free else None
 
 
-# Options a person consents to for one game, with the value a rematch starts them at (until
-# someone chooses them again). ``public_replay`` shows the finished game's record to anyone
-# (docs/records.md). The game's variants, the pace, undo, spectators and their chat are the
-# rules the same people play by again: copied.
+# Options a person consents to for one game, as a rematch starts them (until chosen again):
+# ``public_replay`` shows the record to anyone (docs/records.md). The rest is copied.
 CHOSEN_AGAIN: dict[str, Any] = {"public_replay": False}
 
 
@@ -308,6 +307,7 @@ class Lobby:
             t, seats, names = visible_rows(conn, None, table_id, invite_code, for_change=True)
             if any(x.profile_id == profile_id for x in seats):
                 return lobby_of(conn, t, seats, profile_id, names)
+            refuse_removed(conn, t.id, profile_id)  # removed by the host: no seat by the link
             # A name is not an identity, but a second seat under a seated name is most often
             # that person signed out: said first, unless the joiner says they are someone else.
             if not another_person:

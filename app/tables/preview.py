@@ -12,6 +12,7 @@ from sqlalchemy import Connection
 from app.errors import NotFound
 from app.tables import repository as repo
 from app.tables.preview_schemas import TableDoor
+from app.tables.removals import refuse_removed
 from app.tables.status import TableStatus
 from app.tables.types import SeatLike, TableLike
 from app.tables.visibility import _may_look, seats_and_names
@@ -55,6 +56,8 @@ def preview(
     t, rows = found
     seats: list[SeatLike]
     seats, names = seats_and_names(rows)
+    if profile_id is not None and not any(x.profile_id == profile_id for x in seats):
+        refuse_removed(conn, t.id, profile_id)
     if not (_may_look(t, seats, profile_id, invite_code) or _public(t)):
         raise NotFound("no such table")
     free = 0

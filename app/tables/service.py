@@ -21,6 +21,7 @@ from app.tables.audit import Audit
 from app.tables.cache import TableCache
 from app.tables.explain import Explainer
 from app.tables.feed import GameFeed
+from app.tables.host import HostActs
 from app.tables.lobby import Lobby
 from app.tables.locks import KeyedLocks
 from app.tables.play import Play
@@ -42,6 +43,7 @@ class TableService:
         # Pace: the clock a move leaves behind (its memory shared by the lobby's start and play).
         self.pace = PaceBook()
         self.lobbies = Lobby(db, hub, self.locks, self.pace)
+        self.host = HostActs(db, hub, self.locks)
         self.play = Play(db, hub, self.locks, self.cache, self.pace)
         self.feed = GameFeed(db, self.cache, self.pace)
         self.audit = Audit(db)
@@ -93,6 +95,14 @@ class TableService:
 
     async def my_tables(self, profile_id: str) -> list[LobbyAnswer]:
         return await self.lobbies.my_tables(profile_id)
+
+    async def remove_person(self, host_id: str, table_id: str, seat: int) -> LobbyAnswer:
+        """The host removes the person at ``seat`` from the lobby (app/tables/host.py)."""
+        return await self.host.remove(host_id, table_id, seat)
+
+    async def hand_host(self, host_id: str, table_id: str, seat: int) -> LobbyAnswer:
+        """The host hands the host role to the person at ``seat`` (app/tables/host.py)."""
+        return await self.host.hand_over(host_id, table_id, seat)
 
     async def holds_seat(self, profile_id: str, table_id: str) -> bool:
         """The profile has a seat at the table: it needs no invite code to look at it."""

@@ -19,6 +19,7 @@ from app.pace.clock import public as public_clock
 from app.presence import repository as presence_repo
 from app.tables import repository as repo
 from app.tables.answers import LobbyAnswer
+from app.tables.removals import refuse_removed
 from app.tables.render import lobby_view
 from app.tables.types import SeatLike, TableLike, Viewer
 
@@ -37,8 +38,7 @@ def visible(
     if t is None:
         raise NotFound("no such table")
     seats = repo.seats(s, t.id)
-    if not _may_look(t, seats, profile_id, invite_code):
-        raise NotFound("no such table")
+    _judge_look(s, t, seats, profile_id, invite_code)
     return t, seats
 
 
@@ -58,8 +58,7 @@ def visible_rows(
         raise NotFound("no such table")
     t, rows = found
     seats, names = seats_and_names(rows)
-    if not _may_look(t, seats, profile_id, invite_code):
-        raise NotFound("no such table")
+    _judge_look(conn, t, seats, profile_id, invite_code)
     return t, seats, names
 
 
@@ -67,6 +66,23 @@ def seats_and_names(rows: Sequence[Any]) -> tuple[list[SeatLike], dict[str, str]
     """``repository.lobby_seats``' rows as seats, and the names of the people on them."""
     names = {x.profile_id: x.name for x in rows if x.profile_id and x.name is not None}
     return list(rows), names
+
+
+def _judge_look(
+    conn: Session | Connection,
+    t: TableLike,
+    seats: Sequence[SeatLike],
+    profile_id: str | None,
+    invite_code: str | None,
+) -> None:
+    """Refuse a look the caller may not have: a person the host removed from the table
+    (``removed_from_table``, whatever code they hold; app/tables/removals.py), anyone else
+    with neither a seat nor the invite code (404, as if there were no such table). A seated
+    caller costs no query more."""
+    if profile_id is not None and not any(x.profile_id == profile_id for x in seats):
+        refuse_removed(conn, t.id, profile_id)
+    if not _may_look(t, seats, profile_id, invite_code):
+        raise NotFound("no such table")
 
 
 def _may_look(

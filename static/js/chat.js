@@ -2,6 +2,8 @@
 // with a sent / failed state per message (a failed one can be sent again with the same msg_id:
 // the server never stores it twice), and per seat a mute toggle (stored on the server for the
 // profile; muted seats' messages are hidden here, client-side) next to its presence dot.
+// Reporting and blocking (chatsafety.js): a "⚑" on others' messages, a "⋯" beside each other
+// person; the messages of a person one blocked the server leaves out.
 //
 // Unread: a message of someone else (not muted) that arrives while the chat is out of sight (the
 // page hidden, the chat scrolled away or in a phone tab not open) counts in `unread`, shown in
@@ -16,6 +18,7 @@ import { h, clear } from "/js/dom.js";
 import { get, post, del } from "/js/api.js";
 import { SEAT_SYMBOLS } from "/js/pieces.js";
 import { presenceMap, presenceDot } from "/js/presence.js";
+import { seatActions, reportButton } from "/js/chatsafety.js";
 
 const MAX_CHARS = 500;
 const PAGE = 50; // earlier messages read per click (GET /api/tables/{id}/chat?before=)
@@ -183,6 +186,21 @@ export class ChatPanel {
     this.render();
   }
 
+  // The newest page again (after a block: the server leaves the blocked person's messages out);
+  // messages still being sent stay.
+  async reload() {
+    const q = new URLSearchParams({ limit: String(PAGE) });
+    if (this.invite()) q.set("invite", this.invite());
+    try {
+      const r = await get(`/api/tables/${encodeURIComponent(this.tableId)}/chat?${q}`);
+      const pending = this.messages.filter((m) => m.state !== "sent");
+      this.messages = (r.messages || []).map((m) => ({ ...m, state: "sent" })).concat(pending);
+      this.muted = new Set(r.muted || []);
+      this.more = !!r.more;
+    } catch {}
+    this.render();
+  }
+
   async toggleMute(seat) {
     const path = `/api/tables/${encodeURIComponent(this.tableId)}/mutes/${seat}` + (this.invite() ? `?invite=${encodeURIComponent(this.invite())}` : "");
     try {
@@ -207,7 +225,8 @@ export class ChatPanel {
         s.seat === me ? null : h("button.small.chat-mute", {
           type: "button", "data-testid": "chat-mute", "data-seat": s.seat, "aria-pressed": muted ? "true" : "false",
           onclick: () => this.toggleMute(s.seat),
-        }, muted ? t("chat.unmute") : t("chat.mute"))));
+        }, muted ? t("chat.unmute") : t("chat.mute")),
+        s.seat === me || !s.name ? null : seatActions(this, s.seat, this.nameOf(s.seat))));
     }
     this.earlier.hidden = !this.more;
     const atBottom = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 20;
@@ -220,6 +239,7 @@ export class ChatPanel {
       this.list.append(h("li.chat-msg", { class: m.state + (m.fresh ? " fresh" : ""), "data-testid": "chat-msg", "data-seat": m.seat === null ? "" : m.seat, "data-state": m.state },
         who,
         h("span.chat-text", m.text),
+        reportButton(this, m),
         m.state === "sending" ? h("span.chat-state", t("chat.sending")) : null,
         m.state === "failed" ? h("span.chat-state", m.error || t("chat.failed"), " ",
           h("button.small", { type: "button", "data-testid": "chat-retry", onclick: () => this.deliver(m) }, t("chat.retry"))) : null));

@@ -14,6 +14,7 @@ import { TableSocket, tableSocketUrl } from "/js/socket.js";
 import { presenceDot, presenceMap } from "/js/presence.js"; // presence of each seat
 import { describePace } from "/js/pace.js";
 import { LobbyExtras } from "/js/people.js"; // play again: the table's name, invitations
+import { seatMenu, removedPanel } from "/js/lobbypeople.js"; // report, block; the host's acts
 
 const main = () => document.getElementById("main");
 
@@ -61,6 +62,7 @@ export class Lobby {
       onFrame: (f) => {
         if (f.type === "lobby" && f.table) this.update(f.table);
         else if (f.type === "presence") this.presenceChanged(f); // presence: who is here now
+        else if (f.type === "error" && (f.error || f).code === "removed_from_table") this.removed();
       },
       // a socket refused or lost: read the table over HTTP each time it tries again
       onState: (state) => {
@@ -108,8 +110,15 @@ export class Lobby {
       const tb = await get(tableUrl(this.id, this.invite));
       this.update(tb);
     } catch (e) {
-      if (!(e instanceof ApiError) || e.code === "network") this.setNote(t("err.network"));
+      if (e instanceof ApiError && e.code === "removed_from_table") this.removed();
+      else if (!(e instanceof ApiError) || e.code === "network") this.setNote(t("err.network"));
     }
+  }
+  // The host removed this person: the table is gone for them (until invited again).
+  removed() {
+    if (this.stopped) return;
+    this.stop();
+    clear(main()).append(removedPanel(this.navigate));
   }
   setNote(text) {
     const n = document.getElementById("lobby-note");
@@ -154,7 +163,8 @@ export class Lobby {
           mine === i ? h("span.tag", t("lobby.you")) : null,
           s && s.name && "present" in s ? presenceDot(s, i) : null, // presence (also of a person a bot stands in for)
           (s && s.host) || (s && s.host === undefined && i === 0) ? h("span.tag", t("lobby.host")) : null,
-          hosting ? this.botTools(i, name, bot) : null
+          hosting ? this.botTools(i, name, bot) : null,
+          s && s.name && !bot && mine !== i && profile() ? seatMenu(this, { seat: i, name: s.name, hosting, invite: mine === null ? this.invite : null }) : null
         )
       );
     }

@@ -9,8 +9,8 @@ import { showError } from "/js/notices.js";
 const enc = encodeURIComponent;
 
 // The people I play with; with `invite(person)`, each gets an Invite button.
-// `here(person)`: already at the table or invited (no button).
-export function peopleList(invite, here = () => false) {
+// `here(person)`: already at the table or invited (no button). `more(person)`: a node more.
+export function peopleList(invite, here = () => false, more = null) {
   const list = h("ul.people-list", { "data-testid": "people-list" }, h("li.muted", t("app.loading")));
   get("/api/me/people").then((answer) => {
     const people = answer.people || [];
@@ -19,7 +19,8 @@ export function peopleList(invite, here = () => false) {
     for (const p of people) {
       list.append(h("li.person", { "data-testid": "person", "data-name": p.name },
         h("span.person-name", p.name), " ", h("span.muted", t("people.tables", { count: p.tables })),
-        invite && !here(p) ? h("button.small", { type: "button", "data-testid": "invite-person", onclick: (e) => invite(p, e.currentTarget) }, "✉ ", t("people.invite")) : null));
+        invite && !here(p) ? h("button.small", { type: "button", "data-testid": "invite-person", onclick: (e) => invite(p, e.currentTarget) }, "✉ ", t("people.invite")) : null,
+        more ? more(p) : null));
     }
   }, (e) => {
     clear(list);

@@ -7,6 +7,7 @@ import { emailSection } from "/js/email.js";
 import { passkeysSection } from "/js/passkeys.js";
 import { peopleList } from "/js/people.js";
 import { blockedList } from "/js/invitations.js";
+import { blockDialog, blockById, blockedSection } from "/js/block.js";
 import { devicesSection } from "/js/devices.js";
 import { guideSection } from "/js/guide.js";
 import { myDataSection } from "/js/mydata.js";
@@ -25,6 +26,17 @@ export function renderProfilePage(root, { link }) {
     });
     return;
   }
+  // People I play with, each with "Block"; the people I blocked, each with "Unblock".
+  const peopleBox = h("div");
+  const blocked = blockedSection(() => showPeople());
+  const blockButton = (p) => h("button.small.link", { type: "button", "data-testid": "profile-block-person", onclick: async () => {
+    if (await blockDialog(p.name, () => blockById(p.id))) {
+      showPeople();
+      blocked.read();
+    }
+  } }, t("block.item"));
+  const showPeople = () => clear(peopleBox).append(peopleList(null, undefined, blockButton));
+  showPeople();
   root.append(
     h("section.panel.profile-page", { "data-testid": "profile-page" },
       h("h1", t("profile.page_title")),
@@ -34,7 +46,8 @@ export function renderProfilePage(root, { link }) {
     emailSection(),
     passkeysSection(),
     h("section.panel.people-section", { "data-testid": "people-section", "aria-labelledby": "people-title" },
-      h("h2", { id: "people-title" }, t("people.title")), h("p.muted", t("people.what")), peopleList(null)),
+      h("h2", { id: "people-title" }, t("people.title")), h("p.muted", t("people.what")), peopleBox),
+    blocked.el,
     blockedList(),
     myDataSection(me, root, link)
   );

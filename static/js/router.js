@@ -105,6 +105,11 @@ async function tablePage(id, invite) {
   try {
     table = await get(tableUrl(id, invite));
   } catch (e) {
+    if (e instanceof ApiError && e.code === "removed_from_table") {
+      const { removedPanel } = await import("/js/lobbypeople.js"); // the host removed this person
+      clear(main()).append(removedPanel(navigate));
+      return;
+    }
     if (e instanceof ApiError && (e.status === 401 || e.status === 403) && invite) table = null;
     else if (e instanceof ApiError && e.status === 404) {
       // not seated and no code, but invited (the link of an invitation e-mail): the invitation

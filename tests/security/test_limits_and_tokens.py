@@ -267,6 +267,13 @@ def test_openapi_lists_429_on_limited_routes(sqlite_url: str, tmp_path: Path) ->
         ("get", "/api/replays/{replay_id}/positions/{n}"),
         ("get", "/api/replays/{replay_id}/analysis"),
         ("post", "/api/replays/{replay_id}/analysis"),
+        # protecting oneself: the host's acts on a person, reports (limited, and capped per
+        # reporter) and blocks; reports and blocks at a table read an invite code (spectators)
+        ("post", "/api/tables/{table_id}/seats/{seat}/remove"),
+        ("post", "/api/tables/{table_id}/host"),
+        ("post", "/api/tables/{table_id}/reports"),
+        ("post", "/api/tables/{table_id}/blocks"),
+        ("post", "/api/me/blocks"),
     }
     for path, item in paths.items():
         for method, op in item.items():
