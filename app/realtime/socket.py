@@ -306,13 +306,13 @@ class Connection:
         # pong answers our ping; a later auth needs nothing (the socket is authenticated)
 
     def _viewer(self) -> SeatView | None:
-        return self.viewer
+        """The viewer the companions write for: none before a hello is answered, so that what
+        they send (chat, presence) follows the lobby and the game, never comes before them."""
+        return self.viewer if self.synced else None
 
     def _hello(self, frame: f.Hello) -> None:
         self.deltas = frame.deltas
         self.outbox.put_hello(frame.since, frame.ref)
-        for feed in self.feeds:
-            feed.hello()  # what a companion sends follows the hello's answer
 
     async def _companion_frame(self, frame: f.Chat) -> None:
         """A client frame a companion answers (a chat message): its direct answer, with the
@@ -440,6 +440,8 @@ class Connection:
             await self._send_render(render)
             # A catch-up the client asked for costs what it sends: a token per N bytes.
             self.bucket.charge(len(render.text) / self.limits.catch_up_token_bytes)
+        for feed in self.feeds:
+            feed.hello()  # what a companion sends follows the hello's answer
 
     async def _send_lobby(self, ref: str | int | None) -> None:
         assert self.profile_id is not None

@@ -177,3 +177,26 @@ def test_presence_frames_and_lobby_fields_follow_the_sockets(live: LiveServer) -
         await sa.close()
 
     run(scenario())
+
+
+def test_presence_heard_before_a_hello_follows_the_hellos_lobby(live: LiveServer) -> None:
+    http = Http(live)
+    t, (ann, bob) = setup_table(http)
+    tid = t["id"]
+
+    async def scenario() -> None:
+        sa = await Socket.open(live, tid, "ann", token=ann["token"])
+        await sa.expect("welcome")
+        sb = await joined(live, tid, "bob", bob["token"])  # Bob arrives, Ann has said no hello
+        while True:  # Bob hears both seats present: the presence notices went round
+            frame = await sb.expect("presence")
+            if all(s["present"] for s in frame["seats"]):
+                break
+        await sa.send({"type": "hello", "since": None})
+        first = await sa.expect_any(("lobby", "presence", "snapshot", "chat_history"))
+        assert first["type"] == "lobby", first
+        await sa.expect("presence")  # Ann still hears who is here, after the lobby
+        await sa.close()
+        await sb.close()
+
+    run(scenario())
