@@ -229,14 +229,23 @@ STACK_NAMES = ("ServerProcess", "TempDatabase", "subprocess")
 # take modules in this order, and a long one begun last would leave the other worker idle.
 LONGEST_FIRST = (
     "browser/test_play.py",
-    "browser/test_guide.py",  # guided games clicked through past round 1, two languages
     "browser/test_a11y.py",
+    "browser/test_guide.py",  # guided games clicked through past round 1, two languages
+    "browser/test_protect_screens.py",  # every new screen in three languages, two sizes
+    "browser/test_reach.py",
     "browser/test_ui_details.py",
+    "browser/test_protect.py",
+    "browser/test_tooltips.py",
+    "solo/test_browser_solo.py",
+    "browser/test_chat.py",
+    "browser/test_pace_web.py",
+    "browser/test_log_banner.py",
     "browser/test_replay.py",
     "browser/test_endscreen.py",
-    "browser/test_reach.py",
     "browser/test_breakdown.py",
-    "browser/test_log_banner.py",
+    "analysis/test_queue.py",
+    "bots/test_api.py",
+    "mail/test_notifications.py",
 )
 
 
