@@ -103,15 +103,18 @@ def spent_address(name: LimitName | str) -> Callable[..., Awaitable[None]]:
     already used up limit ``name`` in its window, after the limiter's refusal delay
     (``RateLimiter.hold``). It counts nothing (``limiting`` counts), so a caller within the
     limit pays one counter read more; a flood past it is answered for the price of that read,
-    one request a connection per delay."""
+    one request a connection per delay. A limit of N a second is served evenly: the address's
+    requests are spaced 1/N seconds apart (app/ratelimit/spacing.py)."""
     limit_name = LimitName(name)
 
     async def dependency(request: Request) -> None:
         limiter = limiter_of(request)
+        who = f"ip:{client_address(request)}"
         try:
-            await limiter.ensure_open(limit_name, [f"ip:{client_address(request)}"])
+            await limiter.ensure_open(limit_name, [who])
         except RateLimited:
             await limiter.hold()
             raise
+        await limiter.space(limit_name, who)  # N a second come evenly, not as one burst
 
     return dependency

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -21,6 +22,7 @@ from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 
 from app.clock import Clock
 from app.errors import RateLimited
+from app.ratelimit.spacing import Spacer
 from app.tally import RefusalTally
 
 log = logging.getLogger("emara.ratelimit")
@@ -125,6 +127,7 @@ class RateLimiter:
         *,
         refusal_delay: float = 0.0,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        spread: Callable[[], float] = random.random,
     ) -> None:
         self.storage = storage
         self.clock = clock
@@ -132,19 +135,23 @@ class RateLimiter:
         self.prefix = prefix
         self.refusal_delay = refusal_delay
         self._sleep = sleep
+        self._spread = spread  # 0 ≤ x < 1: where in the half-delay after it a hold ends
         self._held = 0
+        self.spacer = Spacer(clock, sleep)
         self.tally = RefusalTally()  # read by /metrics
 
     async def hold(self) -> None:
         """Wait ``refusal_delay`` seconds before a refusal is answered to a caller already past
         its limit. A client that loops without reading ``Retry-After`` then sends one request a
         connection per delay instead of as many as the server can refuse; a person who waits
-        as told never meets it. At most ``MAX_HELD`` wait at once."""
+        as told never meets it. At most ``MAX_HELD`` wait at once. Each hold ends somewhere in
+        the half-delay after it, so that the clients held together are not let go together
+        (their next requests would arrive as one burst)."""
         if self.refusal_delay <= 0 or self._held >= MAX_HELD:
             return
         self._held += 1
         try:
-            await self._sleep(self.refusal_delay)
+            await self._sleep(self.refusal_delay * (1 + self._spread() / 2))
         finally:
             self._held -= 1
 
@@ -202,6 +209,14 @@ class RateLimiter:
         wait = await self._over(rule, keys, hit=False)
         if wait is not None:
             raise self._refuse(rule, wait)
+
+    async def space(self, name: LimitName | str, who: str) -> None:
+        """Hold ``who``'s request until 1/N seconds after its previous one, where limit
+        ``name`` allows N a second (a limit without a per-second part holds nothing)."""
+        rule = self.rules[LimitName(name)]
+        per_second = [item.amount for item in rule.items if item.get_expiry() == 1]
+        if per_second:
+            await self.spacer.wait(who, 1 / min(per_second))
 
     async def miss(self, name: LimitName | str, keys: Sequence[str]) -> None:
         """Count one refused guess under ``keys``."""

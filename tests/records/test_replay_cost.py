@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.clock import ManualClock
 from app.main import create_app
+from app.ratelimit.spacing import Spacer
 from app.records import service as record_service
 from tests.conftest import Player, make_settings, new_player, wipe
 
@@ -161,6 +163,25 @@ def test_an_address_past_its_reads_is_held_then_refused_before_its_session_is_re
         for _ in range(3):
             r = client.get(f"/api/replays/{rid}/positions/1", headers=ann.headers)
             assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
-        assert held == [1.5, 1.5, 1.5] and len(sessions) == 2
+        assert len(held) == 3 and all(1.5 <= h <= 2.25 for h in held) and len(sessions) == 2
         # nothing is left waiting
         assert app.state.limiter._held == 0
+
+
+def test_replay_reads_of_one_address_are_spaced_by_their_per_second_limit(
+    make_app: Any, example: Record
+) -> None:
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(round(seconds, 6))
+
+    app = make_app(rate_replay_read="20/second;240/minute")
+    app.state.limiter.spacer = Spacer(ManualClock(), sleep)  # the clock stands still
+    with TestClient(app) as client:
+        ann = new_player(client, "Ann")
+        rid = _imported(client, ann, example)
+        for n in range(4):
+            r = client.get(f"/api/replays/{rid}/positions/{n}", headers=ann.headers)
+            assert r.status_code == 200
+    assert waits == [0.05, 0.1, 0.15]  # one every 1/20 s, none at once
