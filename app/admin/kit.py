@@ -24,6 +24,10 @@ from app.errors import AppError
 from app.realtime.hub import Hub
 from app.realtime.notify import relay_for
 
+# Ids are URL-safe base64, so an id may begin with "-": a word the command does not know as an
+# option is then taken as the id it is, not refused as an unknown option ("-- ID" works too).
+IDS_MAY_START_WITH_A_DASH: dict[str, Any] = {"ignore_unknown_options": True}
+
 
 @dataclass
 class Kit:

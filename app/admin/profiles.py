@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from app.admin.kit import as_json, fail, kit, relay_note, when
+from app.admin.kit import IDS_MAY_START_WITH_A_DASH, as_json, fail, kit, relay_note, when
 from app.errors import AppError, NotFound
 from app.mydata.service import MyData
 from app.profiles import lookup
@@ -73,7 +73,7 @@ def list_profiles(
             typer.echo(_line(p))
 
 
-@app.command("show")
+@app.command("show", context_settings=IDS_MAY_START_WITH_A_DASH)
 def show(profile_id: ProfileArg, json: Json = False) -> None:
     """One profile, by its id."""
     try:
@@ -84,7 +84,7 @@ def show(profile_id: ProfileArg, json: Json = False) -> None:
     typer.echo(as_json(p) if json else _details(p))
 
 
-@app.command("suspend")
+@app.command("suspend", context_settings=IDS_MAY_START_WITH_A_DASH)
 def suspend(
     profile_id: ProfileArg,
     reason: Annotated[str, typer.Option(help="Why (kept with the suspension).")] = "",
@@ -107,7 +107,7 @@ def suspend(
     typer.echo(as_json(out) if json else f"suspended {profile_id}; its sessions have ended")
 
 
-@app.command("unsuspend")
+@app.command("unsuspend", context_settings=IDS_MAY_START_WITH_A_DASH)
 def unsuspend(profile_id: ProfileArg, json: Json = False) -> None:
     """Lift a profile's suspension."""
 
@@ -123,7 +123,7 @@ def unsuspend(profile_id: ProfileArg, json: Json = False) -> None:
     typer.echo(as_json(out) if json else f"lifted the suspension of {profile_id}")
 
 
-@app.command("export")
+@app.command("export", context_settings=IDS_MAY_START_WITH_A_DASH)
 def export(
     profile_id: ProfileArg,
     output: Annotated[
@@ -149,7 +149,7 @@ def export(
         typer.echo(f"wrote {output}")
 
 
-@app.command("delete")
+@app.command("delete", context_settings=IDS_MAY_START_WITH_A_DASH)
 def delete(
     profile_id: ProfileArg,
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False,

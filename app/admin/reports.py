@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from app.admin.kit import as_json, fail, kit, when
+from app.admin.kit import IDS_MAY_START_WITH_A_DASH, as_json, fail, kit, when
 from app.errors import AppError
 from app.safety import queue
 from app.safety.queue import Queued
@@ -114,7 +114,7 @@ def list_reports(
             typer.echo(_line(r))
 
 
-@app.command("show")
+@app.command("show", context_settings=IDS_MAY_START_WITH_A_DASH)
 def show(report_id: ReportArg, json: Json = False) -> None:
     """One report: what was reported, as it was, by whom, why."""
     try:
@@ -134,13 +134,13 @@ def _close(report_id: int, status: ReportStatus, note: str, json: bool) -> None:
     typer.echo(as_json(r) if json else f"report #{r.id} {status.value}")
 
 
-@app.command("resolve")
+@app.command("resolve", context_settings=IDS_MAY_START_WITH_A_DASH)
 def resolve(report_id: ReportArg, note: Note = "", json: Json = False) -> None:
     """Close a report as acted upon (e.g. after suspending the reported profile)."""
     _close(report_id, ReportStatus.RESOLVED, note, json)
 
 
-@app.command("dismiss")
+@app.command("dismiss", context_settings=IDS_MAY_START_WITH_A_DASH)
 def dismiss(report_id: ReportArg, note: Note = "", json: Json = False) -> None:
     """Close a report as needing nothing done."""
     _close(report_id, ReportStatus.DISMISSED, note, json)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from app.admin.kit import as_json, fail, kit, relay_note, when
+from app.admin.kit import IDS_MAY_START_WITH_A_DASH, as_json, fail, kit, relay_note, when
 from app.errors import AppError, NotFound
 from app.realtime.hub import Notice, NoticeKind
 from app.tables import operator
@@ -70,7 +70,7 @@ def list_tables(
             typer.echo(_line(t))
 
 
-@app.command("show")
+@app.command("show", context_settings=IDS_MAY_START_WITH_A_DASH)
 def show(table_id: TableArg, json: Json = False) -> None:
     """One table, by its id, with its seats."""
     found = asyncio.run(_find(table_id=table_id))
@@ -80,7 +80,7 @@ def show(table_id: TableArg, json: Json = False) -> None:
     typer.echo(as_json(found[0]) if json else _details(found[0]))
 
 
-@app.command("close")
+@app.command("close", context_settings=IDS_MAY_START_WITH_A_DASH)
 def close(
     table_id: TableArg,
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False,

@@ -11,9 +11,9 @@ from fastapi import APIRouter, Depends, Query, Request
 from app.chat.repository import MAX_PAGE, PAGE
 from app.chat.schemas import ChatOut, MutesOut
 from app.chat.service import ChatService
-from app.profiles.deps import MaybeProfileId, ProfileId
-from app.tables.deps import Invite, Service
-from app.tables.schemas import SeatPath, TableIdPath
+from app.profiles.deps import ProfileId
+from app.tables.deps import TableViewer
+from app.tables.schemas import SeatPath
 
 router = APIRouter(prefix="/api/tables", tags=["chat"])
 
@@ -31,17 +31,13 @@ Chat = Annotated[ChatService, Depends(chat_service)]
     response_model=ChatOut,
 )
 async def chat(
-    table_id: TableIdPath,
-    profile_id: MaybeProfileId,
-    svc: Service,
+    viewer: TableViewer,
     chat: Chat,
-    invite: Invite,
     before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
 ) -> dict[str, Any]:
     """The newest `limit` messages (50 by default, at most 200), oldest first, older than the
     message `before` when given; `more`: older ones remain. And the seats the caller muted."""
-    viewer = await svc.viewer(profile_id, table_id, invite)
     return await chat.history(viewer, before, limit)
 
 
@@ -50,15 +46,9 @@ async def chat(
     response_model=MutesOut,
 )
 async def mute(
-    table_id: TableIdPath,
-    seat: SeatPath,
-    profile_id: ProfileId,
-    svc: Service,
-    chat: Chat,
-    invite: Invite,
+    seat: SeatPath, _signed_in: ProfileId, viewer: TableViewer, chat: Chat
 ) -> dict[str, Any]:
     """Hide this seat's messages from the caller, on every device (undo with DELETE)."""
-    viewer = await svc.viewer(profile_id, table_id, invite)
     return {"muted": await chat.set_mute(viewer, int(seat), True)}
 
 
@@ -67,13 +57,7 @@ async def mute(
     response_model=MutesOut,
 )
 async def unmute(
-    table_id: TableIdPath,
-    seat: SeatPath,
-    profile_id: ProfileId,
-    svc: Service,
-    chat: Chat,
-    invite: Invite,
+    seat: SeatPath, _signed_in: ProfileId, viewer: TableViewer, chat: Chat
 ) -> dict[str, Any]:
     """Show this seat's messages to the caller again."""
-    viewer = await svc.viewer(profile_id, table_id, invite)
     return {"muted": await chat.set_mute(viewer, int(seat), False)}

@@ -1,7 +1,8 @@
 """The table service as a FastAPI dependency (the one ``create_app`` built), who needs no
-invite code at a table, and the two limits of a table's routes: every invite code is read
+invite code at a table, the two limits of a table's routes — every invite code is read
 through the guessing limit (``Invite``), and moves over HTTP have a rate per profile
-(``MOVE_RATE``)."""
+(``MOVE_RATE``) — and the caller as a table-scoped route sees them (``TableViewer``,
+``SeatViewer``)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Query, Request
 
-from app.profiles.deps import ProfileId
+from app.profiles.deps import MaybeProfileId, ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
 from app.ratelimit.deps import limiter_of
+from app.tables.schemas import TableIdPath
 from app.tables.service import TableService
+from app.tables.types import Viewer
 
 
 async def table_service(request: Request) -> TableService:
@@ -53,6 +56,25 @@ async def invite_code(
 
 # A route's invite code: the only way a route reads ``?invite=`` (checked, counted when wrong).
 Invite = Annotated[str | None, Depends(invite_code)]
+
+
+async def table_viewer(
+    table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: Invite
+) -> Viewer:
+    """The caller at the table of the path, judged at this request: their seat, or a spectator
+    by the invite code (read through the guessing limit), or 404 for anyone else."""
+    return await svc.viewer(profile_id, table_id, invite)
+
+
+async def seat_viewer(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> Viewer:
+    """The signed-in caller at the table of the path, by their own seat alone (no invite)."""
+    return await svc.viewer(profile_id, table_id, None)
+
+
+# The one way a table-scoped route learns who is asking: the session, the table, the invite
+# code and its limit in one dependency, checked at the moment of the request.
+TableViewer = Annotated[Viewer, Depends(table_viewer)]
+SeatViewer = Annotated[Viewer, Depends(seat_viewer)]
 
 
 async def move_rate(request: Request, profile_id: ProfileId) -> None:

@@ -13,7 +13,7 @@ from app.profiles.deps import MaybeProfileId, ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
 from app.tables.answers import GameAnswer, LobbyAnswer, LogPage, MoveAnswer
-from app.tables.deps import INVITE_GUESS, MOVE_RATE, Invite, Service
+from app.tables.deps import INVITE_GUESS, MOVE_RATE, Invite, Service, TableViewer
 from app.tables.explain_schemas import ExplainOut
 from app.tables.preview_schemas import TablePreviewOut
 from app.tables.schemas import (
@@ -113,16 +113,13 @@ async def rename(
     response_model=GameOut,
 )
 async def game(
-    table_id: TableIdPath,
-    profile_id: MaybeProfileId,
+    viewer: TableViewer,
     svc: Service,
-    invite: Invite,
     log_tail: Annotated[int | None, Query(ge=1, le=LOG_MAX_PAGE)] = None,
 ) -> GameAnswer:
     """`{version, view, legal_moves, log}` for the caller's seat; spectators get the public view.
     With `log_tail`, the log holds only its newest `log_tail` lines and `log_more` says whether
     older ones remain (`GET …/log` pages them)."""
-    viewer = await svc.viewer(profile_id, table_id, invite)
     return await svc.game(viewer, log_tail)
 
 
@@ -131,16 +128,13 @@ async def game(
     response_model=LogPageOut,
 )
 async def log_page(
-    table_id: TableIdPath,
-    profile_id: MaybeProfileId,
+    viewer: TableViewer,
     svc: Service,
-    invite: Invite,
     before: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
     limit: Annotated[int, Query(ge=1, le=LOG_MAX_PAGE)] = LOG_PAGE,
 ) -> LogPage:
     """The newest `limit` log lines (50 by default, at most 200) below version `before` when
     given, oldest first, redacted for the caller's seat; `more`: older lines remain."""
-    viewer = await svc.viewer(profile_id, table_id, invite)
     return await svc.log_page(viewer, before, limit)
 
 
@@ -148,25 +142,17 @@ async def log_page(
     "/{table_id}/explain",
     response_model=ExplainOut,
 )
-async def explain(
-    table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: Invite
-) -> dict[str, Any]:
+async def explain(viewer: TableViewer, svc: Service) -> dict[str, Any]:
     """Every piece on the board explained for the caller's seat: per board element a catalogue
     key and its values, and per legal move of the caller what it would change for them now.
     Spectators get the public notes and no moves. Computed once per table version."""
-    viewer = await svc.viewer(profile_id, table_id, invite)
     return await svc.explain(viewer)
 
 
 @router.post("/{table_id}/moves", response_model=MoveOut, dependencies=[MOVE_RATE])
 async def move(
-    table_id: TableIdPath,
-    body: MoveIn,
-    profile_id: ProfileId,
-    svc: Service,
-    invite: Invite,
+    body: MoveIn, _signed_in: ProfileId, viewer: TableViewer, svc: Service
 ) -> MoveAnswer:
     """Play one move. A repeated `move_id` (for the same seat) returns the first result and
     changes nothing."""
-    viewer = await svc.viewer(profile_id, table_id, invite)
     return await svc.submit_move(viewer, body.move, body.expected_version, body.move_id)

@@ -86,3 +86,11 @@ def test_a_request_by_mail_export_then_delete(
     record = client.get(f"/api/tables/{done}/record", headers=bob.headers)
     assert record.status_code == 200
     assert_replays(client.app)
+
+
+def test_an_id_that_begins_with_a_dash_is_an_id(client: TestClient, admin: Admin) -> None:
+    # Ids are URL-safe base64: one in 64 begins with "-", which is not an unknown option here.
+    for kind in ("tables", "profiles"):
+        missing = admin(kind, "show", "-" + "x" * 11, ok=False)
+        assert missing.exit_code == 1, (missing.stdout, missing.stderr)
+        assert "No such option" not in missing.stderr
