@@ -3,7 +3,7 @@
     .venv/bin/python bench/bots.py [--games N] [--budget SECONDS_PER_MOVE] [--playouts N]
                                      [--starts 40,30,20] [--pairs strong-greedy,...]
                                      [--verbose] [--skip-solo] [--skip-tables] [--players 2|3|4]
-                                     [--one-seat] [--seed-offset N]
+                                     [--one-seat] [--seed-offset N] [--cpu-clock]
 
 With --playouts the strong bot thinks a fixed number of playouts a move and never looks at the
 clock: the figures are the same on every run and every machine (the time is still measured).
@@ -19,6 +19,11 @@ seat: `--pairs strong-greedy --one-seat` is one strong bot against three greedy 
 
 --seed-offset N adds N to every game's seed: fresh positions, never the ones the bots were tuned
 on (the default seeds are those of the figures in docs/bots.md).
+
+--cpu-clock reads the strong bot's budget (0.12 s a move, 0.35 s a turn by default) from the
+thread's CPU time instead of the wall clock: on a machine shared with other jobs the bot then
+thinks as much as the live budget lets it on an idle one, and the run measures the bot, not the
+load.
 """
 
 from __future__ import annotations
@@ -35,6 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app import rules
 from app.bots import choose_move
 from app.bots.policy import DEFAULT_BUDGET, TURN_BUDGET, TurnTimer
+
+# The clock the strong bot's budget is read from: the monotonic clock, as live, or (--cpu-clock)
+# this thread's CPU time, so a loaded machine gives the bot what an idle one would.
+THINK_CLOCK = [time.monotonic]
 
 
 class Clock:
@@ -83,7 +92,7 @@ def play(
     playouts: int | None = None,
 ) -> dict[str, Any]:
     state = rules.new_game(seed, options)
-    timers = [TurnTimer(TURN_BUDGET, budget or 0.0) for _ in levels]
+    timers = [TurnTimer(TURN_BUDGET, budget or 0.0, THINK_CLOCK[0]) for _ in levels]
     n = 0
     while rules.outcome(state) is None:
         seats = list(rules.to_act(state))
@@ -97,7 +106,9 @@ def play(
         ]
         t0, c0 = time.monotonic(), time.process_time()
         think = None if playouts is not None else timers[seat].budget(view)
-        move = choose_move(view, legal, levels[seat], seed * 100_003 + n, think, playouts)
+        move = choose_move(
+            view, legal, levels[seat], seed * 100_003 + n, think, playouts, THINK_CLOCK[0]
+        )
         if levels[seat] == "strong" or "strong" not in levels:
             ended = move.get("kind") == "end_turn"
             clock.add(seat, time.monotonic() - t0, time.process_time() - c0, ended)
@@ -108,9 +119,10 @@ def play(
 
 
 def _limit(budget: float, playouts: int | None) -> str:
-    return (
-        f"{playouts} playouts/move, no clock" if playouts is not None else f"budget {budget}s/move"
-    )
+    if playouts is not None:
+        return f"{playouts} playouts/move, no clock"
+    cpu = " of CPU" if THINK_CLOCK[0] is not time.monotonic else ""
+    return f"budget {budget}s{cpu}/move, {TURN_BUDGET}s{cpu}/turn"
 
 
 def solo(
@@ -194,8 +206,14 @@ def tables(
                 scores[levels[p["seat"]]].append(int(p["score"]))
             if verbose:
                 won = levels[first[0]["seat"]] if len(first) == 1 else "shared"
+                seats = ", ".join(
+                    f"{levels[p['seat']]}@{p['seat']} {p['score']} ({p['cp']}/{p['bp']})"
+                    for p in sorted(ranked, key=lambda p: p["rank"])
+                )
                 print(
-                    f"    game {g + 1}: first {won}, {points[a]:.1f} to {points[b]:.1f}", flush=True
+                    f"    game {g + 1} (seed {seed}): first {won}, "
+                    f"{points[a]:.1f} to {points[b]:.1f}; {seats}",
+                    flush=True,
                 )
         print(
             f"  {a} vs {b}: {a} wins {100 * points[a] / games:.0f}%, "
@@ -220,7 +238,14 @@ def main() -> None:
     ap.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats at each table")
     ap.add_argument("--one-seat", action="store_true", help="the first level at one seat only")
     ap.add_argument("--seed-offset", type=int, default=0, help="added to every game's seed")
+    ap.add_argument(
+        "--cpu-clock",
+        action="store_true",
+        help="read the budget from this thread's CPU time (an idle machine's live budget)",
+    )
     args = ap.parse_args()
+    if args.cpu_clock:
+        THINK_CLOCK[0] = time.thread_time
     if not args.skip_solo:
         solo(
             args.games,
