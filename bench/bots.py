@@ -52,8 +52,10 @@ class Clock:
     def __init__(self) -> None:
         self.turn_started: dict[int, float] = {}
         self.turn_time: dict[int, float] = {}
+        self.turn_cpu: dict[int, float] = {}
         self.longest_turn = 0.0
         self.turns: list[float] = []
+        self.turns_cpu: list[float] = []
         self.moves = 0
         self.move_time = 0.0
         self.cpu_time = 0.0
@@ -63,23 +65,28 @@ class Clock:
         self.move_time += elapsed
         self.cpu_time += cpu
         self.turn_time[seat] = self.turn_time.get(seat, 0.0) + elapsed
+        self.turn_cpu[seat] = self.turn_cpu.get(seat, 0.0) + cpu
         if ended_turn:
+            self.turns_cpu.append(self.turn_cpu.pop(seat, 0.0))
             spent = self.turn_time.pop(seat, 0.0)
             self.turns.append(spent)
             self.longest_turn = max(self.longest_turn, spent)
 
-    def p95(self) -> float:
-        if not self.turns:
+    @staticmethod
+    def p95(times: list[float]) -> float:
+        if not times:
             return 0.0
-        ordered = sorted(self.turns)
+        ordered = sorted(times)
         return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
     def summary(self) -> str:
         n = max(self.moves, 1)
         return (
             f"{self.moves} moves, mean {1000 * self.move_time / n:.0f} ms/move "
-            f"(CPU {1000 * self.cpu_time / n:.0f} ms), turns: 95% under {self.p95():.2f} s, "
-            f"slowest {self.longest_turn:.2f} s"
+            f"(CPU {1000 * self.cpu_time / n:.0f} ms), "
+            f"turns: 95% under {self.p95(self.turns):.2f} s, "
+            f"slowest {self.longest_turn:.2f} s (CPU: 95% under {self.p95(self.turns_cpu):.2f} s, "
+            f"slowest {max(self.turns_cpu, default=0.0):.2f} s)"
         )
 
 
