@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/yardstick.py [--players 2|4] [--one-seat] [--games N] [--first G]
                                          [--budget S] [--turn-budget S] [--opponent mcts|ismcts]
-                                         [--simulations N] [--verbose]
+                                         [--simulations N] [--max-minutes M] [--verbose]
 
 Each game is an OpenSpiel game of ``python_emara`` (app/research/openspiel_game.py), dealt with
 seed ``50_000 + players * 1000 + g`` (chance outcome of a one-deal game at that seed base), so
@@ -23,6 +23,8 @@ costs nobody anything. Both means are printed for the calibration and for the ma
 
 Prints, per side: games where one of its seats is first (a shared first place counts half), as a
 rate with a 95 % Wilson interval; the games its seat is first alone; its mean score.
+``--max-minutes`` starts no new game after that much wall time: the summary counts the games
+played (a shorter run on a busy machine, stated as such).
 """
 
 from __future__ import annotations
@@ -153,6 +155,9 @@ def main() -> None:
     ap.add_argument("--simulations", type=int, default=None, help="skip the calibration")
     ap.add_argument("--probe", type=int, default=8, help="calibration: simulations a probe")
     ap.add_argument("--probe-every", type=int, default=3, help="calibration: probe every n-th")
+    ap.add_argument(
+        "--max-minutes", type=float, default=None, help="start no game after this long (wall)"
+    )
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     started = time.monotonic()
@@ -179,8 +184,13 @@ def main() -> None:
     first = {"ours": 0.0, "openspiel": 0.0}
     alone = {"ours": 0, "openspiel": 0}
     scores: dict[str, list[int]] = {"ours": [], "openspiel": []}
+    n = 0
     for g in range(args.first, args.first + args.games):
+        if args.max_minutes is not None and time.monotonic() - started > 60 * args.max_minutes:
+            print(f"  stopped after {args.max_minutes} minutes: {n} games played", flush=True)
+            break
         sides, out = play(args, g, sims, ours, their_cpu)
+        n += 1
         best = min(p["rank"] for p in out["players"])
         top = [p for p in out["players"] if p["rank"] == best]
         for p in top:
@@ -192,7 +202,8 @@ def main() -> None:
         if args.verbose:
             line = ", ".join(f"{sides[p['seat']]} {p['score']}" for p in out["players"])
             print(f"  game {g}: {line}", flush=True)
-    n = args.games
+    if n == 0:
+        return
     lo_seed = 50_000 + args.players * 1000 + args.first
     print(
         f"  games {args.first}-{args.first + n - 1} (deal seeds {lo_seed}-{lo_seed + n - 1}), "
