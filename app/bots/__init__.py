@@ -1,7 +1,8 @@
 """Bots: server-side seats that choose moves from what their own seat may see.
 
-`choose_move(view, legal, level, rng_seed, budget, playouts)` is the whole interface (analysis adds
-`advice.advise` and `estimate.estimate`, on the same input). Its input is the seat's
+`choose_move(view, legal, level, rng_seed, budget, playouts, clock)` is the whole interface
+(analysis adds `advice.advise` and `estimate.estimate`, on the same input; `clock` only says which
+clock the budget is read from). Its input is the seat's
 own view (`app.rules.view_for(state, seat)`) and that seat's legal moves in wire form; it never
 receives the game state. A bot that looks ahead builds a full game state of its own by sampling the
 hidden parts consistently with the view (`app.bots.sample`).

@@ -50,6 +50,7 @@ def choose_move(
     rng_seed: int,
     budget: float | None = DEFAULT_BUDGET,
     playouts: int | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> dict[str, Any]:
     """Pick one of `legal` for the seat whose own view is `view`.
 
@@ -58,9 +59,12 @@ def choose_move(
 
     `strong` thinks until either limit runs out: `budget` seconds (None: no clock at all) or
     `playouts` playouts (None: no count). With `budget=None` and a playout count the choice
-    depends on nothing but the inputs (benches, tests, analysis).
+    depends on nothing but the inputs (benches, tests, analysis). `clock` reads the seconds the
+    budget counts: the monotonic clock live; a bench may pass a CPU clock (`time.thread_time`),
+    so a loaded machine spends what an idle one would.
     """
-    return rank_moves(view, legal, level, rng_seed, Limit.of(budget, playouts))[0].move
+    limit = Limit.of(budget, playouts, clock)
+    return rank_moves(view, legal, level, rng_seed, limit)[0].move
 
 
 @dataclass(frozen=True)
@@ -79,16 +83,22 @@ class Limit:
     deadline: float | None = None
     playouts: int | None = None
     used: int = field(default=0)
+    clock: Callable[[], float] = time.monotonic
 
     @classmethod
-    def of(cls, budget: float | None, playouts: int | None) -> Limit:
-        deadline = None if budget is None else time.monotonic() + max(budget, 0.0)
-        return cls(deadline, None if playouts is None else max(playouts, 0))
+    def of(
+        cls,
+        budget: float | None,
+        playouts: int | None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Limit:
+        deadline = None if budget is None else clock() + max(budget, 0.0)
+        return cls(deadline, None if playouts is None else max(playouts, 0), clock=clock)
 
     def spent(self) -> bool:
         if self.playouts is not None and self.used >= self.playouts:
             return True
-        return self.deadline is not None and time.monotonic() > self.deadline
+        return self.deadline is not None and self.clock() > self.deadline
 
 
 def rank_moves(
@@ -499,16 +509,22 @@ class TurnTimer:
     """Splits one turn's thinking time over the moves of that turn, so a bot's whole turn stays
     within `turn_budget` seconds of thinking, each move taking at most `per_move`."""
 
-    def __init__(self, turn_budget: float = TURN_BUDGET, per_move: float = DEFAULT_BUDGET) -> None:
+    def __init__(
+        self,
+        turn_budget: float = TURN_BUDGET,
+        per_move: float = DEFAULT_BUDGET,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.turn_budget = turn_budget
         self.per_move = per_move
+        self.clock = clock
         self.key: tuple[Any, ...] | None = None
         self.started = 0.0
 
     def budget(self, view: dict[str, Any]) -> float:
         turn = view.get("turn") or {}
         key = (view.get("phase"), view.get("round"), turn.get("seat"), turn.get("number"))
-        now = time.monotonic()
+        now = self.clock()
         if key != self.key:
             self.key, self.started = key, now
         left = self.turn_budget - (now - self.started)

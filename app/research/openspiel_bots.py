@@ -12,6 +12,9 @@ The CPU each move really took is recorded, so a run can show the budgets were eq
   it cannot see afresh for every simulation (``EmaraState.resample_from_infostate``).
 
 Both evaluate a leaf with OpenSpiel's ``RandomRolloutEvaluator`` (random play to the end).
+
+``Fixed`` is the same bot with one fixed simulation count for every move (the yardstick
+calibrates that count once, at the start of a run, so its mean CPU a move equals ours).
 """
 
 from __future__ import annotations
@@ -24,6 +27,35 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 KINDS = ("mcts", "ismcts")
 UCT_C = 2.0
+
+
+def search_bot(game: Any, kind: str, simulations: int, rng: np.random.RandomState) -> Any:
+    """OpenSpiel's ``kind`` bot with ``simulations`` simulations a move (at least 2)."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}")
+    sims = max(2, simulations)  # MCTSBot expands its root only on its second simulation
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    if kind == "mcts":
+        return mcts.MCTSBot(game, UCT_C, sims, evaluator, random_state=rng, solve=False)
+    return ismcts.ISMCTSBot(game, evaluator, UCT_C, sims, random_state=rng)
+
+
+class Fixed:
+    """OpenSpiel's bot with a fixed simulation count; the CPU of each searched move recorded
+    (this thread's CPU time)."""
+
+    def __init__(self, game: Any, kind: str, simulations: int, seed: int) -> None:
+        self.bot = search_bot(game, kind, simulations, np.random.RandomState(seed))
+        self.cpu: list[float] = []
+
+    def step(self, state: Any) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        start = time.thread_time()
+        action = int(self.bot.step(state))
+        self.cpu.append(time.thread_time() - start)
+        return action
 
 
 class Budgeted:

@@ -33,7 +33,8 @@ def _walk(seed: int, options: dict[str, Any], steps: int) -> Any:
 
 def test_signature_takes_only_a_view_and_legal_moves() -> None:
     params = list(inspect.signature(choose_move).parameters)
-    assert params == ["view", "legal", "level", "rng_seed", "budget", "playouts"]
+    # `clock` says which clock the budget is read from, nothing about the game
+    assert params == ["view", "legal", "level", "rng_seed", "budget", "playouts", "clock"]
 
 
 def test_rejects_bad_input() -> None:

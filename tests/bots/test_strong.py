@@ -56,6 +56,46 @@ def test_playout_budget_is_counted_not_timed(players: int) -> None:
         assert rated[0].move in legal
 
 
+class _Ticks:
+    """A clock that moves on by `step` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_the_budget_is_read_from_the_clock_given() -> None:
+    state = _position(24, 3, 12)
+    seat = rules.to_act(state)[0]
+    view, legal = rules.view_for(state, seat), _legal(state, seat)
+    # a clock that runs out at once: no playout, the one-step choice
+    limit = Limit.of(0.5, None, _Ticks(1.0))
+    rated = rank_moves(view, legal, "strong", 5, limit)
+    assert limit.used == 0 and all(r.playouts == 0 for r in rated)
+    # a clock that stands still: the playout count alone decides, and the monotonic clock is
+    # never the one read
+    limit = Limit.of(0.5, 7, lambda: 0.0)
+    rank_moves(view, legal, "strong", 5, limit)
+    assert limit.used == 7
+
+
+def test_the_turn_timer_splits_the_turn_on_its_own_clock() -> None:
+    state = _position(25, 2, 10)
+    seat = rules.to_act(state)[0]
+    view = rules.view_for(state, seat)
+    clock = _Ticks(0.0)
+    timer = policy.TurnTimer(0.35, 0.12, clock)
+    assert timer.budget(view) == pytest.approx(0.12)
+    clock.now += 0.23  # the turn's first moves took 0.23 s of that clock
+    assert timer.budget(view) == pytest.approx(0.06)  # half of what is left
+    clock.now += 0.2
+    assert timer.budget(view) == 0.0
+
+
 def test_strong_choice_is_the_same_for_the_same_inputs() -> None:
     state = _position(31, 2, 15)
     seat = rules.to_act(state)[0]
