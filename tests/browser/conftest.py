@@ -107,10 +107,25 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        _still_by_default(b)
         try:
             yield b
         finally:
             b.close()
+
+
+def _still_by_default(b: Any) -> None:
+    """Pages ask for reduced motion unless a test says otherwise (``reduced_motion=...``):
+    the client then draws no transition or animation (static/css/app.css), so a click waits for
+    no moving marker to come to rest. The motion itself is tested where it matters
+    (tests/browser/test_since.py opens contexts both ways)."""
+    made = b.new_context
+
+    def new_context(**kwargs: Any) -> Any:
+        kwargs.setdefault("reduced_motion", "reduce")
+        return made(**kwargs)
+
+    b.new_context = new_context
 
 
 @pytest.fixture
