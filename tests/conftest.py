@@ -230,13 +230,14 @@ STACK_NAMES = ("ServerProcess", "TempDatabase", "subprocess")
 LONGEST_FIRST = (
     "browser/test_play.py",
     "browser/test_a11y.py",
-    "browser/test_guide.py",  # guided games clicked through past round 1, two languages
+    "browser/test_guide.py",  # a guided game clicked through past round 1 (English, desktop)
     "browser/test_protect_screens.py",  # every new screen in three languages, two sizes
+    "browser/test_guide_phone.py",  # the same in Czech on a phone
+    "solo/test_browser_solo.py",
     "browser/test_reach.py",
     "browser/test_ui_details.py",
     "browser/test_protect.py",
     "browser/test_tooltips.py",
-    "solo/test_browser_solo.py",
     "browser/test_chat.py",
     "browser/test_pace_web.py",
     "browser/test_log_banner.py",
