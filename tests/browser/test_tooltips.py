@@ -21,12 +21,35 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SHOTS = Path(os.environ.get("EMARA_SHOTS", "test-artifacts"))
 TIP = "[data-testid=explain-tip]"
 
+# Counts the game frames (snapshot, update, delta) each socket of the page received, before the
+# page's own handler sees them. A table page draws itself from HTTP, then again for the socket's
+# answer to its hello (`lobby`, then the game frame): only after that frame is the board the one
+# that stays under the pointer.
+COUNT_GAME_FRAMES = """
+(() => {
+  window.__gameFrames = 0;
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (ev) => {
+        try {
+          const type = JSON.parse(ev.data).type;
+          if (["snapshot", "update", "delta"].includes(type)) window.__gameFrames += 1;
+        } catch {}
+      });
+    }
+  };
+})();
+"""
+
 
 @contextmanager
 def solo_table(browser: Any, server: Any, viewport: dict[str, int], touch: bool) -> Iterator[Any]:
     ctx = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
     try:
         page = ctx.new_page()
+        page.add_init_script(COUNT_GAME_FRAMES)
         page.goto(server.url("/"))
         page.get_by_test_id("name-input").fill("Sola")
         page.get_by_test_id("create-table").click()
@@ -38,7 +61,8 @@ def solo_table(browser: Any, server: Any, viewport: dict[str, int], touch: bool)
         if done.count():
             done.click()
         page.wait_for_function(
-            "() => document.querySelectorAll('#controls [data-testid=legal-move]').length > 0",
+            "() => window.__gameFrames > 0"
+            " && document.querySelectorAll('#controls [data-testid=legal-move]').length > 0",
             timeout=WAIT,
         )
         yield page
