@@ -276,6 +276,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_start_order)
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` hands out the modules longest first, one ahead per worker
+    (tests/scheduling.py); any other mode is xdist's own."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from tests.scheduling import InOrderFiles
+
+    return InOrderFiles(config, log)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # SIGTERM (a CI timeout, `kill`) ends the run as Ctrl-C does: the fixtures' teardowns run,
     # stopping servers and dropping databases.
