@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import GameTable, ImportedReplay, MoveRecord, Profile, Seat
 from app.records.canonical import standing_indexes
+from app.records.shapes import RecordDoc
 
 
 def table(s: Session, table_id: str) -> GameTable | None:
@@ -103,7 +104,7 @@ def set_public_replay(s: Session, t: GameTable, public: bool) -> None:
 
 
 def add_imported(
-    s: Session, replay_id: str, owner: str, record: dict[str, Any], positions: int, at: datetime
+    s: Session, replay_id: str, owner: str, record: RecordDoc, positions: int, at: datetime
 ) -> None:
     s.add(
         ImportedReplay(
