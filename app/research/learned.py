@@ -88,7 +88,7 @@ class ValueAgent:
         if self.explore and self.rng.random() < self.explore:
             return self.rng.choice(legal)
         seat = int(view["me"]["seat"])
-        own = cast(rules.View, view)  # the view the engine gave the seat
+        own = cast(rules.View, dict(view))  # the view the engine gave the seat
         state = determinize(own, random.Random(position_seed(own)))
         best, top = legal[0], float("-inf")
         for action in legal:
