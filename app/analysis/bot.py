@@ -11,8 +11,9 @@ numbers computed with other budgets are never mixed up with these.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
+from app import rules
 from app.bots.advice import advise
 from app.bots.estimate import estimate, outcomes
 
@@ -34,21 +35,21 @@ class AnalysisBot(Protocol):
     budget: int  # playouts per game for all such measures
 
     def expected(
-        self, view: dict[str, Any], legal: list[dict[str, Any]], seat: int, rng_seed: int
+        self, view: rules.View, legal: list[rules.EncodedMove], seat: int, rng_seed: int
     ) -> list[float]:
         """Each player's expected final score (index = seat), from ``seat``'s own view."""
 
     def preferred(
-        self, view: dict[str, Any], legal: list[dict[str, Any]], rng_seed: int
-    ) -> dict[str, Any]:
+        self, view: rules.View, legal: list[rules.EncodedMove], rng_seed: int
+    ) -> rules.EncodedMove:
         """The move (one of ``legal``, wire form) the bot prefers for the view's seat."""
 
     def outcomes(
         self,
-        view: dict[str, Any],
+        view: rules.View,
         seat: int,
         mover: int,
-        moves: list[dict[str, Any] | None],
+        moves: list[rules.EncodedMove | None],
         rng_seed: int,
     ) -> list[list[list[float]]]:
         """Each player's final score in each of ``samples`` playouts after each of ``mover``'s
@@ -56,7 +57,7 @@ class AnalysisBot(Protocol):
         across the moves: ``out[move][sample][seat]``."""
 
 
-def final_scores(outcome: Any, players: int) -> list[float]:
+def final_scores(outcome: rules.Outcome, players: int) -> list[float]:
     scores = [0.0] * players
     for p in outcome["players"]:
         scores[int(p["seat"])] = float(p["score"])
@@ -81,21 +82,21 @@ class StrongBot:
         self.version = version_of(playouts, advice_playouts, samples, budget)
 
     def expected(
-        self, view: dict[str, Any], legal: list[dict[str, Any]], seat: int, rng_seed: int
+        self, view: rules.View, legal: list[rules.EncodedMove], seat: int, rng_seed: int
     ) -> list[float]:
         return estimate(view, legal, seat, self.playouts, rng_seed)
 
     def preferred(
-        self, view: dict[str, Any], legal: list[dict[str, Any]], rng_seed: int
-    ) -> dict[str, Any]:
-        return dict(advise(view, legal, self.advice_playouts, rng_seed)["move"])
+        self, view: rules.View, legal: list[rules.EncodedMove], rng_seed: int
+    ) -> rules.EncodedMove:
+        return advise(view, legal, self.advice_playouts, rng_seed)["move"]
 
     def outcomes(
         self,
-        view: dict[str, Any],
+        view: rules.View,
         seat: int,
         mover: int,
-        moves: list[dict[str, Any] | None],
+        moves: list[rules.EncodedMove | None],
         rng_seed: int,
     ) -> list[list[list[float]]]:
         return outcomes(view, seat, moves, self.samples, rng_seed, mover)

@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from app import rules
 from app.analysis.bot import ADVICE_PLAYOUTS, MEASURE_BUDGET, MEASURE_SAMPLES, StrongBot
 
 _bot: StrongBot | None = None
@@ -32,19 +33,19 @@ def _start(playouts: int, advice_playouts: int, samples: int, budget: int) -> No
 
 
 def _expected(
-    view: dict[str, Any], legal: list[dict[str, Any]], seat: int, seed: int
+    view: rules.View, legal: list[rules.EncodedMove], seat: int, seed: int
 ) -> list[float]:
     assert _bot is not None
     return _bot.expected(view, legal, seat, seed)
 
 
-def _preferred(view: dict[str, Any], legal: list[dict[str, Any]], seed: int) -> dict[str, Any]:
+def _preferred(view: rules.View, legal: list[rules.EncodedMove], seed: int) -> rules.EncodedMove:
     assert _bot is not None
     return _bot.preferred(view, legal, seed)
 
 
 def _outcomes(
-    view: dict[str, Any], seat: int, mover: int, moves: list[dict[str, Any] | None], seed: int
+    view: rules.View, seat: int, mover: int, moves: list[rules.EncodedMove | None], seed: int
 ) -> list[list[list[float]]]:
     assert _bot is not None
     return _bot.outcomes(view, seat, mover, moves, seed)
@@ -95,21 +96,22 @@ class ChildProcessBot:
             raise
 
     def expected(
-        self, view: dict[str, Any], legal: list[dict[str, Any]], seat: int, rng_seed: int
+        self, view: rules.View, legal: list[rules.EncodedMove], seat: int, rng_seed: int
     ) -> list[float]:
         return list(self._call(_expected, view, legal, seat, rng_seed))
 
     def preferred(
-        self, view: dict[str, Any], legal: list[dict[str, Any]], rng_seed: int
-    ) -> dict[str, Any]:
-        return dict(self._call(_preferred, view, legal, rng_seed))
+        self, view: rules.View, legal: list[rules.EncodedMove], rng_seed: int
+    ) -> rules.EncodedMove:
+        move: rules.EncodedMove = self._call(_preferred, view, legal, rng_seed)
+        return move
 
     def outcomes(
         self,
-        view: dict[str, Any],
+        view: rules.View,
         seat: int,
         mover: int,
-        moves: list[dict[str, Any] | None],
+        moves: list[rules.EncodedMove | None],
         rng_seed: int,
     ) -> list[list[list[float]]]:
         return [

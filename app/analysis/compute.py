@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 from app import rules
 from app.analysis.bot import AnalysisBot, final_scores
 from app.analysis.measure import SWINGS_PER_PLAYER, Stat, Step, paired, unpaired
+from app.analysis.shapes import Measured, Preferred
+from app.bots.onestep import wire_moves
 from app.records.replay import Replayed
 
 
@@ -48,51 +51,48 @@ def estimate_position(done: Replayed, n: int, bot: AnalysisBot, key: str) -> Est
     if outcome is not None:
         return Estimated(n, None, final_scores(outcome, players))
     seat = rules.to_act(state)[0]
-    view = cast(dict[str, Any], rules.view_for(state, seat))
-    legal = [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
+    view = rules.view_for(state, seat)
+    legal = wire_moves(state, seat)
     expected = bot.expected(view, legal, seat, estimate_seed(key, bot.version))
     return Estimated(n, seat, [round(float(x), 2) for x in expected])
 
 
-def preferred_at(done: Replayed, n: int, seat: int, bot: AnalysisBot, key: str) -> dict[str, Any]:
+def preferred_at(done: Replayed, n: int, seat: int, bot: AnalysisBot, key: str) -> Preferred:
     """The bot's preferred move for ``seat`` at position ``n`` (wire form), with the events it
     makes and the engine's words-ready summary of it, as a log entry gives them: played on the
     real position (the game is over, nothing is hidden any more)."""
     state = done.state_at(n)
-    view = cast(dict[str, Any], rules.view_for(state, seat))
-    legal = [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
+    view = rules.view_for(state, seat)
+    legal = wire_moves(state, seat)
     move = bot.preferred(view, legal, seed_for(key, bot.version, n, "preferred"))
-    events = rules.apply_move(state, seat, move).events
-    entry: rules.LogEntry = {"version": n + 1, "seat": seat, "move": move, "events": events}  # type: ignore[typeddict-item]
+    # The game is over: every event is shown whole (the engine's raw events, ``private`` and all).
+    events = cast(list[rules.EngineEvent], rules.apply_move(state, seat, move).events)
+    entry: rules.LogEntry = {"version": n + 1, "seat": seat, "move": dict(move), "events": events}
     return {
-        "move": dict(move),
-        "events": [dict(ev) for ev in events],
-        "summary": [dict(s) for s in rules.summarize([entry], None)],
+        "move": move,
+        "events": events,
+        "summary": rules.summarize([entry], None),
     }
 
 
-def _canonical(move: dict[str, Any]) -> dict[str, Any]:
-    return dict(rules.encode_move(rules.decode_move(move)))
-
-
-def _view(state: Any, seat: int) -> dict[str, Any]:
-    return cast(dict[str, Any], rules.view_for(state, seat))
+def _canonical(move: Mapping[str, object]) -> rules.EncodedMove:
+    return cast(rules.EncodedMove, rules.encode_move(rules.decode_move(move)))
 
 
 def measure_step(
     done: Replayed, step: Step, bot: AnalysisBot, key: str
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
+) -> tuple[Measured, Preferred | None]:
     """Measure one planned step: the cost of the move played at ``step.position`` against the
     bot's preferred move (a swing candidate), and the luck of each seat in ``step.luck``.
     Returns the measure (``cost``: [mean, standard error], or None where the bot prefers the
     move played; ``luck``: seat → [mean, standard error]) and the preferred move (words-ready,
     or None when no swing was measured)."""
     i = step.position
-    mover, played, _ = done.moves[i]
-    played = _canonical(played)
+    mover, move, _ = done.moves[i]
+    played = _canonical(move)
     before = done.state_at(i)
     seed = seed_for(key, bot.version, i, "measure")
-    measured: dict[str, Any] = {"cost": None, "luck": {}}
+    measured: Measured = {"cost": None, "luck": {}}
     preferred = None
     columns: dict[int, list[list[float]]] = {}  # seat → its samples of the move played
     if step.swing:
@@ -101,7 +101,7 @@ def measure_step(
             measured["cost"] = [0.0, 0.0]
         else:
             cols = bot.outcomes(
-                _view(before, mover), mover, mover, [played, preferred["move"]], seed
+                rules.view_for(before, mover), mover, mover, [played, preferred["move"]], seed
             )
             cost = paired([r[mover] for r in cols[1]], [r[mover] for r in cols[0]])
             measured["cost"] = cost.rounded() if math.isfinite(cost.se) else None
@@ -110,8 +110,10 @@ def measure_step(
         after = done.state_at(i + 1)
         for seat in step.luck:
             if seat not in columns:
-                columns[seat] = bot.outcomes(_view(before, seat), seat, mover, [played], seed)[0]
-            now = bot.outcomes(_view(after, seat), seat, seat, [None], seed)[0]
+                columns[seat] = bot.outcomes(
+                    rules.view_for(before, seat), seat, mover, [played], seed
+                )[0]
+            now = bot.outcomes(rules.view_for(after, seat), seat, seat, [None], seed)[0]
             luck = unpaired([r[seat] for r in now], [r[seat] for r in columns[seat]])
             if math.isfinite(luck.se):  # fewer than two samples the seat's view allowed: none
                 measured["luck"][str(seat)] = luck.rounded()
@@ -135,16 +137,17 @@ class Luck:
 
 
 def swings(
-    measured: dict[int, dict[str, Any]], movers: list[int], players: int
+    measured: dict[int, Measured], movers: list[int], players: int
 ) -> dict[int, list[Swing]]:
     """Each player's ``SWINGS_PER_PLAYER`` costliest measured moves whose cost stands well
     above its noise (``Stat.significant``); largest first, ties: the earlier move. A move the
     bot prefers costs 0 and is never one."""
     out: dict[int, list[Swing]] = {seat: [] for seat in range(players)}
     for i, m in sorted(measured.items()):
-        if m.get("cost") is None:
+        pair = m.get("cost")
+        if pair is None:
             continue
-        cost = Stat(*m["cost"])
+        cost = Stat(*pair)
         if cost.mean > 0 and cost.significant:
             out[movers[i]].append(Swing(movers[i], i + 1, cost.mean, cost.se))
     for seat, found in out.items():
@@ -153,7 +156,7 @@ def swings(
     return out
 
 
-def luck(measured: dict[int, dict[str, Any]], players: int) -> dict[int, list[Luck]]:
+def luck(measured: dict[int, Measured], players: int) -> dict[int, list[Luck]]:
     """Each player's measured chance steps that stand well above their noise, the biggest
     (by size) first, ties: the earlier move; all of them (a caller shows the first few)."""
     out: dict[int, list[Luck]] = {seat: [] for seat in range(players)}

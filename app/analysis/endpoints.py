@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
@@ -35,7 +35,7 @@ Analysis = Annotated[AnalysisService, Depends(analysis_service)]
 )
 async def request_analysis(
     request: Request, replay_id: ReplayIdPath, profile_id: MaybeProfileId, analysis: Analysis
-) -> dict[str, Any]:
+) -> AnalysisOut:
     """Ask for the bot's analysis of a finished game (idempotent: an analysis asked for before,
     or done already, is the one answered). Whoever may see the replay may ask; a game not over
     has none (`409 not_finished`); a game longer than the analysis covers is
@@ -52,7 +52,7 @@ async def request_analysis(
 )
 async def read_analysis(
     replay_id: ReplayIdPath, profile_id: MaybeProfileId, analysis: Analysis
-) -> dict[str, Any]:
+) -> AnalysisOut:
     """How far the analysis is (`done` of `total` positions), every analysed position's expected
     final scores, and, once done, each player's three biggest swings in words-ready form."""
     return await analysis.read(profile_id, replay_id)

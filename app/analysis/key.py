@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
 from app import rules
+from app.records.shapes import RecordDoc
 from app.records.version import rules_version
 
 
-def game_key(record: dict[str, Any]) -> str:
+def game_key(record: RecordDoc) -> str:
     """SHA-256 of the canonical JSON of the engine's input for ``record`` (a record that
     replays: its options make a game and its moves decode)."""
     options = {k: v for k, v in record["options"].items() if v is not None}

@@ -25,7 +25,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+
+from app import rules
 
 SIGMAS = 3.0
 MIN_POINTS = 1.0
@@ -86,11 +87,11 @@ def unpaired(a: Sequence[float], b: Sequence[float]) -> Stat:
     return Stat(sum(a) / len(a) - sum(b) / len(b), math.sqrt(_var(a) / len(a) + _var(b) / len(b)))
 
 
-def is_chance(events: Sequence[dict[str, Any]]) -> bool:
+def is_chance(events: Sequence[rules.EngineEvent]) -> bool:
     return any(e.get("type") in CHANCE_EVENTS for e in events)
 
 
-def lucky_seats(mover: int, events: Sequence[dict[str, Any]]) -> tuple[int, ...]:
+def lucky_seats(mover: int, events: Sequence[rules.EngineEvent]) -> tuple[int, ...]:
     """The seats that learn something by chance in a move: the mover, and every seat that drew."""
     seats = {mover}
     seats.update(int(e["seat"]) for e in events if e.get("type") in PRIVATE_DRAWS)
@@ -131,7 +132,7 @@ def screen(
 def plan(
     expected: dict[int, list[float]],
     movers: list[int],
-    events: list[list[dict[str, Any]]],
+    events: list[list[rules.EngineEvent]],
     players: int,
     samples: int,
     budget: int,

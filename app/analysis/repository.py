@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, aliased
 
 from app.analysis import requests
 from app.analysis.schemas import JobStatus
+from app.analysis.shapes import Measured, Preferred
 from app.db.models import AnalysisJob, AnalysisPosition, AnalysisRequest
 
 
@@ -122,7 +123,7 @@ def _held(job_id: int, owner: str) -> Any:
 
 def renew(s: Session, job_id: int, owner: str, lease_until: float, done: int | None = None) -> bool:
     """Extend the lease (and set the count of positions done); False: the lease is lost."""
-    values: dict[str, Any] = {"lease_until": lease_until}
+    values: dict[str, float] = {"lease_until": lease_until}
     if done is not None:
         values["done"] = done
     result = s.execute(
@@ -145,8 +146,8 @@ def set_measured(
     s: Session,
     job_id: int,
     position: int,
-    measured: dict[str, Any],
-    preferred: dict[str, Any] | None,
+    measured: Measured,
+    preferred: Preferred | None,
 ) -> None:
     s.execute(
         update(AnalysisPosition)

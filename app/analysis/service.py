@@ -12,7 +12,8 @@ worker's (app/analysis/worker.py).
 from __future__ import annotations
 
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import cast
 
 from anyio import to_thread
 from sqlalchemy.orm import Session
@@ -24,13 +25,22 @@ from app.analysis.errors import AnalysisQueueFull, AnalysisTooLong
 from app.analysis.key import game_key
 from app.analysis.measure import LUCK_PER_PLAYER
 from app.analysis.requests import Requester
-from app.analysis.schemas import JobStatus
+from app.analysis.schemas import (
+    AnalysisOut,
+    JobStatus,
+    LuckOut,
+    PlayerSwings,
+    PositionEstimate,
+    SwingOut,
+)
+from app.analysis.shapes import Measured, Preferred
 from app.analysis.source import load_record
 from app.clock import Clock
 from app.db.models import AnalysisJob, AnalysisPosition
 from app.db.session import Database
 from app.errors import NotFound
 from app.records.service import RecordService
+from app.records.shapes import ReplayDoc
 
 
 class AnalysisService:
@@ -53,7 +63,9 @@ class AnalysisService:
         self.max_pending_per_profile = max_pending_per_profile
         self.max_pending_per_address = max_pending_per_address
         self.postgres = db.engine.dialect.name == "postgresql"
-        self.queued_hooks: list[Any] = []  # called after a job is (re)queued: the worker wakes
+        self.queued_hooks: list[
+            Callable[[], None]
+        ] = []  # called after a job is (re)queued: the worker wakes
         self._keys: dict[str, str] = {}  # replay id → game key (a finished game never changes)
         self._keys_lock = threading.Lock()
 
@@ -71,7 +83,7 @@ class AnalysisService:
                 self._keys[replay_id] = key
         return key
 
-    async def request(self, profile_id: str | None, replay_id: str, address: str) -> dict[str, Any]:
+    async def request(self, profile_id: str | None, replay_id: str, address: str) -> AnalysisOut:
         """Queue the analysis of a replay for the requester (``address``: the client's address
         key), or attach the request to the same game's analysis queued, running or done."""
         replay = await self.records.replay(profile_id, replay_id, "all")
@@ -83,8 +95,8 @@ class AnalysisService:
         return out
 
     def _request(
-        self, replay_id: str, replay: dict[str, Any], who: Requester
-    ) -> tuple[dict[str, Any], bool]:
+        self, replay_id: str, replay: ReplayDoc, who: Requester
+    ) -> tuple[AnalysisOut, bool]:
         total = int(replay["positions"])
         if total > self.max_positions:
             raise AnalysisTooLong(
@@ -134,75 +146,77 @@ class AnalysisService:
                 scope="address",
             )
 
-    async def read(self, profile_id: str | None, replay_id: str) -> dict[str, Any]:
+    async def read(self, profile_id: str | None, replay_id: str) -> AnalysisOut:
         replay = await self.records.replay(profile_id, replay_id, "all")
         return await to_thread.run_sync(self._read, replay_id, replay)
 
-    def _read(self, replay_id: str, replay: dict[str, Any]) -> dict[str, Any]:
+    def _read(self, replay_id: str, replay: ReplayDoc) -> AnalysisOut:
         key = self._key(replay_id)
         with self.db.session() as s:
             return self._render(s, replay_id, replay, repo.job(s, key, self.bot_version))
 
     def _render(
-        self, s: Any, replay_id: str, replay: dict[str, Any], job: AnalysisJob | None
-    ) -> dict[str, Any]:
+        self, s: Session, replay_id: str, replay: ReplayDoc, job: AnalysisJob | None
+    ) -> AnalysisOut:
         if job is None:
-            return {
-                "replay_id": replay_id,
-                "status": JobStatus.NONE,
-                "bot_version": self.bot_version,
-                "done": 0,
-                "total": int(replay["positions"]),
-                "positions": [],
-                "swings": [],
-            }
+            return AnalysisOut(
+                replay_id=replay_id,
+                status=JobStatus.NONE,
+                bot_version=self.bot_version,
+                done=0,
+                total=int(replay["positions"]),
+                positions=[],
+                swings=[],
+            )
         rows = repo.positions(s, job.id)
         status = JobStatus(job.status)
-        return {
-            "replay_id": replay_id,
-            "status": status,
-            "bot_version": job.bot_version,
-            "done": len(rows),
-            "total": job.total,
-            "error": job.error,
-            "positions": [
-                {"position": r.position, "seat": r.seat, "expected": list(r.expected)} for r in rows
+        return AnalysisOut(
+            replay_id=replay_id,
+            status=status,
+            bot_version=job.bot_version,
+            done=len(rows),
+            total=job.total,
+            error=job.error,
+            positions=[
+                PositionEstimate(position=r.position, seat=r.seat, expected=list(r.expected))
+                for r in rows
             ],
-            "swings": _swings(rows, replay) if status == JobStatus.DONE else [],
-        }
+            swings=_swings(rows, replay) if status == JobStatus.DONE else [],
+        )
 
 
-def _swings(rows: list[AnalysisPosition], replay: dict[str, Any]) -> list[dict[str, Any]]:
-    log: list[dict[str, Any]] = replay["log"]
-    measured = {r.position: r.measured for r in rows if r.measured is not None}
-    preferred = {r.position: r.preferred for r in rows}
+def _swings(rows: list[AnalysisPosition], replay: ReplayDoc) -> list[PlayerSwings]:
+    log = replay["log"]
+    # The stored measures are the worker's own (``measure_step``'s shapes).
+    measured = {r.position: cast(Measured, r.measured) for r in rows if r.measured is not None}
+    preferred = {r.position: cast(Preferred | None, r.preferred) for r in rows}
     players = len(replay["players"])
     found = swings(measured, [int(e["seat"]) for e in log], players)
     lucky = luck(measured, players)
     return [
-        {
-            "seat": seat,
-            "swings": [
-                {
-                    "position": sw.position,
-                    "cost": round(sw.cost, 2),
-                    "noise": round(sw.noise, 2),
-                    "change": round(-sw.cost, 2),
-                    "played": log[sw.position - 1],
-                    "preferred": preferred.get(sw.position - 1),
-                }
+        PlayerSwings(
+            seat=seat,
+            swings=[
+                SwingOut(
+                    position=sw.position,
+                    cost=round(sw.cost, 2),
+                    noise=round(sw.noise, 2),
+                    change=round(-sw.cost, 2),
+                    played=log[sw.position - 1],
+                    preferred=preferred.get(sw.position - 1),
+                )
                 for sw in found[seat]
             ],
-            "luck": [
-                {
-                    "position": lk.position,
-                    "change": round(lk.change, 2),
-                    "noise": round(lk.noise, 2),
-                    "played": log[lk.position - 1],
-                }
+            luck=[
+                LuckOut(
+                    position=lk.position,
+                    change=round(lk.change, 2),
+                    noise=round(lk.noise, 2),
+                    played=log[lk.position - 1],
+                )
                 for lk in lucky[seat][:LUCK_PER_PLAYER]
             ],
-            "luck_total": round(sum(lk.change for lk in lucky[seat]), 2),
-        }
+            luck_total=round(sum(lk.change for lk in lucky[seat]), 2),
+        )
         for seat in range(players)
     ]

@@ -4,16 +4,15 @@ before it queues anything, and the worker only reads replays a permitted person 
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.db.session import Database
 from app.records import repository as records_repo
-from app.records.replay import Replayed, replay_record
+from app.records.replay import Replayed, engine_options, played, replay_record, stored_record
 from app.records.service import TABLE_REPLAY_ID_LENGTH, table_record
+from app.records.shapes import RecordDoc
 from app.tables.status import TableStatus
 
 
-def load_record(db: Database, replay_id: str) -> dict[str, Any] | None:
+def load_record(db: Database, replay_id: str) -> RecordDoc | None:
     """The record (JSON form) of a finished table or an imported replay; None if there is none
     (a table not finished has no record)."""
     with db.session() as s:
@@ -23,10 +22,8 @@ def load_record(db: Database, replay_id: str) -> dict[str, Any] | None:
                 return None
             return table_record(s, t)
         row = records_repo.imported(s, replay_id)
-        return None if row is None else dict(row.record)
+        return None if row is None else stored_record(row.record)
 
 
-def replay_of(record: dict[str, Any]) -> Replayed:
-    moves = [(m["seat"], m["move"], m.get("at")) for m in record["moves"]]
-    options = {k: v for k, v in record["options"].items() if v is not None}
-    return replay_record(int(record["seed"]), options, moves)
+def replay_of(record: RecordDoc) -> Replayed:
+    return replay_record(int(record["seed"]), engine_options(record), played(record))

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 
@@ -25,16 +25,14 @@ BLOCK_LIMIT = [Depends(limit(LimitName.BLOCK))]
 
 
 @router.get("", response_model=BlocksOut)
-async def my_blocks(profile_id: ProfileId, svc: Service, response: Response) -> dict[str, Any]:
+async def my_blocks(profile_id: ProfileId, svc: Service, response: Response) -> BlocksOut:
     """The people I blocked, latest first (at most 200)."""
     response.headers["Cache-Control"] = "private, no-store"
-    return {"blocked": await svc.of(profile_id)}
+    return BlocksOut(blocked=await svc.of(profile_id))
 
 
 @router.post("", response_model=BlockOut, status_code=201, dependencies=BLOCK_LIMIT)
-async def block(
-    body: BlockIn, profile_id: ProfileId, svc: Service, response: Response
-) -> dict[str, Any]:
+async def block(body: BlockIn, profile_id: ProfileId, svc: Service, response: Response) -> BlockOut:
     """Block a person: they cannot invite me or find me among the people they play with, and
     their chat is hidden from me at every table. They are not told. `201`; `200` when I had
     blocked them already (the same block)."""

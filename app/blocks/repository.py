@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import NamedTuple
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -50,7 +50,15 @@ def remove(s: Session, profile_id: str, other_id: str) -> None:
     )
 
 
-def of(s: Session, profile_id: str, limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
+class BlockRow(NamedTuple):
+    """Someone ``profile_id`` blocked, and since when."""
+
+    id: str
+    name: str
+    since: datetime | None
+
+
+def of(s: Session, profile_id: str, limit: int = LIST_LIMIT) -> list[BlockRow]:
     """The people ``profile_id`` blocked, latest first."""
     rows = s.execute(
         select(Profile.id, Profile.name, PersonBlock.created_at)
@@ -59,4 +67,4 @@ def of(s: Session, profile_id: str, limit: int = LIST_LIMIT) -> list[dict[str, A
         .order_by(PersonBlock.created_at.desc(), Profile.id)
         .limit(limit)
     ).all()
-    return [{"id": i, "name": n, "since": at} for i, n, at in rows]
+    return [BlockRow(i, n, at) for i, n, at in rows]

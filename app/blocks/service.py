@@ -14,13 +14,13 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from anyio import to_thread
 from sqlalchemy.exc import IntegrityError
 
 from app.blocks import repository as repo
 from app.blocks.errors import CannotBlockSelf
+from app.blocks.schemas import BlockOut
 from app.clock import Clock
 from app.db.session import Database
 from app.errors import NotFound
@@ -38,8 +38,8 @@ class Blocked:
     since: datetime
     created: bool  # this call made the block (False: it was there already)
 
-    def out(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "since": iso(self.since)}
+    def out(self) -> BlockOut:
+        return BlockOut(id=self.id, name=self.name, since=iso(self.since))
 
 
 class Blocks:
@@ -86,11 +86,14 @@ class Blocks:
 
         await to_thread.run_sync(work)
 
-    async def of(self, profile_id: str) -> list[dict[str, Any]]:
+    async def of(self, profile_id: str) -> list[BlockOut]:
         """The people ``profile_id`` blocked, latest first (at most ``LIST_LIMIT``)."""
 
-        def work() -> list[dict[str, Any]]:
+        def work() -> list[BlockOut]:
             with self.db.read_session() as s:
-                return [{**r, "since": iso(r["since"])} for r in repo.of(s, profile_id)]
+                return [
+                    BlockOut(id=r.id, name=r.name, since=iso(r.since))
+                    for r in repo.of(s, profile_id)
+                ]
 
         return await to_thread.run_sync(work)

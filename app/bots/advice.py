@@ -13,24 +13,25 @@ does, with a playout count and no clock (the same inputs give the same advice), 
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
+from app import rules
 from app.bots.policy import Limit, rank_moves
 
 Reason = Literal["only_move", "one_step", "playouts"]
 
 
 class Advice(TypedDict):
-    move: dict[str, Any]
+    move: rules.EncodedMove
     reason: Reason
     value: float  # the estimated final score of the seat after the move
-    next_best: dict[str, Any] | None
+    next_best: rules.EncodedMove | None
     margin: float  # value minus the next best move's value (0 without one)
     playouts: int  # playouts run in all
 
 
 def advise(
-    view: dict[str, Any], legal: list[dict[str, Any]], playouts: int, rng_seed: int
+    view: rules.View, legal: list[rules.EncodedMove], playouts: int, rng_seed: int
 ) -> Advice:
     """The strong bot's choice among `legal` for the seat whose own view is `view`."""
     limit = Limit.of(None, playouts)

@@ -13,10 +13,10 @@ seat); a playout costs some 0.03 s of CPU solo and 0.2 s with four players.
 from __future__ import annotations
 
 import random
-from typing import Any, cast
 
 from app import rules
-from app.bots.policy import BotError, greedy_move, own_part
+from app.bots.onestep import greedy_move, own_part, wire_moves
+from app.bots.policy import BotError
 from app.bots.sample import determinize
 from app.bots.value import estimate as value_estimate
 
@@ -26,8 +26,8 @@ MAX_PLAYOUT_MOVES = 4000
 
 
 def estimate(
-    view: dict[str, Any],
-    legal: list[dict[str, Any]],
+    view: rules.View,
+    legal: list[rules.EncodedMove],
     seat: int,
     budget: int,
     rng_seed: int,
@@ -55,20 +55,20 @@ def estimate(
     return [t / budget for t in totals]
 
 
-def playout(state: Any, rng: random.Random) -> list[float]:
+def playout(state: rules.GameState, rng: random.Random) -> list[float]:
     """Play `state` to the end with the greedy bot at every seat; each player's final score."""
     for _ in range(MAX_PLAYOUT_MOVES):
         out = rules.outcome(state)
         if out is not None:
-            return _scores(cast(dict[str, Any], out), int(state.tree["players"]))
+            return _scores(out, int(state.tree["players"]))
         seat = rules.to_act(state)[0]
-        legal = [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
+        legal = wire_moves(state, seat)
         state = rules.apply_move(state, seat, greedy_move(state, seat, legal, rng)).state
     n = int(state.tree["players"])
     return [value_estimate(own_part(state, s), s) for s in range(n)]
 
 
-def _scores(outcome: dict[str, Any], n: int) -> list[float]:
+def _scores(outcome: rules.Outcome, n: int) -> list[float]:
     scores = [0.0] * n
     for p in outcome["players"]:
         scores[int(p["seat"])] = float(p["score"])
@@ -76,9 +76,9 @@ def _scores(outcome: dict[str, Any], n: int) -> list[float]:
 
 
 def outcomes(
-    view: dict[str, Any],
+    view: rules.View,
     seat: int,
-    moves: list[dict[str, Any] | None],
+    moves: list[rules.EncodedMove | None],
     samples: int,
     rng_seed: int,
     mover: int | None = None,
@@ -98,8 +98,9 @@ def outcomes(
     if samples < 1:
         raise BotError("bad_budget", "an estimate needs at least one playout")
     n = int(view["players"])
-    if view.get("outcome"):
-        final = _scores(view["outcome"], n)
+    outcome = view.get("outcome")
+    if outcome:
+        final = _scores(outcome, n)
         return [[list(final) for _ in range(samples)] for _ in moves]
     by = seat if mover is None else mover
     master = random.Random(rng_seed)

@@ -23,12 +23,13 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, Literal, cast
+from typing import Literal
 
 from anyio import to_thread
 
 from app import rules
 from app.bots import choose_move
+from app.bots.onestep import wire_moves
 from app.bots.policy import DEFAULT_BUDGET, TurnTimer, position_seed
 from app.errors import AppError, IllegalMove, NoBotSeat, StaleVersion, WrongStatus
 from app.realtime.hub import Notice, NoticeKind, NoticeQueue
@@ -44,7 +45,7 @@ RETRY_FIRST_SECONDS = 0.5
 RETRY_MAX_SECONDS = 60.0
 
 # (seat, level, version, the seat's view, its legal moves, bots play every seat)
-Job = tuple[int, str, int, dict[str, Any], list[dict[str, Any]], bool]
+Job = tuple[int, str, int, rules.View, list[rules.EncodedMove], bool]
 # Runs a callback after a delay in seconds (the event loop's timer; tests hand in their own).
 Schedule = Callable[[float, Callable[[], None]], None]
 
@@ -216,9 +217,9 @@ class BotRunner:
         table_id: str,
         seat: int,
         level: str,
-        view: dict[str, Any],
-        legal: list[dict[str, Any]],
-    ) -> dict[str, Any]:
+        view: rules.View,
+        legal: list[rules.EncodedMove],
+    ) -> rules.EncodedMove:
         timer = self.timers.setdefault((table_id, seat), TurnTimer(per_move=self.budget))
         try:
             return await asyncio.to_thread(
@@ -266,9 +267,8 @@ class BotRunner:
                 level = bots.get(seat)
                 if level is None:
                     continue
-                # The policy reads the view as plain data (it samples and rewrites it).
-                view = cast(dict[str, Any], rules.view_for(state, seat))
-                legal = [rules.encode_move(m) for m in rules.legal_moves(state, seat)]
+                view = rules.view_for(state, seat)
+                legal = wire_moves(state, seat)
                 if legal:
                     return seat, level, t.version, view, legal, unattended
             return None

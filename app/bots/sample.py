@@ -19,7 +19,9 @@ from typing import Any
 
 from app import rules
 from app.rules import data
+from app.rules.contracts import EventCardView, MarkersView, MarkerView
 from app.rules.events import legal_event_options
+from app.rules.state import St
 
 
 def _sample(rng: random.Random, pool: list[Any], k: int) -> list[Any]:
@@ -27,9 +29,11 @@ def _sample(rng: random.Random, pool: list[Any], k: int) -> list[Any]:
     return rng.sample(pool, k)
 
 
-def determinize(view: dict[str, Any], rng: random.Random) -> Any:
+def determinize(view: rules.View, rng: random.Random) -> rules.GameState:
     """A `GameState` the viewing seat cannot tell from the real one."""
     me = view["me"]
+    if me is None:
+        raise ValueError("a sampled state needs the seat's own view")
     seat: int = int(me["seat"])
     n: int = int(view["players"])
     opts = view["options"]
@@ -39,7 +43,7 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Any:
     )
     full_selection = bool(opts["full_selection"])
 
-    ps: list[dict[str, Any]] = []
+    ps: list[St] = []
     for s, pv in enumerate(view["players_state"]):
         slots = [pv["slots"][str(i + 1)] for i in range(len(data.SLOTS))]
         pool = list(data.ACTION_CARDS)
@@ -122,16 +126,16 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Any:
     # Event deck: the top card is public; the cards under it are any not seen.
     events_pool = [e for e in data.EVENT_IDS if not (n == 1 and e in data.EVENT_SOLO_REMOVED)]
     event_deck: list[str] = []
-    top = (view.get("event_top") or {}).get("id")
+    top = _card_id(view["event_top"])
     if top is not None:
-        current = (view.get("event") or {}).get("id")
+        current = _card_id(view["event"])
         under = [e for e in events_pool if e != top and e != current]
         event_deck = [top, *_sample(rng, under, int(view["events_left"]) - 1)]
 
     markers = _markers(view["markers"], skeleton["markers"])
 
     turn_view = view.get("turn")
-    turn: dict[str, Any] | None = None
+    turn: St | None = None
     turn_index = 0
     if turn_view is not None:
         visit = turn_view["visit"]
@@ -158,7 +162,7 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Any:
         turn_index = data.HAND_SIZE * n
 
     vic = view.get("victoria")
-    tree: dict[str, Any] = {
+    tree: St = {
         "schema": skeleton["schema"],
         "rng": {"seed": rng.getrandbits(48), "draws": 0},
         "players": n,
@@ -168,7 +172,7 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Any:
         "turn_index": turn_index,
         "turn": turn,
         "decision": None,
-        "event": (view.get("event") or {}).get("id"),
+        "event": _card_id(view["event"]),
         # a sampled position never takes moves back: bots and their playouts do not undo
         "options": {**opts, "undo": False},
         "rondels": {k: list(v) for k, v in view["rondels"].items()},
@@ -190,8 +194,12 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Any:
     return rules.decode_state(tree)
 
 
-def _markers(mview: dict[str, Any], printed: dict[str, Any]) -> dict[str, Any]:
-    def rest(seq: list[int], mv: dict[str, Any]) -> list[int]:
+def _card_id(card: EventCardView | None) -> str | None:
+    return None if card is None else card["id"]
+
+
+def _markers(mview: MarkersView, printed: St) -> St:
+    def rest(seq: list[int], mv: MarkerView) -> list[int]:
         if mv["removed"]:
             return []
         keep = int(mv["steps_left"]) + 1
@@ -200,22 +208,24 @@ def _markers(mview: dict[str, Any], printed: dict[str, Any]) -> dict[str, Any]:
             tail = [mv["value"], *tail[1:]]
         return tail
 
-    out: dict[str, Any] = {}
-    for marker in ("gift", "donation"):
-        out[marker] = {r: rest(printed[marker][r], mview[marker][r]) for r in data.RESOURCES}
-    for marker in ("stone", "bread"):
-        out[marker] = rest(printed[marker], mview[marker])
+    out: St = {}
+    for name in ("gift", "donation"):
+        row = mview["gift"] if name == "gift" else mview["donation"]
+        out[name] = {r: rest(printed[name][r], row[r]) for r in data.RESOURCES}
+    out["stone"] = rest(printed["stone"], mview["stone"])
+    out["bread"] = rest(printed["bread"], mview["bread"])
     return out
 
 
-def _decision(view: dict[str, Any], tree: dict[str, Any], seat: int) -> dict[str, Any] | None:
-    dec = view["me"].get("decision")
+def _decision(view: rules.View, tree: St, seat: int) -> St | None:
+    me = view["me"]
+    dec: St | None = None if me is None or me["decision"] is None else dict(me["decision"])
     to_act = list(view.get("to_act") or [])
     if dec is None and to_act and seat not in to_act and view["phase"] != "turns":
         # another seat's decision outside the turns: which one the phase and the board tell
         seat = to_act[0]
         if view["phase"] == "end_of_round":
-            dec = {"kind": "event_option", "event": (view.get("event") or {}).get("id")}
+            dec = {"kind": "event_option", "event": _card_id(view["event"])}
         elif len(tree["councilors"][seat]) < len(tree["rondels"]):
             dec = {"kind": "place_councilor"}
         else:
@@ -236,13 +246,13 @@ def _decision(view: dict[str, Any], tree: dict[str, Any], seat: int) -> dict[str
     if kind == "place_councilor":
         have = set(tree["councilors"][seat])
         other = next(k for k in tree["rondels"] if k not in have)
-        out: dict[str, Any] = {
+        out: St = {
             "kind": kind,
             "seat": seat,
             "councilor": other,
             "locations": list(tree["rondels"][other]),
         }
-        top = (view.get("event_top") or {}).get("id")
+        top = _card_id(view["event_top"])
         if top is not None:  # the start locations the top event card named (rules/setup.py)
             c_start, t_start, _ = data.EVENT_START[top]
             out["from"] = [t_start, c_start]

@@ -9,7 +9,10 @@ the final split balances them, since only the lower track counts.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TypedDict
+
+from app import rules
 
 ROUNDS = 6
 TURNS_PER_ROUND = 3
@@ -67,7 +70,37 @@ ADVISOR_TRACK = {
 TOTAL_WEIGHT = 0.08  # a small pull towards more points overall, once the tracks are balanced
 
 
-def turns_left(view: dict[str, Any], seat: int) -> int:
+class FavorReward(TypedDict):
+    reward: dict[str, int]
+
+
+class Holdings(TypedDict):
+    """What the estimate reads of one seat: its tracks, what it holds and its turns taken."""
+
+    cp: int
+    bp: int
+    resources: dict[str, int]
+    goods: dict[str, int]
+    craftsmen: list[object]  # only counted
+    advisors: list[str]
+    favor_tokens: list[FavorReward]
+    turns_taken: int
+
+
+class OwnPart(TypedDict, total=False):
+    """The part of a seat's view the estimate reads, built by a bot from a state it sampled."""
+
+    phase: str
+    round: int
+    outcome: rules.Outcome | None
+    players_state: Mapping[int, Holdings]
+
+
+# A seat's full view (`rules.View`) or the part of it a bot builds itself (`OwnPart`).
+Position = rules.View | OwnPart
+
+
+def turns_left(view: Position, seat: int) -> int:
     """Turns this seat still has in the game (its current unfinished turn included)."""
     if view.get("phase") == "finished":
         return 0
@@ -86,7 +119,7 @@ def _balanced(cp: float, bp: float, flex: float) -> float:
     return (cp + bp + flex) / 2.0
 
 
-def estimate(view: dict[str, Any], seat: int, pace: float | None = None) -> float:
+def estimate(view: Position, seat: int, pace: float | None = None) -> float:
     """Estimated final score of `seat`, from any seat's view (its public part suffices).
 
     `pace`: at most this many points a remaining turn come from what the seat's holdings can
@@ -170,6 +203,6 @@ def estimate(view: dict[str, Any], seat: int, pace: float | None = None) -> floa
         fflex += ADVISOR_PER_TURN.get(adv, 0.0) * max(left - 1, 0)
     total = cp + bp + flex + fcp + fbp + fflex
     future = fcp + fbp + fflex
-    k = 1.0 if pace is None or future <= pace * left else pace * left / future
-    score = _balanced(cp + k * fcp, bp + k * fbp, flex + k * fflex)
+    scale = 1.0 if pace is None or future <= pace * left else pace * left / future
+    score = _balanced(cp + scale * fcp, bp + scale * fbp, flex + scale * fflex)
     return score + TOTAL_WEIGHT * total

@@ -4,13 +4,14 @@ Messages are written over the table socket (``chat`` frame, docs/protocol.md).""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 
 from app.chat.repository import MAX_PAGE, PAGE
 from app.chat.schemas import ChatOut, MutesOut
 from app.chat.service import ChatService
+from app.chat.shapes import ChatPage
 from app.profiles.deps import ProfileId
 from app.tables.deps import TableViewer
 from app.tables.schemas import SeatPath
@@ -35,7 +36,7 @@ async def chat(
     chat: Chat,
     before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
-) -> dict[str, Any]:
+) -> ChatPage:
     """The newest `limit` messages (50 by default, at most 200), oldest first, older than the
     message `before` when given; `more`: older ones remain. And the seats the caller muted."""
     return await chat.history(viewer, before, limit)
@@ -45,11 +46,9 @@ async def chat(
     "/{table_id}/mutes/{seat}",
     response_model=MutesOut,
 )
-async def mute(
-    seat: SeatPath, _signed_in: ProfileId, viewer: TableViewer, chat: Chat
-) -> dict[str, Any]:
+async def mute(seat: SeatPath, _signed_in: ProfileId, viewer: TableViewer, chat: Chat) -> MutesOut:
     """Hide this seat's messages from the caller, on every device (undo with DELETE)."""
-    return {"muted": await chat.set_mute(viewer, int(seat), True)}
+    return MutesOut(muted=await chat.set_mute(viewer, int(seat), True))
 
 
 @router.delete(
@@ -58,6 +57,6 @@ async def mute(
 )
 async def unmute(
     seat: SeatPath, _signed_in: ProfileId, viewer: TableViewer, chat: Chat
-) -> dict[str, Any]:
+) -> MutesOut:
     """Show this seat's messages to the caller again."""
-    return {"muted": await chat.set_mute(viewer, int(seat), False)}
+    return MutesOut(muted=await chat.set_mute(viewer, int(seat), False))

@@ -13,6 +13,7 @@ from sqlalchemy import Connection, Row, Table, bindparam, delete, func, select
 from sqlalchemy.orm import Session
 
 from app.blocks.checks import hidden_from
+from app.chat.shapes import ChatLine
 from app.db.models import ChatMessage, ChatMute, Profile, Seat
 from app.isotime import iso
 
@@ -56,7 +57,7 @@ MUTED = (
 )
 
 
-def as_dict(m: ChatMessage | Row[Any]) -> dict[str, Any]:
+def as_dict(m: ChatMessage | Row[Any]) -> ChatLine:
     return {
         "id": m.id,
         "seat": m.seat,
@@ -112,7 +113,11 @@ def page(
     """The newest ``limit`` messages older than ``before_id`` (all when None), oldest first, and
     whether older ones remain (rows of what ``as_dict`` shows); none of a writer ``viewer_id``
     blocked."""
-    params: dict[str, Any] = {"p_id": table_id, "p_limit": limit + 1, "p_viewer": viewer_id or ""}
+    params: dict[str, str | int] = {
+        "p_id": table_id,
+        "p_limit": limit + 1,
+        "p_viewer": viewer_id or "",
+    }
     if before_id is not None:
         params["p_before"] = before_id
     rows = list(s.execute(NEWEST if before_id is None else NEWEST_BEFORE, params))

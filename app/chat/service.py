@@ -15,13 +15,13 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
 
 from anyio import to_thread
 from sqlalchemy.exc import IntegrityError
 
 from app.chat import repository as repo
 from app.chat.errors import ChatNotAllowed, ChatRateLimited
+from app.chat.shapes import ChatLine, ChatPage
 from app.chat.text import clean
 from app.clock import Clock
 from app.db.models import GameTable
@@ -36,7 +36,7 @@ LOOKBACK = 50  # newest messages each socket looks at again on a chat notice (se
 
 @dataclass(frozen=True)
 class Posted:
-    message: dict[str, Any]
+    message: ChatLine
     duplicate: bool
 
 
@@ -104,14 +104,14 @@ class ChatService:
     # ------------------------------------------------------------------ read
     async def history(
         self, viewer: Viewer, before: int | None = None, limit: int = repo.PAGE
-    ) -> dict[str, Any]:
+    ) -> ChatPage:
         """A page of messages, oldest first: the newest ``limit`` (at most ``MAX_PAGE``) older
         than message ``before`` (the newest of all without it); ``more``: older ones remain.
         And the seats this viewer muted."""
         limit = max(1, min(limit, repo.MAX_PAGE))
         return await to_thread.run_sync(self._history, viewer, before, limit)
 
-    def _history(self, viewer: Viewer, before: int | None, limit: int) -> dict[str, Any]:
+    def _history(self, viewer: Viewer, before: int | None, limit: int) -> ChatPage:
         with self.db.read() as conn:
             rows, more = repo.page(conn, viewer.table_id, before, limit, viewer.profile_id)
             muted = (
@@ -121,13 +121,13 @@ class ChatService:
 
     async def recent(
         self, table_id: str, after_id: int, viewer_id: str | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[ChatLine]:
         """The messages after ``after_id`` and the newest ``LOOKBACK`` (oldest first): ids come
         from one sequence, and a message may commit after one with a higher id, so a reader
         that only asked for ids above the last it saw could miss it; the caller drops the ones
         it has sent already. None of a writer ``viewer_id`` blocked."""
 
-        def work() -> list[dict[str, Any]]:
+        def work() -> list[ChatLine]:
             with self.db.read_session() as s:
                 newest = repo.after(s, table_id, None, LOOKBACK, viewer_id)
                 rows = {m.id: m for m in newest}

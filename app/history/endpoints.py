@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 
@@ -28,7 +28,7 @@ async def my_history(
     offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
     limit: Annotated[int, Query(ge=1, le=HISTORY_MAX_PAGE)] = HISTORY_PAGE,
     with_bots: bool = False,
-) -> dict[str, Any]:
+) -> HistoryOut:
     """My finished games, newest first, `limit` (20 by default, at most 100) from `offset`
     (`next_offset` continues; `null`: that was the last), each with its replay id, players and
     my score and rank; and over all of them: the average score by player count, the solo scores

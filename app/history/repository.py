@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from sqlalchemy import Integer, case, cast, func, select
 from sqlalchemy.orm import Session
@@ -45,9 +45,17 @@ def finished(s: Session, profile_id: str, limit: int) -> list[FinishedRow]:
     return [FinishedRow(*r) for r in rows]
 
 
-def seats_of(s: Session, table_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+class SeatLine(TypedDict):
+    """A seat of a finished game as the history shows it (``HistoryPlayer``)."""
+
+    seat: int
+    name: str | None  # null: a bot of its own
+    bot_level: str | None
+
+
+def seats_of(s: Session, table_ids: list[str]) -> dict[str, list[SeatLine]]:
     """Seat, person's name (null for a bot of its own) and bot level of each table's seats."""
-    out: dict[str, list[dict[str, Any]]] = {}
+    out: dict[str, list[SeatLine]] = {}
     if not table_ids:
         return out
     rows = s.execute(

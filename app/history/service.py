@@ -8,13 +8,20 @@ cover the latest ``HISTORY_MAX`` finished games.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import TypedDict
 
 from anyio import to_thread
 
 from app import rules
 from app.db.session import Database
 from app.history import repository as repo
+from app.history.schemas import (
+    AverageByPlayers,
+    HistoryGame,
+    HistoryOut,
+    ScorePoint,
+    VictoriaByStart,
+)
 from app.isotime import iso
 
 HISTORY_PAGE = 20
@@ -29,7 +36,27 @@ def _iso(moment: datetime | None) -> str | None:
     return iso(moment)
 
 
-def game_of(row: repo.FinishedRow) -> dict[str, Any] | None:
+class Result(TypedDict):
+    """My result in one finished game, read from its final state (``HistoryGame`` without the
+    seats and the moves), and the bot level that held my seat at the end (None: I did)."""
+
+    replay_id: str
+    name: str | None
+    finished_at: str | None
+    players: int
+    my_seat: int
+    score: int
+    cp: int
+    bp: int
+    rank: int
+    of: int
+    won: bool | None
+    building_start: int | None
+    victoria_score: int | None
+    bot_level: str | None
+
+
+def game_of(row: repo.FinishedRow) -> Result | None:
     """My result in one finished table (None when its state holds no outcome)."""
     if row.state is None:
         return None
@@ -68,36 +95,36 @@ def _average(scores: list[int]) -> float:
     return round(sum(scores) / len(scores), 1)
 
 
-def by_players(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    groups: dict[int, list[dict[str, Any]]] = {}
+def by_players(games: list[Result]) -> list[AverageByPlayers]:
+    groups: dict[int, list[Result]] = {}
     for g in games:
         groups.setdefault(g["players"], []).append(g)
     return [
-        {
-            "players": n,
-            "games": len(gs),
-            "average_score": _average([g["score"] for g in gs]),
-            "best_score": max(g["score"] for g in gs),
-            "wins": sum(1 for g in gs if (g["won"] if g["won"] is not None else g["rank"] == 1)),
-        }
+        AverageByPlayers(
+            players=n,
+            games=len(gs),
+            average_score=_average([g["score"] for g in gs]),
+            best_score=max(g["score"] for g in gs),
+            wins=sum(1 for g in gs if (g["won"] if g["won"] is not None else g["rank"] == 1)),
+        )
         for n, gs in sorted(groups.items())
     ]
 
 
-def against_victoria(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def against_victoria(games: list[Result]) -> list[VictoriaByStart]:
     """Solo games by start value, the hardest (lowest) first."""
-    groups: dict[int, list[dict[str, Any]]] = {}
+    groups: dict[int, list[Result]] = {}
     for g in games:
         if g["building_start"] is not None:
             groups.setdefault(g["building_start"], []).append(g)
     return [
-        {
-            "building_start": start,
-            "games": len(gs),
-            "won": sum(1 for g in gs if g["won"]),
-            "best_score": max(g["score"] for g in gs),
-            "average_score": _average([g["score"] for g in gs]),
-        }
+        VictoriaByStart(
+            building_start=start,
+            games=len(gs),
+            won=sum(1 for g in gs if g["won"]),
+            best_score=max(g["score"] for g in gs),
+            average_score=_average([g["score"] for g in gs]),
+        )
         for start, gs in sorted(groups.items())
     ]
 
@@ -108,19 +135,19 @@ class HistoryService:
 
     async def history(
         self, profile_id: str, offset: int, limit: int, with_bots: bool = False
-    ) -> dict[str, Any]:
+    ) -> HistoryOut:
         return await to_thread.run_sync(self.history_sync, profile_id, offset, limit, with_bots)
 
     def history_sync(
         self, profile_id: str, offset: int, limit: int, with_bots: bool = False
-    ) -> dict[str, Any]:
+    ) -> HistoryOut:
         """The page of games, and the figures: over the games I played myself, unless
         ``with_bots`` (then over the games a bot played my seat in, for part or all, too)."""
         limit = max(1, min(limit, HISTORY_MAX_PAGE))
         offset = max(0, offset)
         with self.db.session() as s:
             rows = repo.finished(s, profile_id, HISTORY_MAX)
-            games: list[dict[str, Any]] = []
+            games: list[Result] = []
             seen: set[str] = set()
             for row in rows:
                 g = game_of(row) if row.table_id not in seen else None
@@ -130,26 +157,41 @@ class HistoryService:
             moves = repo.my_moves(s, profile_id, [g["replay_id"] for g in games])
             page = games[offset : offset + limit]
             seats = repo.seats_of(s, [g["replay_id"] for g in page])
-        for g in games:
+
+        def bot_played(g: Result) -> bool:
+            return moves.get(g["replay_id"], (0, 0))[1] > 0 or g["bot_level"] is not None
+
+        def game(g: Result) -> HistoryGame:
             made, by_bot = moves.get(g["replay_id"], (0, 0))
-            g["my_moves"], g["bot_moves"] = made, by_bot
-            g["bot_played"] = by_bot > 0 or g.pop("bot_level") is not None
-        for g in page:
-            g["seats"] = seats.get(g["replay_id"], [])
+            shown = {k: v for k, v in g.items() if k != "bot_level"}
+            return HistoryGame(
+                **shown,
+                seats=seats.get(g["replay_id"], []),
+                bot_played=bot_played(g),
+                my_moves=made,
+                bot_moves=by_bot,
+            )
+
         total = len(games)
-        counted = games if with_bots else [g for g in games if not g["bot_played"]]
-        return {
-            "total": total,
-            "offset": offset,
-            "limit": limit,
-            "next_offset": offset + limit if offset + limit < total else None,
-            "games": page,
-            "with_bots": with_bots,
-            "bot_games": sum(1 for g in games if g["bot_played"]),
-            "by_players": by_players(counted),
-            "victoria": against_victoria(counted),
-            "timeline": [
-                {k: g[k] for k in ("replay_id", "finished_at", "players", "score", "rank")}
+        counted = games if with_bots else [g for g in games if not bot_played(g)]
+        return HistoryOut(
+            total=total,
+            offset=offset,
+            limit=limit,
+            next_offset=offset + limit if offset + limit < total else None,
+            games=[game(g) for g in page],
+            with_bots=with_bots,
+            bot_games=sum(1 for g in games if bot_played(g)),
+            by_players=by_players(counted),
+            victoria=against_victoria(counted),
+            timeline=[
+                ScorePoint(
+                    replay_id=g["replay_id"],
+                    finished_at=g["finished_at"],
+                    players=g["players"],
+                    score=g["score"],
+                    rank=g["rank"],
+                )
                 for g in reversed(counted)
             ],
-        }
+        )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 
@@ -37,18 +37,20 @@ GUESS_LIMIT = [Depends(limit(LimitName.INVITE))]
 
 
 @router.get("/api/me/people", response_model=PeopleOut)
-async def people(profile_id: ProfileId, svc: Service, response: Response) -> dict[str, Any]:
+async def people(profile_id: ProfileId, svc: Service, response: Response) -> PeopleOut:
     """The people I have sat at a table with, latest first (at most 50): the only people I can
     invite without a link. Nobody else can be found here."""
     response.headers["Cache-Control"] = "private, no-store"
-    return {"people": await svc.people(profile_id)}
+    return PeopleOut(people=await svc.people(profile_id))
 
 
 @router.get("/api/me/invitations", response_model=MyInvitationsOut)
-async def my_invitations(profile_id: ProfileId, svc: Service, response: Response) -> Any:
+async def my_invitations(
+    profile_id: ProfileId, svc: Service, response: Response
+) -> MyInvitationsOut:
     """Invitations waiting for my answer (rematches and hosts' invitations), newest first."""
     response.headers["Cache-Control"] = "private, no-store"
-    return {"invitations": await svc.mine(profile_id)}
+    return MyInvitationsOut(invitations=await svc.mine(profile_id))
 
 
 @router.post(
@@ -56,7 +58,7 @@ async def my_invitations(profile_id: ProfileId, svc: Service, response: Response
     response_model=RematchOut,
     dependencies=HOST_LIMIT,
 )
-async def rematch(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> dict[str, Any]:
+async def rematch(table_id: TableIdPath, profile_id: ProfileId, svc: Service) -> RematchOut:
     """A player of a finished game asks to play again: a new table with the same options and
     name, the asker as its host, the table's bots in their seats, and every other player invited
     to their old seat. Asked again (by anyone): the same rematch table."""
@@ -70,9 +72,11 @@ async def rematch(table_id: TableIdPath, profile_id: ProfileId, svc: Service) ->
 )
 async def table_invitations(
     table_id: TableIdPath, profile_id: ProfileId, svc: Service
-) -> dict[str, Any]:
+) -> TableInvitationsOut:
     """Who was invited to this table and how they answered (its seats and invitees only)."""
-    return {"table_id": table_id, "invitations": await svc.of_table(profile_id, table_id)}
+    return TableInvitationsOut(
+        table_id=table_id, invitations=await svc.of_table(profile_id, table_id)
+    )
 
 
 @router.post(
@@ -83,13 +87,12 @@ async def table_invitations(
 )
 async def invite(
     table_id: TableIdPath, body: InviteIn, profile_id: ProfileId, svc: Service
-) -> dict[str, Any]:
+) -> TableInvitationsOut:
     """Host only, before the start: invite someone from my people to a free seat (kept for
     them until they answer). A stranger's id is `404`, as if nobody had it."""
-    return {
-        "table_id": table_id,
-        "invitations": await svc.invite(profile_id, table_id, body.profile_id),
-    }
+    return TableInvitationsOut(
+        table_id=table_id, invitations=await svc.invite(profile_id, table_id, body.profile_id)
+    )
 
 
 @router.delete(
@@ -99,10 +102,10 @@ async def invite(
 )
 async def withdraw(
     table_id: TableIdPath, invitation_id: InvitationIdPath, profile_id: ProfileId, svc: Service
-) -> dict[str, Any]:
+) -> TableInvitationsOut:
     """Host only: take back an invitation nobody answered yet (its seat is free again)."""
     out = await svc.withdraw(profile_id, table_id, invitation_id)
-    return {"table_id": table_id, "invitations": out}
+    return TableInvitationsOut(table_id=table_id, invitations=out)
 
 
 @router.post(
@@ -132,10 +135,10 @@ async def block(invitation_id: InvitationIdPath, profile_id: ProfileId, svc: Ser
 
 
 @router.get("/api/me/invitation-blocks", response_model=BlockedOut)
-async def blocked(profile_id: ProfileId, svc: Service, response: Response) -> dict[str, Any]:
+async def blocked(profile_id: ProfileId, svc: Service, response: Response) -> BlockedOut:
     """The people I take no invitations from, latest first (at most 200)."""
     response.headers["Cache-Control"] = "private, no-store"
-    return {"blocked": await svc.blocks(profile_id)}
+    return BlockedOut(blocked=await svc.blocks(profile_id))
 
 
 @router.delete("/api/me/invitation-blocks/{other_id}", status_code=204)

@@ -10,7 +10,8 @@ from sqlalchemy.orm import Session, aliased
 
 from app.blocks.checks import kept_apart
 from app.db.models import GameTable, InvitationBlock, Profile, Seat, TableInvitation
-from app.invitations.schemas import InvitationStatus
+from app.invitations.schemas import InvitationKind, InvitationStatus
+from app.invitations.shapes import BlockRow, PendingRow, PersonRow
 from app.tables.status import TableStatus
 
 PEOPLE_LIMIT = 50
@@ -22,7 +23,7 @@ PEOPLE_TABLES_LOOKED_AT = 500
 BLOCKS_LIMIT = 200
 
 
-def people(s: Session, profile_id: str, limit: int = PEOPLE_LIMIT) -> list[dict[str, Any]]:
+def people(s: Session, profile_id: str, limit: int = PEOPLE_LIMIT) -> list[PersonRow]:
     """The people ``profile_id`` shared a table with (latest first), from its latest tables."""
     mine = (
         select(Seat.table_id)
@@ -123,7 +124,7 @@ def answer(s: Session, invitation_id: int, status: InvitationStatus, at: datetim
     return int(n.rowcount) == 1  # type: ignore[attr-defined]
 
 
-def pending_for(s: Session, profile_id: str) -> list[dict[str, Any]]:
+def pending_for(s: Session, profile_id: str) -> list[PendingRow]:
     """The invitations waiting for ``profile_id``, newest first, with what My games shows."""
     inviter = aliased(Profile)
     rows = s.execute(
@@ -159,7 +160,7 @@ def pending_for(s: Session, profile_id: str) -> list[dict[str, Any]]:
         if ids
         else {}
     )
-    out = []
+    out: list[PendingRow] = []
     for inv, t, inviter_name in rows:
         names: list[str | None] = [None] * t.seat_count
         host: str | None = None
@@ -171,7 +172,7 @@ def pending_for(s: Session, profile_id: str) -> list[dict[str, Any]]:
         out.append(
             {
                 "id": inv.id,
-                "kind": inv.kind,
+                "kind": InvitationKind(inv.kind),
                 "table_id": t.id,
                 "table_name": t.name,
                 "table_status": t.status,
@@ -224,7 +225,7 @@ def unblock(s: Session, profile_id: str, inviter_id: str) -> None:
     )
 
 
-def blocks_of(s: Session, profile_id: str, limit: int = BLOCKS_LIMIT) -> list[dict[str, Any]]:
+def blocks_of(s: Session, profile_id: str, limit: int = BLOCKS_LIMIT) -> list[BlockRow]:
     """The profiles ``profile_id`` takes no invitations from, latest first."""
     rows = s.execute(
         select(Profile.id, Profile.name, InvitationBlock.created_at)

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from anyio import to_thread
 from sqlalchemy.orm import Session
@@ -43,7 +43,15 @@ from app.db.models import TableInvitation
 from app.db.session import Database
 from app.errors import AppError, NotFound, NotHost, NotYourSeat, WrongStatus
 from app.invitations import repository as repo
-from app.invitations.schemas import InvitationKind, InvitationStatus
+from app.invitations.schemas import (
+    BlockedPerson,
+    InvitationKind,
+    InvitationStatus,
+    MyInvitation,
+    Person,
+    RematchOut,
+    TableInvitationOut,
+)
 from app.isotime import iso
 from app.profiles import suspension
 from app.realtime.hub import Hub, Notice, NoticeKind
@@ -143,12 +151,17 @@ class Invitations:
                     log.exception("an invitation listener failed")
 
     # ------------------------------------------------------------------ people
-    async def people(self, profile_id: str) -> list[dict[str, Any]]:
+    async def people(self, profile_id: str) -> list[Person]:
         rows = await self._run(lambda s: repo.people(s, profile_id))
-        return [{**r, "last_played": iso(r["last_played"])} for r in rows]
+        return [
+            Person(
+                id=r["id"], name=r["name"], tables=r["tables"], last_played=iso(r["last_played"])
+            )
+            for r in rows
+        ]
 
     # ------------------------------------------------------------------ rematch
-    async def rematch(self, profile_id: str, table_id: str) -> dict[str, Any]:
+    async def rematch(self, profile_id: str, table_id: str) -> RematchOut:
         async with self.locks[table_id]:
             new_id, created, invited = await self._run(
                 lambda s: self._rematch(s, profile_id, table_id)
@@ -159,7 +172,7 @@ class Invitations:
             if not invited and await self._alone(new_id):
                 # A solo game (one seat): played again at once, as a solo table starts.
                 await self.tables.start(profile_id, new_id)
-        return {"table_id": new_id, "created": created}
+        return RematchOut(table_id=new_id, created=created)
 
     async def _alone(self, table_id: str) -> bool:
         return await self._run(lambda s: lobby_table(s, table_id).seat_count == 1)
@@ -204,7 +217,9 @@ class Invitations:
         return new.id, True, invited
 
     # ------------------------------------------------------------------ invite, withdraw
-    async def invite(self, host_id: str, table_id: str, invitee_id: str) -> list[dict[str, Any]]:
+    async def invite(
+        self, host_id: str, table_id: str, invitee_id: str
+    ) -> list[TableInvitationOut]:
         async with self.locks[table_id]:
             invited = await self._run(lambda s: self._invite(s, host_id, table_id, invitee_id))
         if invited is not None:
@@ -266,7 +281,7 @@ class Invitations:
 
     async def withdraw(
         self, host_id: str, table_id: str, invitation_id: int
-    ) -> list[dict[str, Any]]:
+    ) -> list[TableInvitationOut]:
         async with self.locks[table_id]:
             await self._run(lambda s: self._withdraw(s, host_id, table_id, invitation_id))
         self._changed(table_id)
@@ -352,35 +367,35 @@ class Invitations:
         """Invitations from ``other_id`` are welcome again (nothing happens if they were)."""
         await self._run(lambda s: repo.unblock(s, profile_id, other_id))
 
-    async def blocks(self, profile_id: str) -> list[dict[str, Any]]:
+    async def blocks(self, profile_id: str) -> list[BlockedPerson]:
         rows = await self._run(lambda s: repo.blocks_of(s, profile_id))
-        return [{**r, "since": iso(r["since"])} for r in rows]
+        return [BlockedPerson(id=r["id"], name=r["name"], since=iso(r["since"])) for r in rows]
 
     # ------------------------------------------------------------------ lists
-    async def of_table(self, profile_id: str, table_id: str) -> list[dict[str, Any]]:
+    async def of_table(self, profile_id: str, table_id: str) -> list[TableInvitationOut]:
         return await self._run(lambda s: self._of_table(s, profile_id, table_id))
 
-    def _of_table(self, s: Session, profile_id: str, table_id: str) -> list[dict[str, Any]]:
+    def _of_table(self, s: Session, profile_id: str, table_id: str) -> list[TableInvitationOut]:
         rows = repo.of_table(s, table_id)
         invited = any(inv.profile_id == profile_id for inv, _, _ in rows)
         if not invited:
             visible(s, profile_id, table_id, None)  # a seat, or 404
         return [
-            {
-                "id": inv.id,
-                "name": name,
-                "inviter": by,
-                "seat": inv.seat,
-                "kind": inv.kind,
-                "status": inv.status,
-                "you": inv.profile_id == profile_id,
-            }
+            TableInvitationOut(
+                id=inv.id,
+                name=name,
+                inviter=by,
+                seat=inv.seat,
+                kind=inv.kind,
+                status=inv.status,
+                you=inv.profile_id == profile_id,
+            )
             for inv, name, by in rows
         ]
 
-    async def mine(self, profile_id: str) -> list[dict[str, Any]]:
+    async def mine(self, profile_id: str) -> list[MyInvitation]:
         rows = await self._run(lambda s: repo.pending_for(s, profile_id))
-        return [{**r, "created_at": iso(r["created_at"])} for r in rows]
+        return [MyInvitation(**{**r, "created_at": iso(r["created_at"])}) for r in rows]
 
     def invitees_sync(self, table_id: str) -> list[str]:
         """Who was invited to the table (the My games feed wakes them too)."""

@@ -8,7 +8,7 @@ which the log filter hides.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 
@@ -55,7 +55,7 @@ def no_store(response: Response) -> None:
 
 
 @router.get("", response_model=EmailOut)
-async def my_email(profile_id: ProfileId, svc: Mail, response: Response) -> dict[str, Any]:
+async def my_email(profile_id: ProfileId, svc: Mail, response: Response) -> EmailOut:
     """My address (only I see it), whether game notifications go to it, and whether this server
     sends e-mail at all."""
     no_store(response)
@@ -70,7 +70,7 @@ async def add_email(
     proven: ProvenSession,
     svc: Mail,
     response: Response,
-) -> dict[str, Any]:
+) -> EmailOut:
     """Add (or change to) an address: a confirmation link goes to it, good once for a short
     while; the address counts from its confirmation (the profile's other devices are told, and
     a change is mailed to the old address). Refused: no recent proof on this device
@@ -84,7 +84,7 @@ async def add_email(
 @router.patch("", response_model=EmailOut)
 async def email_settings(
     body: EmailSettingsIn, profile_id: ProfileId, svc: Mail, response: Response
-) -> dict[str, Any]:
+) -> EmailOut:
     """Game notifications on or off, and the language of the e-mails."""
     no_store(response)
     return svc.describe(await svc.update(profile_id, body.notify, body.lang))
@@ -93,7 +93,7 @@ async def email_settings(
 @router.delete("", response_model=EmailOut)
 async def remove_email(
     profile_id: ProfileId, proven: ProvenSession, svc: Mail, response: Response
-) -> dict[str, Any]:
+) -> EmailOut:
     """Forget my address (and every link sent to it). Needs a recent proof on this device
     (`recent_proof_required`)."""
     no_store(response)
@@ -101,32 +101,30 @@ async def remove_email(
 
 
 @router.post("/confirm", response_model=DoneOut, dependencies=LINK_LIMIT)
-async def confirm(body: TokenIn, svc: Mail, response: Response) -> dict[str, Any]:
+async def confirm(body: TokenIn, svc: Mail, response: Response) -> DoneOut:
     """Spend a confirmation link's token (from any device): the address becomes the profile's."""
     no_store(response)
     await svc.confirm(body.token)
-    return {"done": True}
+    return DoneOut(done=True)
 
 
 @router.post("/unsubscribe", response_model=DoneOut, dependencies=LINK_LIMIT)
-async def unsubscribe(body: TokenIn, svc: Mail, response: Response) -> dict[str, Any]:
+async def unsubscribe(body: TokenIn, svc: Mail, response: Response) -> DoneOut:
     """The unsubscribe page's call: no more game notifications to that address."""
     no_store(response)
     await svc.unsubscribe(body.token)
-    return {"done": True}
+    return DoneOut(done=True)
 
 
 @router.post("/unsubscribe/one-click", response_model=DoneOut, dependencies=LINK_LIMIT)
-async def one_click(
-    request: Request, svc: Mail, response: Response, token: str = ""
-) -> dict[str, Any]:
+async def one_click(request: Request, svc: Mail, response: Response, token: str = "") -> DoneOut:
     """RFC 8058: the mail client POSTs `List-Unsubscribe=One-Click` to the `List-Unsubscribe`
     URL; no cookie, no page, no confirmation."""
     no_store(response)
     if ONE_CLICK not in (await request.body()):
         raise Malformed("a one-click unsubscribe posts List-Unsubscribe=One-Click")
     await svc.unsubscribe(token[:200])
-    return {"done": True}
+    return DoneOut(done=True)
 
 
 async def count_sign_in(
@@ -147,22 +145,22 @@ async def count_sign_in(
 @router.post("/signin-link", response_model=DoneOut, status_code=202)
 async def sign_in_link(
     body: EmailIn, request: Request, svc: Mail, profile_id: MaybeProfileId
-) -> dict[str, Any]:
+) -> DoneOut:
     """A sign-in link for this device, to the address if a profile confirmed it. The answer is
     the same whether or not one did. Asked with a session of the address's profile it counts
     against the owner's budget, otherwise against the smaller strangers' one."""
     await count_sign_in(request, profile_id, body.address, svc)
     await svc.send_sign_in(body.address, body.lang)
-    return {"done": True}
+    return DoneOut(done=True)
 
 
 @router.post("/signin", response_model=SignedInOut, dependencies=LINK_LIMIT)
 async def sign_in(
     body: SignInIn, request: Request, response: Response, svc: Mail, current: MaybeProfileId
-) -> dict[str, Any]:
+) -> SignedInOut:
     """Spend a sign-in link's token: this device gets its own session (the cookie); the
     profile's other devices stay signed in. Where another profile is signed in on this device:
     `409 signed_in_as_other` (both names; the link is not spent) unless `switch` is true."""
     issued = await svc.sign_in(body.token, current, body.switch)
     sign_in_here(request, response, issued.token)
-    return {"id": issued.id, "name": issued.name}
+    return SignedInOut(id=issued.id, name=issued.name)

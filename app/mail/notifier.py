@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict, defaultdict
-from typing import Any, cast
+from typing import Any, Required, TypedDict, cast
 
 from anyio import to_thread
 from sqlalchemy.orm import Session
@@ -47,6 +47,18 @@ REMEMBERED = 10_000
 QUIET_TABLE_SECONDS = 60.0
 BATCH = 200
 KEEP_DONE_SECONDS = 7 * 86400.0
+
+
+class MailFacts(TypedDict, total=False):
+    """What a notification says about its table, as it still holds when the mail goes out; a
+    "game over" mail also the finished game's score (none when it cannot be told)."""
+
+    table: Required[msg.TableWords]
+    left: Required[float | None]  # seconds left for the move, where the table has a deadline
+    rank: int
+    score: int
+    standings: list[msg.Standing]
+    ended: float
 
 
 class MailNotifier:
@@ -222,7 +234,7 @@ class MailNotifier:
     ) -> list[Outgoing]:
         addr = repo.address_of(s, profile_id)
         name = repo.profile_name(s, profile_id) or "?"
-        keep: list[tuple[EmailOutbox, dict[str, Any]]] = []
+        keep: list[tuple[EmailOutbox, MailFacts]] = []
         turns_seen: set[str] = set()
         for row in items:
             info = None
@@ -267,7 +279,7 @@ class MailNotifier:
 
     def _still_true(
         self, s: Session, row: EmailOutbox, profile_id: str, now: float, turns_seen: set[str]
-    ) -> dict[str, Any] | None:
+    ) -> MailFacts | None:
         """What to say about the row's table, or None when it no longer holds."""
         assert row.table_id is not None
         t = repo.table(s, row.table_id)
@@ -278,14 +290,14 @@ class MailNotifier:
         if mine is None:
             return None
         host = next((x.name for x in seats if x.profile_id == t.host_profile_id), None)
-        info: dict[str, Any] = {
+        info: MailFacts = {
             "table": msg.TableWords(t.name, host, self.links.table(t.id)),
             "left": None,
         }
         if row.kind == "game_over":
             ok = t.status == TableStatus.FINISHED
             if ok and t.state is not None:
-                info.update(_final(t, seats, mine.seat, row.due_at))  # queued as it ended
+                _add_final(info, t, seats, mine.seat, row.due_at)  # queued as it ended
         elif t.status != TableStatus.PLAYING or t.state is None or mine.bot_level:
             ok = False
         elif row.kind == "your_turn":
@@ -347,12 +359,12 @@ def _turn_based(options: dict[str, Any] | None) -> bool:
     return isinstance(pace, dict) and pace.get("mode") == "turn"
 
 
-def _final(t: Any, seats: list[Any], seat: int, ended: float) -> dict[str, Any]:
+def _add_final(info: MailFacts, t: Any, seats: list[Any], seat: int, ended: float) -> None:
     """The finished game's final score as the "game over" mail tells it: the reader's rank and
     score, everyone's (Victoria's too in a solo game), and when it ended."""
     result = rules.outcome(rules.decode_state(t.state))
     if result is None:
-        return {}
+        return
     names = {x.seat: x.name if x.profile_id else None for x in seats}
     standings = [
         msg.Standing(p["rank"], names.get(p["seat"]), p["score"], p["seat"] == seat)
@@ -363,5 +375,5 @@ def _final(t: Any, seats: list[Any], seat: int, ended: float) -> dict[str, Any]:
         standings.append(msg.Standing(v["rank"], "Victoria", v["score"]))
     me = next((p for p in result["players"] if p["seat"] == seat), None)
     if me is None:
-        return {}
-    return {"rank": me["rank"], "score": me["score"], "standings": standings, "ended": ended}
+        return
+    info.update({"rank": me["rank"], "score": me["score"], "standings": standings, "ended": ended})

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from anyio import to_thread
 from sqlalchemy.exc import IntegrityError
@@ -28,6 +28,7 @@ from app.mail.address import normalise
 from app.mail.compose import Outgoing, letter
 from app.mail.links import Links
 from app.mail.postman import Postman
+from app.mail.schemas import EmailOut
 from app.mail.sessions import open_session
 from app.mail.texts import Lang, lang_of, say
 from app.mail.tokens import UnsubscribeSigner, new_token, same_address, token_hash
@@ -304,11 +305,11 @@ class MailService:
         profile_id = await self._run(work)
         return await open_session(self.profiles, profile_id)
 
-    def describe(self, st: MailStatus) -> dict[str, Any]:
-        return {
-            "enabled": st.enabled,
-            "address": st.address,
-            "pending": st.pending,
-            "notify": st.notify,
-            "lang": st.lang,
-        }
+    def describe(self, st: MailStatus) -> EmailOut:
+        return EmailOut(
+            enabled=st.enabled,
+            address=st.address,
+            pending=st.pending,
+            notify=st.notify,
+            lang=st.lang,
+        )

@@ -3,8 +3,6 @@ and ``GET /api/ready`` (the database answers: this instance can serve)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from anyio import to_thread
 from fastapi import APIRouter, Request, Response
 
@@ -32,7 +30,7 @@ async def metrics(request: Request) -> Response:
     tags=["health"],
     response_model=HealthOut,
 )
-async def ready(request: Request) -> dict[str, Any]:
+async def ready(request: Request) -> HealthOut:
     """Ready to serve: the database answers a query (``/api/health`` only says the process
     runs)."""
     db = request.app.state.db
@@ -40,4 +38,4 @@ async def ready(request: Request) -> dict[str, Any]:
         await to_thread.run_sync(db.ping)
     except Exception as exc:
         raise Unavailable("the database does not answer") from exc
-    return {"status": "ok", "database": db.engine.dialect.name}
+    return HealthOut(status="ok", database=db.engine.dialect.name)

@@ -27,7 +27,7 @@ from app.db.models import (
 )
 from app.db.safety import PersonBlock, Report
 from app.errors import NotFound
-from app.mydata.schemas import FORMAT, FORMAT_VERSION, MyDataOut
+from app.mydata.schemas import FORMAT, FORMAT_VERSION, MyDataOut, MyGameOut
 from app.profiles.repository import aware
 from app.records.service import table_record
 from app.solo.models import SoloGame
@@ -150,13 +150,13 @@ def my_data(s: Session, profile_id: str, now: datetime) -> MyDataOut:
     return MyDataOut.model_validate(out)
 
 
-def _games(s: Session, profile_id: str) -> list[dict[str, Any]]:
+def _games(s: Session, profile_id: str) -> list[MyGameOut]:
     mine = s.execute(
         select(Seat.table_id, Seat.seat)
         .where(Seat.profile_id == profile_id)
         .order_by(Seat.joined_at, Seat.table_id)
     ).all()
-    games = []
+    games: list[MyGameOut] = []
     for table_id, seat in mine:
         t = s.get(GameTable, table_id)
         if t is None:  # pragma: no cover - a seat has its table
@@ -169,14 +169,14 @@ def _games(s: Session, profile_id: str) -> list[dict[str, Any]]:
         ).all()
         finished = t.status == TableStatus.FINISHED and t.state is not None and t.seed is not None
         games.append(
-            {
-                "table_id": t.id,
-                "name": t.name,
-                "status": TableStatus(t.status),
-                "seat": seat,
-                "players": [n.name or f"bot ({n.bot_level})" for n in names],
-                "created_at": aware(t.created_at),
-                "record": table_record(s, t) if finished else None,
-            }
+            MyGameOut(
+                table_id=t.id,
+                name=t.name,
+                status=TableStatus(t.status),
+                seat=seat,
+                players=[n.name or f"bot ({n.bot_level})" for n in names],
+                created_at=aware(t.created_at),
+                record=table_record(s, t) if finished else None,
+            )
         )
     return games

@@ -11,6 +11,7 @@ from app.errors import AppError
 from app.mygames.events import MeFeed
 from app.mygames.schemas import MyFinishedOut, MyTablesOut
 from app.mygames.service import FINISHED_MAX_PAGE, FINISHED_PAGE, MyGames
+from app.mygames.shapes import MyFinishedDoc
 from app.profiles.deps import ProfileId, SessionId
 
 router = APIRouter(prefix="/api/me", tags=["my games"])
@@ -56,7 +57,7 @@ async def my_finished_tables(
     games: Games,
     after: Annotated[str, Query(min_length=1, max_length=64)],
     limit: Annotated[int, Query(ge=1, le=FINISHED_MAX_PAGE)] = FINISHED_PAGE,
-) -> dict[str, Any]:
+) -> MyFinishedDoc:
     """More of my finished tables: the `limit` (20 by default, at most 100) that follow table
     `after` in the list (`finished_next` of `GET /api/me/tables`, or `next` of the page before);
     `next` continues, `null` when that was the last."""

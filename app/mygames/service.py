@@ -15,6 +15,7 @@ from app.db.models import GameTable
 from app.db.session import Database
 from app.errors import NotFound
 from app.isotime import iso
+from app.mygames.shapes import MyFinishedDoc, MyResultLine, MyTableLine, MyTablesDoc
 from app.pace import clock as pc
 from app.tables import repository as tables_repo
 from app.tables.status import TableStatus
@@ -37,7 +38,7 @@ def _epoch(moment: datetime | None) -> float:
     return moment.timestamp()
 
 
-def result_of(state: Any, seat: int) -> dict[str, Any] | None:
+def result_of(state: Any, seat: int) -> MyResultLine | None:
     out = rules.outcome(state)
     if out is None:
         return None
@@ -54,30 +55,31 @@ class MyGames:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def tables(self, profile_id: str) -> dict[str, Any]:
+    async def tables(self, profile_id: str) -> MyTablesDoc:
         return await to_thread.run_sync(self.tables_sync, profile_id)
 
-    def tables_sync(self, profile_id: str) -> dict[str, Any]:
+    def tables_sync(self, profile_id: str) -> MyTablesDoc:
         """My open tables (at most ``OPEN_LIMIT``, the most recently changed) and the first page
         of my finished ones; ``finished_next`` continues them (``finished_page``)."""
         with self.db.read_session() as s:
             opened = self._rows(s, profile_id, OPEN_STATUSES, None, OPEN_LIMIT)
             done = self._rows(s, profile_id, (TableStatus.FINISHED,), None, FINISHED_PAGE + 1)
-            entries = self._entries(s, opened + done[:FINISHED_PAGE])
+            ordered = self._entries(s, opened + done[:FINISHED_PAGE])
         more = len(done) > FINISHED_PAGE
-        entries.sort(key=lambda e: (GROUP_ORDER[e["group"]], e.pop("_order")))
+        ordered.sort(key=lambda e: (GROUP_ORDER[e[1]["group"]], e[0]))
+        entries = [e for _, e in ordered]
         waiting = sum(1 for e in entries if e["group"] == "your_turn")
         next_id = entries[-1]["id"] if more else None
         out = {"waiting": waiting, "tables": entries, "finished_next": next_id}
         etag = hashlib.sha256(orjson.dumps(out)).hexdigest()[:24]
-        return {**out, "etag": etag}
+        return {"waiting": waiting, "tables": entries, "finished_next": next_id, "etag": etag}
 
     async def finished_page(
         self, profile_id: str, after: str, limit: int = FINISHED_PAGE
-    ) -> dict[str, Any]:
+    ) -> MyFinishedDoc:
         return await to_thread.run_sync(self.finished_page_sync, profile_id, after, limit)
 
-    def finished_page_sync(self, profile_id: str, after: str, limit: int) -> dict[str, Any]:
+    def finished_page_sync(self, profile_id: str, after: str, limit: int) -> MyFinishedDoc:
         """My finished tables after table ``after`` in the list (latest change first); ``next``
         continues them (None: that was the last)."""
         limit = max(1, min(limit, FINISHED_MAX_PAGE))
@@ -86,9 +88,7 @@ class MyGames:
             if mark is None:
                 raise NotFound("no such finished table of yours to continue after")
             rows = self._rows(s, profile_id, (TableStatus.FINISHED,), (mark[0], mark[1]), limit + 1)
-            entries = self._entries(s, rows[:limit])
-        for e in entries:
-            e.pop("_order")
+            entries = [e for _, e in self._entries(s, rows[:limit])]
         more = len(rows) > limit
         return {"tables": entries, "next": entries[-1]["id"] if more else None}
 
@@ -104,7 +104,8 @@ class MyGames:
         by id), after the (updated_at, id) mark when given."""
         return tables_repo.tables_where_seated(s, profile_id, statuses, after, limit)
 
-    def _entries(self, s: Session, mine: list[Row]) -> list[dict[str, Any]]:
+    def _entries(self, s: Session, mine: list[Row]) -> list[tuple[float, MyTableLine]]:
+        """Each table's entry, with the key it is ordered by within its group."""
         ids = [t.id for t, _, _ in mine]
         seats: dict[str, list[tuple[int, str | None, str | None, str | None]]] = {}
         if ids:
@@ -118,7 +119,7 @@ class MyGames:
         seat: int,
         level: str | None,
         seats: list[tuple[int, str | None, str | None, str | None]],
-    ) -> dict[str, Any]:
+    ) -> tuple[float, MyTableLine]:
         names: list[str | None] = [None] * t.seat_count
         for n, name, _, _ in seats:
             if 0 <= n < t.seat_count:
@@ -141,7 +142,7 @@ class MyGames:
         }.get(t.status, "your_turn" if my_turn else "playing")
         # my turn: the soonest deadline first; the rest: the latest change first
         order = (deadline if deadline is not None else FAR) if group == "your_turn" else -updated
-        return {
+        return order, {
             "id": t.id,
             "name": t.name,
             "group": group,
@@ -160,5 +161,4 @@ class MyGames:
             "version": t.version,
             "updated_at": iso(t.updated_at),
             "result": result_of(state, seat) if t.status == TableStatus.FINISHED else None,
-            "_order": order,
         }

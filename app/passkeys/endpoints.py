@@ -102,7 +102,7 @@ async def registration_options(
     proven: ProvenSession,
     svc: Passkeys,
     response: Response,
-) -> dict[str, Any]:
+) -> CreationOptionsOut:
     """Options for `navigator.credentials.create()`: a fresh challenge (single use, good for 5
     minutes, bound to my profile), my existing passkeys excluded. Needs a recent proof on this
     device (`403 recent_proof_required`: confirm it's you first)."""
@@ -124,9 +124,8 @@ async def register(
     `passkey_refused` (wrong origin, relying party or answer) or `passkey_taken`. The profile's
     other devices are told ("a passkey was added — not you?")."""
     no_store(response)
-    credential = body.credential.model_dump(exclude_none=True)
     site = site_of(request)
-    return _out(await svc.register(profile_id, site, credential, body.name, proven))
+    return _out(await svc.register(profile_id, site, body.credential, body.name, proven))
 
 
 @router.get("", response_model=PasskeysOut)
@@ -147,7 +146,7 @@ async def remove_passkey(
 
 
 @router.post("/signin/options", response_model=RequestOptionsOut, dependencies=SIGNIN_LIMIT)
-async def signin_options(request: Request, svc: Passkeys, response: Response) -> dict[str, Any]:
+async def signin_options(request: Request, svc: Passkeys, response: Response) -> RequestOptionsOut:
     """Options for `navigator.credentials.get()`: a fresh challenge (single use, 5 minutes),
     no credential named (the authenticator offers the passkeys it holds for this site)."""
     no_store(response)
@@ -157,21 +156,20 @@ async def signin_options(request: Request, svc: Passkeys, response: Response) ->
 @router.post("/signin", response_model=SignedInOut, dependencies=SIGNIN_LIMIT)
 async def sign_in(
     body: SignInIn, request: Request, response: Response, svc: Passkeys
-) -> dict[str, Any]:
+) -> SignedInOut:
     """Sign this device in with a passkey: its own session (the cookie); the profile's other
     devices stay signed in. Refused: `bad_passkey_challenge`, `unknown_passkey` (removed or
     never added), `passkey_refused` (origin, signature, or a sign count that went back)."""
-    credential = body.credential.model_dump(exclude_none=True)
     device = body.device or device_name(request.headers.get("user-agent"))
-    issued = await svc.sign_in(site_of(request), credential, device)
+    issued = await svc.sign_in(site_of(request), body.credential, device)
     set_session_cookie(request, response, issued.token)
-    return {"id": issued.id, "name": issued.name}
+    return SignedInOut(id=issued.id, name=issued.name)
 
 
 @router.post("/confirm/options", response_model=RequestOptionsOut, dependencies=SIGNIN_LIMIT)
 async def confirm_options(
     request: Request, profile_id: ProfileId, svc: Passkeys, response: Response
-) -> dict[str, Any]:
+) -> RequestOptionsOut:
     """Confirm it's you with a passkey: options for `navigator.credentials.get()` naming my
     passkeys, a challenge bound to my profile (single use, 5 minutes). No passkey:
     `404 unknown_passkey`."""
@@ -187,12 +185,11 @@ async def confirm(
     session_id: SessionId,
     svc: Passkeys,
     response: Response,
-) -> dict[str, Any]:
+) -> ConfirmedOut:
     """One of my passkeys answered: this device may add or remove a passkey or the address for
     `recent_proof_seconds`. Refused like a sign-in (`bad_passkey_challenge`, `unknown_passkey`
     for a passkey of another profile, `passkey_refused`)."""
     no_store(response)
-    credential = body.credential.model_dump(exclude_none=True)
-    at = await svc.confirm(profile_id, session_id, site_of(request), credential)
+    at = await svc.confirm(profile_id, session_id, site_of(request), body.credential)
     until = at + timedelta(seconds=svc.profiles.proof_seconds)
-    return {"proved_at": at, "until": until}
+    return ConfirmedOut(proved_at=at, until=until)

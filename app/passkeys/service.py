@@ -46,6 +46,12 @@ from app.db.session import Database
 from app.errors import NotFound
 from app.passkeys import repository as repo
 from app.passkeys.errors import BadPasskeyChallenge, PasskeyRefused, PasskeyTaken, UnknownPasskey
+from app.passkeys.schemas import (
+    AuthenticationCredentialIn,
+    CreationOptionsOut,
+    RegistrationCredentialIn,
+    RequestOptionsOut,
+)
 from app.profiles import notices
 from app.profiles.service import Issued, ProfileService
 
@@ -79,10 +85,14 @@ def digest(challenge: bytes) -> str:
     return hashlib.sha256(challenge).hexdigest()
 
 
-def challenge_of(credential: dict[str, Any]) -> bytes:
+# What the browser answered: to ``navigator.credentials.create()`` or to ``.get()``.
+Answer = RegistrationCredentialIn | AuthenticationCredentialIn
+
+
+def challenge_of(credential: Answer) -> bytes:
     """The challenge an answer's client data says it signed (checked again by py_webauthn)."""
     try:
-        data = json.loads(unb64url(credential["response"]["clientDataJSON"]))
+        data = json.loads(unb64url(credential.response.clientDataJSON))
         challenge = data["challenge"]
         if not isinstance(challenge, str) or not challenge:
             raise ValueError
@@ -120,9 +130,7 @@ class PasskeyService:
         repo.add_challenge(s, digest(challenge), purpose, profile_id, now + self.challenge_seconds)
         return challenge
 
-    async def _spend(
-        self, credential: dict[str, Any], purpose: str, profile_id: str | None
-    ) -> bytes:
+    async def _spend(self, credential: Answer, purpose: str, profile_id: str | None) -> bytes:
         challenge = challenge_of(credential)
         now = self.clock.now()
         if not await self._run(
@@ -136,7 +144,7 @@ class PasskeyService:
         return int(self.challenge_seconds * 1000)
 
     # ------------------------------------------------------------------ registration
-    async def registration_options(self, profile_id: str, site: Site) -> dict[str, Any]:
+    async def registration_options(self, profile_id: str, site: Site) -> CreationOptionsOut:
         """Options for ``navigator.credentials.create``: the profile's existing passkeys are
         excluded; a discoverable credential and user verification preferred."""
 
@@ -174,13 +182,13 @@ class PasskeyService:
                 for p in existing
             ],
         )
-        return json.loads(options_to_json(options))  # type: ignore[no-any-return]
+        return CreationOptionsOut.model_validate_json(options_to_json(options))
 
     async def register(
         self,
         profile_id: str,
         site: Site,
-        credential: dict[str, Any],
+        credential: RegistrationCredentialIn,
         name: str | None,
         session_id: str | None = None,
     ) -> repo.PasskeyRow:
@@ -190,16 +198,14 @@ class PasskeyService:
         challenge = await self._spend(credential, REGISTER, profile_id)
         try:
             verified = verify_registration_response(
-                credential=credential,
+                credential=credential.model_dump(exclude_none=True),
                 expected_challenge=challenge,
                 expected_rp_id=site.rp_id,
                 expected_origin=list(site.origins),
             )
         except (WebAuthnException, KeyError, TypeError, ValueError):
             raise PasskeyRefused("the authenticator's answer does not check out") from None
-        transports = [
-            t for t in credential["response"].get("transports") or [] if t in KNOWN_TRANSPORTS
-        ]
+        transports = [t for t in credential.response.transports if t in KNOWN_TRANSPORTS]
         now = self.clock.utcnow()
         wanted = (name or "").strip()
 
@@ -236,14 +242,14 @@ class PasskeyService:
             raise NotFound("no such passkey of yours")
 
     # ------------------------------------------------------------------ sign-in
-    async def signin_options(self, site: Site) -> dict[str, Any]:
+    async def signin_options(self, site: Site) -> RequestOptionsOut:
         """Options for ``navigator.credentials.get``: any passkey of this site (discoverable)."""
         challenge = await self._run(lambda s: self._new_challenge(s, SIGNIN, None))
         return self._request_options(site, challenge, [])
 
     def _request_options(
         self, site: Site, challenge: bytes, allowed: list[repo.PasskeyRow]
-    ) -> dict[str, Any]:
+    ) -> RequestOptionsOut:
         options = generate_authentication_options(
             rp_id=site.rp_id,
             challenge=challenge,
@@ -257,9 +263,11 @@ class PasskeyService:
             ],
             user_verification=UserVerificationRequirement.PREFERRED,
         )
-        return json.loads(options_to_json(options))  # type: ignore[no-any-return]
+        return RequestOptionsOut.model_validate_json(options_to_json(options))
 
-    async def sign_in(self, site: Site, credential: dict[str, Any], device: str | None) -> Issued:
+    async def sign_in(
+        self, site: Site, credential: AuthenticationCredentialIn, device: str | None
+    ) -> Issued:
         """Check the answer to a sign-in challenge; a new session for the passkey's profile on
         this device (its other devices stay signed in)."""
         challenge = await self._spend(credential, SIGNIN, None)
@@ -267,7 +275,7 @@ class PasskeyService:
         return await self.profiles.open_session(row.profile_id, device, how="passkey")
 
     # ------------------------------------------------------------------ confirm it's you
-    async def confirm_options(self, profile_id: str, site: Site) -> dict[str, Any]:
+    async def confirm_options(self, profile_id: str, site: Site) -> RequestOptionsOut:
         """Options for ``navigator.credentials.get`` naming the profile's passkeys: a challenge
         bound to the profile. No passkey: ``404 unknown_passkey``."""
 
@@ -281,7 +289,7 @@ class PasskeyService:
         return self._request_options(site, challenge, mine)
 
     async def confirm(
-        self, profile_id: str, session_id: str, site: Site, credential: dict[str, Any]
+        self, profile_id: str, session_id: str, site: Site, credential: AuthenticationCredentialIn
     ) -> datetime:
         """A passkey of this profile answered the profile's confirm challenge: this device has
         proved it is its person now. Another profile's passkey: ``unknown_passkey``."""
@@ -292,13 +300,13 @@ class PasskeyService:
     async def _check(
         self,
         site: Site,
-        credential: dict[str, Any],
+        credential: AuthenticationCredentialIn,
         challenge: bytes,
         profile_id: str | None = None,
     ) -> repo.PasskeyRow:
         """The passkey that signed ``challenge`` (of ``profile_id`` when given), its use
         recorded; refused when the answer does not check out."""
-        raw_id = str(credential.get("rawId") or "").rstrip("=")
+        raw_id = credential.rawId.rstrip("=")
 
         def look(s: Session) -> tuple[repo.PasskeyRow | None, str | None]:
             row = repo.by_credential(s, raw_id)
@@ -307,12 +315,12 @@ class PasskeyService:
         row, handle = await self._run(look)
         if row is None or (profile_id is not None and row.profile_id != profile_id):
             raise UnknownPasskey("no passkey here has this credential")
-        user_handle = credential["response"].get("userHandle")
+        user_handle = credential.response.userHandle
         if user_handle and (handle is None or user_handle.rstrip("=") != handle):
             raise PasskeyRefused("the authenticator's answer does not check out")
         try:
             verified = verify_authentication_response(
-                credential=credential,
+                credential=credential.model_dump(exclude_none=True),
                 expected_challenge=challenge,
                 expected_rp_id=site.rp_id,
                 expected_origin=list(site.origins),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import Connection, Table, bindparam, delete, null, select, union_all, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -150,15 +150,23 @@ def of_table(s: Session | Connection, table_id: str) -> dict[str, SeatPresence]:
     }
 
 
+class SeatPresenceLine(TypedDict):
+    """One seat a person holds, in the ``presence`` frame: present, or last seen when away."""
+
+    seat: int
+    present: bool
+    last_seen: str | None  # ISO 8601, UTC
+
+
 def seat_list(
     s: Session | Connection, table_id: str, held: Iterable[tuple[int, str | None]] | None = None
-) -> list[dict[str, Any]]:
+) -> list[SeatPresenceLine]:
     """Every seat held by a person: present, and last seen (ISO, UTC) when away. ``held``: the
     table's (seat, profile) pairs when the caller has read them already."""
     who = of_table(s, table_id)
     if held is None:
         held = s.execute(HELD, {"p_id": table_id}).all()
-    out: list[dict[str, Any]] = []
+    out: list[SeatPresenceLine] = []
     for seat, pid in sorted((seat, pid) for seat, pid in held if pid is not None):
         p = who.get(pid) if pid else None
         out.append(

@@ -50,7 +50,7 @@ class PresenceService:
         # table -> its seat list being read: the sockets of a table that one notice woke share
         # one read. A presence or seat change (a notice, here or relayed) lets the next caller
         # start a new one.
-        self._reading: dict[str, asyncio.Task[list[dict[str, Any]]]] = {}
+        self._reading: dict[str, asyncio.Task[list[repo.SeatPresenceLine]]] = {}
         self.reads = 0  # seat lists read from the database (for tests and figures)
         hub.watchers.append(self._changes)
         self.loop = Loop(
@@ -80,7 +80,7 @@ class PresenceService:
     async def of_table(self, table_id: str) -> dict[str, SeatPresence]:
         return await to_thread.run_sync(self._read, repo.of_table, table_id)
 
-    async def seats(self, table_id: str) -> list[dict[str, Any]]:
+    async def seats(self, table_id: str) -> list[repo.SeatPresenceLine]:
         """The ``presence`` frame's seat list: present, last seen (people's seats only). Read
         once for every caller that asks while the read is under way (and no change came)."""
         task = self._reading.get(table_id)
@@ -92,7 +92,7 @@ class PresenceService:
         # shielded: a socket that closes while it waits does not cancel the others' read
         return await asyncio.shield(task)
 
-    def _read_over(self, table_id: str, task: asyncio.Task[list[dict[str, Any]]]) -> None:
+    def _read_over(self, table_id: str, task: asyncio.Task[list[repo.SeatPresenceLine]]) -> None:
         if self._reading.get(table_id) is task:
             del self._reading[table_id]
         if not task.cancelled():

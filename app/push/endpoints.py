@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 
@@ -22,9 +22,9 @@ Store = Annotated[PushStore, Depends(push_store)]
 
 
 @router.get("/key", response_model=PushKeyOut)
-async def key(request: Request) -> dict[str, Any]:
+async def key(request: Request) -> PushKeyOut:
     """The VAPID public key: ``applicationServerKey`` of ``pushManager.subscribe``."""
-    return {"key": request.app.state.push_public_key}
+    return PushKeyOut(key=request.app.state.push_public_key)
 
 
 @router.post("/subscriptions", status_code=201, response_model=SubscriptionOut)

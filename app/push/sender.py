@@ -15,7 +15,7 @@ import contextlib
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 import orjson
 from anyio import to_thread
@@ -44,15 +44,36 @@ REMEMBERED = 10_000
 QUIET_TABLE_SECONDS = 60.0
 
 
+class PushParams(TypedDict, total=False):
+    """What a message says besides its kind, for a client to word it itself."""
+
+    table_id: str
+    host: str | None  # the table host's name
+    seat: int  # seat_timed_out: the seat whose time ran out
+    place: int  # game_over: the reader's place
+    of: int  # game_over: places in all
+
+
+class PushPayload(TypedDict):
+    """The JSON a push carries (``PushMessageOut``)."""
+
+    title: str
+    body: str
+    url: str
+    tag: str
+    kind: str
+    params: PushParams
+
+
 @dataclass(frozen=True)
 class Message:
     profile_id: str
     table_id: str
     kind: str  # your_turn | seat_timed_out | game_over
-    params: dict[str, Any] = field(default_factory=dict)
+    params: PushParams = field(default_factory=lambda: PushParams())
 
 
-def payload_for(m: Message, lang: str) -> dict[str, Any]:
+def payload_for(m: Message, lang: str) -> PushPayload:
     title, body = words(m.kind, m.params, lang)
     return {
         "title": title,
@@ -202,7 +223,7 @@ class PushSender:
             of = len(places) + (1 if result and result["victoria"] is not None else 0)
             for x in seats:
                 if x.profile_id and x.seat in places:
-                    params = {"host": host, "place": places[x.seat], "of": of}
+                    params: PushParams = {"host": host, "place": places[x.seat], "of": of}
                     out.append(Message(x.profile_id, table_id, "game_over", params))
         elif status == TableStatus.PLAYING:
             acting = set(rules.to_act(state))

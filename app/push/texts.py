@@ -6,6 +6,7 @@ itself; these are the words the notification shows when it does not.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 Lang = Literal["cs", "de", "en"]
@@ -53,7 +54,7 @@ def ordinal_en(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def words(kind: str, params: dict[str, object], lang: str) -> tuple[str, str]:
+def words(kind: str, params: Mapping[str, object], lang: str) -> tuple[str, str]:
     """(title, body) of a message in ``lang`` (English when the language is unknown)."""
     catalogue = CATALOGUES.get(lang, CATALOGUES["en"])  # type: ignore[call-overload]
     title, body = catalogue[kind]

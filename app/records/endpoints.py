@@ -5,7 +5,7 @@ Thin: parse, authorise (the caller's profile), call the record service, render t
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
@@ -22,6 +22,7 @@ from app.records.schemas import (
     ReplayOut,
 )
 from app.records.service import RecordService
+from app.records.shapes import RecordDoc
 from app.tables.deps import seated_at_table
 from app.tables.schemas import TableIdPath
 
@@ -65,7 +66,7 @@ async def may_see_replay(request: Request, profile_id: str | None) -> bool:
 )
 async def export_record(
     table_id: TableIdPath, profile_id: MaybeProfileId, records: Records, response: Response
-) -> dict[str, Any]:
+) -> RecordDoc:
     """The game record of a finished table (docs/records.md): to its seated players, and to
     anyone once the host made the replay public. A game that is not finished has none
     (`409 not_finished`); nobody else learns that the table exists (`404`)."""
@@ -81,11 +82,11 @@ async def export_record(
 )
 async def set_public_replay(
     table_id: TableIdPath, body: PublicReplayIn, profile_id: ProfileId, records: Records
-) -> dict[str, Any]:
+) -> PublicReplayIn:
     """Host only: let anyone (`true`) or only the table's players (`false`, the default) see
     the finished game's record and replay. The table option `public_replay` holds it."""
     public = await records.set_public(profile_id, table_id, body.public_replay)
-    return {"public_replay": public}
+    return PublicReplayIn(public_replay=public)
 
 
 @router.post(
@@ -104,7 +105,7 @@ async def set_public_replay(
 )
 async def import_record(
     request: Request, profile_id: ProfileId, records: Records, response: Response
-) -> dict[str, Any]:
+) -> ImportedOut:
     """Import a game record: it is replayed through the rules engine and stored as a replay the
     caller owns only when every move replays exactly and its outcome is the replayed one. A
     game the caller imported before is that replay again (`200` instead of `201`).

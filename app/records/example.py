@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from app import rules
 from app.records.canonical import standing_indexes
 from app.records.schemas import FORMAT, FORMAT_VERSION, GameRecord
+from app.records.shapes import EngineOptions, RecordDoc
 from app.records.version import rules_version
 from app.rules.simulate import play_greedy
 
 SEED = 20261206
-OPTIONS: dict[str, Any] = {
+OPTIONS: EngineOptions = {
     "players": 3,
     "start_player": 1,
     "random_locations": False,
@@ -30,7 +31,7 @@ NAMES = ("Ann", "Bob", "Cid")
 START = datetime(2026, 12, 6, 18, 0, tzinfo=UTC)
 
 
-def standing(seed: int, options: dict[str, Any], played: list[dict[str, Any]]) -> list[Any]:
+def standing(seed: int, options: EngineOptions, played: list[dict[str, Any]]) -> list[Any]:
     """The moves of ``played`` (as made, undos too) that stand."""
     state = rules.new_game(seed, options)
     log = []
@@ -41,8 +42,8 @@ def standing(seed: int, options: dict[str, Any], played: list[dict[str, Any]]) -
     return [played[i] for i in standing_indexes(log)]
 
 
-def example_record() -> dict[str, Any]:
-    state, played, _ = play_greedy(SEED, OPTIONS, undo_rate=0.05)
+def example_record() -> RecordDoc:
+    state, played, _ = play_greedy(SEED, dict(OPTIONS), undo_rate=0.05)
     moves = standing(SEED, OPTIONS, played)
     outcome = rules.outcome(state)
     record = GameRecord.model_validate(
@@ -65,7 +66,7 @@ def example_record() -> dict[str, Any]:
         },
         strict=False,
     )
-    return record.model_dump(mode="json")
+    return cast(RecordDoc, record.model_dump(mode="json"))  # checked by GameRecord just now
 
 
 def render() -> str:

@@ -8,13 +8,15 @@ position, and a state every ``CHECKPOINT`` positions, so any position is at most
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, cast
 
 from app import rules
 from app.records.canonical import check_canonical
 from app.records.errors import BadMove, BadRecord, OutcomeMismatch, RecordUnfinished
 from app.records.schemas import GameRecord
+from app.records.shapes import EngineOptions, RecordDoc
 from app.tables.answers import ScoreLine
 from app.tables.render import scores_of
 
@@ -25,9 +27,13 @@ CHECKPOINT = 16
 class Source:
     """A replay's record (JSON form) and where it comes from."""
 
-    kind: str  # "table" | "import"
+    kind: Literal["table", "import"]
     table_id: str | None
-    record: dict[str, Any]
+    record: RecordDoc
+
+
+# One move of a record: (seat, the move in wire form, when it was made).
+Played = tuple[int, rules.EncodedMove, str | None]
 
 
 @dataclass(frozen=True)
@@ -35,9 +41,9 @@ class Replayed:
     """A finished game, replayed. Position 0 is the deal; position ``n`` follows move ``n``."""
 
     seed: int
-    options: dict[str, Any]
-    moves: list[tuple[int, dict[str, Any], str | None]]  # (seat, move, at)
-    events: list[list[dict[str, Any]]]  # raw engine events of each move
+    options: EngineOptions
+    moves: list[Played]
+    events: list[list[rules.EngineEvent]]  # raw engine events of each move
     tracks: list[list[ScoreLine]]  # scores_of(public view) at each position
     checkpoints: dict[int, rules.GameState]
     final: rules.GameState
@@ -55,13 +61,31 @@ class Replayed:
         return state
 
 
+def stored_record(stored: Mapping[str, Any]) -> RecordDoc:
+    """A record as stored: checked by ``GameRecord`` at its import, kept in its JSON form."""
+    return cast(RecordDoc, dict(stored))
+
+
+def engine_options(record: RecordDoc) -> EngineOptions:
+    """The record's options as the engine takes them: those left null left out."""
+    return cast(EngineOptions, {k: v for k, v in record["options"].items() if v is not None})
+
+
+def played(record: RecordDoc) -> list[Played]:
+    """The record's moves as ``replay_record`` takes them."""
+    return [(m["seat"], m["move"], m.get("at")) for m in record["moves"]]
+
+
+def replay_of(record: RecordDoc) -> Replayed:
+    """The record replayed (the caller holds a checked record)."""
+    return replay_record(int(record["seed"]), engine_options(record), played(record))
+
+
 def _tracks(state: rules.GameState) -> list[ScoreLine]:
     return scores_of(rules.view_for(state, None))
 
 
-def replay_record(
-    seed: int, options: dict[str, Any], moves: list[tuple[int, dict[str, Any], str | None]]
-) -> Replayed:
+def replay_record(seed: int, options: EngineOptions, moves: list[Played]) -> Replayed:
     """Replay ``moves`` from the deal of ``seed`` and ``options``. A move the engine refuses is
     ``BadMove`` naming its index; options the engine refuses are ``BadRecord``."""
     try:
@@ -69,7 +93,7 @@ def replay_record(
     except rules.BadOptionsError as exc:
         raise BadRecord(f"the options make no game: {exc}") from exc
     checkpoints = {0: state}
-    events: list[list[dict[str, Any]]] = []
+    events: list[list[rules.EngineEvent]] = []
     tracks = [_tracks(state)]
     for i, (seat, move, _) in enumerate(moves):
         try:
@@ -84,11 +108,11 @@ def replay_record(
                 f"move {i} does not replay", move_index=i, reason="malformed_move"
             ) from exc
         state = step.state
-        events.append(step.events)
+        events.append(cast(list[rules.EngineEvent], step.events))  # the engine's own shape
         tracks.append(_tracks(state))
         if (i + 1) % CHECKPOINT == 0:
             checkpoints[i + 1] = state
-    return Replayed(seed, dict(options), list(moves), events, tracks, checkpoints, state)
+    return Replayed(seed, EngineOptions(**options), list(moves), events, tracks, checkpoints, state)
 
 
 def verify(record: GameRecord) -> Replayed:
@@ -102,7 +126,9 @@ def verify(record: GameRecord) -> Replayed:
         raise BadRecord(f"players must name seats 0 to {n - 1}, each once")
     if record.options.start_player >= n:
         raise BadRecord("start_player must be a seat of the game")
-    moves = [(m.seat, dict(m.move), m.at) for m in record.moves]
+    moves: list[Played] = [
+        (m.seat, cast(rules.EncodedMove, dict(m.move)), m.at) for m in record.moves
+    ]
     done = replay_record(record.seed, options, moves)
     outcome = rules.outcome(done.final)
     if outcome is None:

@@ -8,8 +8,10 @@ from typing import Any, NamedTuple
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app import rules
 from app.db.models import GameTable, ImportedReplay, MoveRecord, Profile, Seat
 from app.records.canonical import standing_indexes
+from app.records.shapes import RecordDoc, RecordPlayerDoc
 
 
 def table(s: Session, table_id: str) -> GameTable | None:
@@ -55,7 +57,7 @@ def seat_holders(s: Session, table_id: str) -> list[str]:
     return [p for p in rows if p is not None]
 
 
-def players(s: Session, table_id: str) -> list[dict[str, Any]]:
+def players(s: Session, table_id: str) -> list[RecordPlayerDoc]:
     """Seat, the person's name (null for a bot of its own) and the bot level of every seat."""
     rows = s.execute(
         select(Seat.seat, Profile.name, Seat.bot_level)
@@ -69,9 +71,9 @@ def players(s: Session, table_id: str) -> list[dict[str, Any]]:
 class LoggedMove(NamedTuple):
     version: int
     seat: int
-    move: dict[str, Any]
+    move: rules.EncodedMove
     at: datetime
-    events: list[dict[str, Any]]
+    events: list[rules.EngineEvent]  # as the engine made them
 
 
 def moves(s: Session, table_id: str, upto: int) -> list[LoggedMove]:
@@ -103,7 +105,7 @@ def set_public_replay(s: Session, t: GameTable, public: bool) -> None:
 
 
 def add_imported(
-    s: Session, replay_id: str, owner: str, record: dict[str, Any], positions: int, at: datetime
+    s: Session, replay_id: str, owner: str, record: RecordDoc, positions: int, at: datetime
 ) -> None:
     s.add(
         ImportedReplay(

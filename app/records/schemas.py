@@ -13,6 +13,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from app.records.bounds import MAX_RECORD_MOVES
+from app.records.shapes import EngineOptions
 from app.strict import Strict
 
 FORMAT: Final = "emara-record"
@@ -41,10 +42,13 @@ class RecordOptions(Strict):
     full_selection: bool = False
     undo: bool = True
 
-    def engine(self) -> dict[str, Any]:
-        out = self.model_dump()
-        if out["building_start"] is None:
-            out.pop("building_start")
+    def engine(self) -> EngineOptions:
+        out: EngineOptions = {"players": self.players, "start_player": self.start_player}
+        if self.building_start is not None:
+            out["building_start"] = self.building_start
+        out["random_locations"] = self.random_locations
+        out["full_selection"] = self.full_selection
+        out["undo"] = self.undo
         return out
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import secrets
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from anyio import to_thread
 from pydantic import ValidationError
@@ -30,8 +30,16 @@ from app.records.canonical import check_canonical, game_digest, imported_replay_
 from app.records.doors import Door, Doors
 from app.records.encoded import EncodedCache, Key
 from app.records.errors import NotFinished, OutcomeMismatch, RulesMismatch, UnsupportedFormat
-from app.records.replay import Replayed, Source, replay_record, verify
-from app.records.schemas import FORMAT, FORMAT_VERSION, GameRecord, PositionOut, ReplayOut
+from app.records.replay import Replayed, Source, replay_of, stored_record, verify
+from app.records.schemas import (
+    FORMAT,
+    FORMAT_VERSION,
+    GameRecord,
+    ImportedOut,
+    PositionOut,
+    ReplayOut,
+)
+from app.records.shapes import JSONObject, PositionDoc, RecordDoc, ReplayDoc
 from app.records.version import rules_version
 from app.tables.status import TableStatus
 
@@ -60,7 +68,7 @@ def _iso(moment: datetime | None) -> str | None:
     return iso(moment)
 
 
-def table_record(s: Any, t: GameTable) -> dict[str, Any]:
+def table_record(s: Any, t: GameTable) -> RecordDoc:
     """The record of a finished table, in JSON form (the caller checked it is finished): the
     moves that stand, without what was taken back (app/records/canonical.py)."""
     assert t.seed is not None and t.state is not None
@@ -86,7 +94,7 @@ def table_record(s: Any, t: GameTable) -> dict[str, Any]:
         },
         strict=False,
     )
-    return record.model_dump(mode="json")
+    return cast(RecordDoc, record.model_dump(mode="json"))  # checked by GameRecord just now
 
 
 def _check_access(s: Any, table_id: str, profile_id: str | None) -> None:
@@ -110,7 +118,7 @@ def _check_table(s: Any, table_id: str, profile_id: str | None) -> GameTable:
     return t
 
 
-def parse_body(raw: bytes) -> dict[str, Any]:
+def parse_body(raw: bytes) -> JSONObject:
     """The JSON object of an import's body. Not JSON, not UTF-8, nested past what the parser
     takes (a record nests five deep; ``[[[…`` a hundred thousand deep is refused, not a
     crash) or not an object: ``malformed``."""
@@ -125,12 +133,12 @@ def parse_body(raw: bytes) -> dict[str, Any]:
     return body
 
 
-def _encode(model: type[ReplayOut] | type[PositionOut], out: dict[str, Any]) -> bytes:
+def _encode(model: type[ReplayOut] | type[PositionOut], out: ReplayDoc | PositionDoc) -> bytes:
     """The response's bytes, checked against its contract once (then kept, not re-checked)."""
     return model.model_validate(out).model_dump_json().encode("utf-8")
 
 
-def parse_record(body: dict[str, Any]) -> GameRecord:
+def parse_record(body: JSONObject) -> GameRecord:
     """A record from a request body: the format first (a record of another format or version
     is ``unsupported_format``, whatever its fields), then every field strictly."""
     fmt, version = body.get("format"), body.get("format_version")
@@ -177,10 +185,10 @@ class RecordService:
         self.page_max = page_max
 
     # ------------------------------------------------------------------ export
-    async def export(self, profile_id: str | None, table_id: str) -> dict[str, Any]:
+    async def export(self, profile_id: str | None, table_id: str) -> RecordDoc:
         return await to_thread.run_sync(self._export, profile_id, table_id)
 
-    def _export(self, profile_id: str | None, table_id: str) -> dict[str, Any]:
+    def _export(self, profile_id: str | None, table_id: str) -> RecordDoc:
         with self.db.session() as s:
             return table_record(s, _check_table(s, table_id, profile_id))
 
@@ -203,15 +211,15 @@ class RecordService:
         return public
 
     # ------------------------------------------------------------------ import
-    async def import_body(self, profile_id: str, raw: bytes) -> tuple[dict[str, Any], bool]:
+    async def import_body(self, profile_id: str, raw: bytes) -> tuple[ImportedOut, bool]:
         """Import the record in ``raw`` (parsed off the event loop): the replay and whether
         it is new (False: the importer keeps this game already, and that is its replay)."""
         return await to_thread.run_sync(self._import_body, profile_id, raw)
 
-    def _import_body(self, profile_id: str, raw: bytes) -> tuple[dict[str, Any], bool]:
+    def _import_body(self, profile_id: str, raw: bytes) -> tuple[ImportedOut, bool]:
         return self._import(profile_id, parse_body(raw))
 
-    def _import(self, profile_id: str, body: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    def _import(self, profile_id: str, body: JSONObject) -> tuple[ImportedOut, bool]:
         record = parse_record(body)
         check_canonical(record)  # before anything is replayed
         replay_id = imported_replay_id(self.id_key, profile_id, game_digest(record))
@@ -219,7 +227,7 @@ class RecordService:
         if kept is not None:
             return kept, False
         done = verify(record)  # nothing is stored unless it replays exactly
-        stored = record.model_dump(mode="json")
+        stored = stored_record(record.model_dump(mode="json"))
         try:
             with self.db.session() as s:
                 if repo.count_imported(s, profile_id) >= IMPORTS_PER_PROFILE:
@@ -233,11 +241,11 @@ class RecordService:
                 raise
             return kept, False
         self.cache.put(replay_id, (Source("import", None, stored), done))
-        return {"replay_id": replay_id, "positions": done.positions}, True
+        return ImportedOut(replay_id=replay_id, positions=done.positions), True
 
     def _kept_import(
         self, profile_id: str, replay_id: str, record: GameRecord
-    ) -> dict[str, Any] | None:
+    ) -> ImportedOut | None:
         """The importer's replay of this very game, if they keep it (its outcome is then
         checked against the kept one: the moves are the same, so must it be)."""
         with self.db.session() as s:
@@ -246,7 +254,7 @@ class RecordService:
                 return None
             if row.record["outcome"] != record.outcome.model_dump(mode="json"):
                 raise OutcomeMismatch("the record's outcome is not the outcome its moves make")
-            return {"replay_id": replay_id, "positions": row.positions}
+            return ImportedOut(replay_id=replay_id, positions=row.positions)
 
     # ------------------------------------------------------------------ replay
     async def may_see(self, profile_id: str, replay_id: str) -> bool:
@@ -307,15 +315,12 @@ class RecordService:
                 row = repo.imported(s, replay_id)
                 if row is None or row.owner_profile_id != profile_id:
                     raise NotFound("no such replay")
-                source = Source("import", None, dict(row.record))
-        rec = source.record
-        moves = [(m["seat"], m["move"], m.get("at")) for m in rec["moves"]]
-        options = {k: v for k, v in rec["options"].items() if v is not None}
-        done = replay_record(int(rec["seed"]), options, moves)
+                source = Source("import", None, stored_record(row.record))
+        done = replay_of(source.record)
         self.cache.put(replay_id, (source, done))
         return source, done
 
-    async def replay(self, profile_id: str | None, replay_id: str, eyes: str) -> dict[str, Any]:
+    async def replay(self, profile_id: str | None, replay_id: str, eyes: str) -> ReplayDoc:
         """The whole replay (every position in one page), for the analysis."""
         return await to_thread.run_sync(self._replay, profile_id, replay_id, eyes, 0, None)
 
@@ -347,7 +352,7 @@ class RecordService:
 
     def _replay(
         self, profile_id: str | None, replay_id: str, eyes: str, offset: int, limit: int | None
-    ) -> dict[str, Any]:
+    ) -> ReplayDoc:
         source, done = self._load(profile_id, replay_id)
         size = done.positions if limit is None else limit
         return self._render(replay_id, source, done, eyes, offset, size)
@@ -355,7 +360,7 @@ class RecordService:
     @staticmethod
     def _render(
         replay_id: str, source: Source, done: Replayed, eyes: str, offset: int, limit: int
-    ) -> dict[str, Any]:
+    ) -> ReplayDoc:
         rec = source.record
         seat = views.parse_eyes(eyes, int(rec["options"]["players"]))
         return {
@@ -385,7 +390,11 @@ class RecordService:
 
         def make() -> bytes:
             seat = views.parse_eyes(eyes, int(source.record["options"]["players"]))
-            out = {"replay_id": replay_id, "eyes": eyes, **views.position(done, n, seat)}
+            out: PositionDoc = {
+                "replay_id": replay_id,
+                "eyes": eyes,
+                **views.position(done, n, seat),
+            }
             return _encode(PositionOut, out)
 
         return self.encoded.get_or_make((replay_id, "position", eyes, n, 0), make)

@@ -9,11 +9,12 @@ state is ever in a view: a viewer needs none of them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from app import rules
 from app.records.errors import BadEyes, NoSuchPosition
 from app.records.replay import Replayed
+from app.records.shapes import LogEntryDoc, OpenHandDoc, PageDoc, PositionPart
 
 ALL = "all"
 
@@ -27,13 +28,13 @@ def parse_eyes(eyes: str, players: int) -> int | None:
     raise BadEyes(f"eyes must be 'all' or a seat from 0 to {players - 1}")
 
 
-def _events(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+def _events(events: list[rules.EngineEvent], seat: int | None) -> list[rules.EngineEvent]:
     if seat is None:  # everyone's eyes: every event whole (``private`` names whose it was)
-        return [dict(ev) for ev in events]
-    return [dict(ev) for ev in rules.events_for(events, seat)]
+        return [rules.EngineEvent(**ev) for ev in events]
+    return rules.events_for(cast(list[dict[str, object]], events), seat)
 
 
-def log_entry(done: Replayed, index: int, seat: int | None) -> dict[str, Any]:
+def log_entry(done: Replayed, index: int, seat: int | None) -> LogEntryDoc:
     """Move ``index`` (0-based), leading to position ``index + 1``, as the table's log shows it,
     with the engine's words-ready summary of it."""
     mover, move, at = done.moves[index]
@@ -41,20 +42,20 @@ def log_entry(done: Replayed, index: int, seat: int | None) -> dict[str, Any]:
     entry: rules.LogEntry = {
         "version": index + 1,
         "seat": mover,
-        "move": move,
-        "events": events,  # type: ignore[typeddict-item]
+        "move": dict(move),
+        "events": events,
     }
     return {
         "position": index + 1,
         "seat": mover,
-        "move": dict(move),
+        "move": rules.EncodedMove(**move),
         "events": events,
         "at": at,
-        "summary": [dict(s) for s in rules.summarize([entry], None)],
+        "summary": rules.summarize([entry], None),
     }
 
 
-def page(done: Replayed, seat: int | None, offset: int, limit: int) -> dict[str, Any]:
+def page(done: Replayed, seat: int | None, offset: int, limit: int) -> PageDoc:
     """The positions ``offset`` to ``offset + limit - 1`` (those the game has): the log entry
     of each but the deal, both tracks at each, and where the next page starts (None: none)."""
     if not 0 <= offset < done.positions:
@@ -69,13 +70,13 @@ def page(done: Replayed, seat: int | None, offset: int, limit: int) -> dict[str,
     }
 
 
-def position(done: Replayed, n: int, seat: int | None) -> dict[str, Any]:
+def position(done: Replayed, n: int, seat: int | None) -> PositionPart:
     """The game at position ``n`` through ``seat``'s eyes (None: everyone's)."""
     if not 0 <= n < done.positions:
         raise NoSuchPosition(f"positions run from 0 to {done.positions - 1}")
     state = done.state_at(n)
     view = rules.view_for(state, seat)
-    hands = None
+    hands: list[OpenHandDoc] | None = None
     if seat is None:
         hands = []
         for s in range(len(view["players_state"])):

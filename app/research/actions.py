@@ -22,16 +22,16 @@ from typing import Any
 
 from app import rules
 from app.rules import data
-from app.rules.state import pays_for
+from app.rules.state import St, pays_for
 
-Wire = dict[str, Any]
+Wire = rules.EncodedMove  # a move in wire form
 
 LEFT_OUT = frozenset({"undo"})
 MARKER_VALUES = (1, 2, 3, 4)  # every value a gift or donation marker shows (its last: the board)
 COUNCILORS = ("countryside", "town", "a", "b")  # the standard game's keys, then the variant's
 
 # A seat that can afford any payment the rules know, so ``pays_for`` lists every way to pay.
-_RICH: dict[str, Any] = {
+_RICH: St = {
     "res": dict.fromkeys(data.RESOURCES, 9),
     "goods": dict.fromkeys(data.GOODS, 9),
 }

@@ -18,7 +18,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 from app import rules
 from app.bots.policy import position_seed
@@ -88,7 +88,8 @@ class ValueAgent:
         if self.explore and self.rng.random() < self.explore:
             return self.rng.choice(legal)
         seat = int(view["me"]["seat"])
-        state = determinize(dict(view), random.Random(position_seed(dict(view))))
+        own = cast(rules.View, dict(view))  # the view the engine gave the seat
+        state = determinize(own, random.Random(position_seed(own)))
         best, top = legal[0], float("-inf")
         for action in legal:
             try:

@@ -177,7 +177,7 @@ class EmaraState(pyspiel.State):  # type: ignore[misc]
             return clone
         seed = int(float(probability_sampler()) * 2**53)
         view = rules.view_for(state, player_id)
-        clone.held = _Held(determinize(dict(view), random.Random(seed)))
+        clone.held = _Held(determinize(view, random.Random(seed)))
         return clone
 
     def __str__(self) -> str:

@@ -4,7 +4,7 @@ the invite code where the table allows them)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 
@@ -35,7 +35,7 @@ Service = Annotated[Safety, Depends(safety)]
 )
 async def report(
     table_id: TableIdPath, body: ReportIn, profile_id: ProfileId, svc: Service, invite: Invite
-) -> dict[str, Any]:
+) -> ReportOut:
     """Report a chat message (`message_id`) or the name of the person at `seat` to the operator,
     with a `reason` and optional words (`note`). The report keeps the message and the name as
     they are now. Nobody but the operator learns who reported."""
@@ -55,7 +55,7 @@ async def block(
     svc: Service,
     invite: Invite,
     response: Response,
-) -> dict[str, Any]:
+) -> BlockOut:
     """Block the writer of a chat message (`message_id`) or the person at `seat`, as `POST
     /api/me/blocks` does: `201`, or `200` when already blocked."""
     out = await svc.block(profile_id, table_id, invite, body)

@@ -16,8 +16,6 @@ reported: the reported person is never told.
 
 from __future__ import annotations
 
-from typing import Any
-
 from anyio import to_thread
 from sqlalchemy.exc import IntegrityError
 
@@ -29,7 +27,7 @@ from app.isotime import iso
 from app.safety import repository as repo
 from app.safety import subject
 from app.safety.errors import AlreadyReported, CannotReportSelf, TooManyOpenReports
-from app.safety.schemas import ReportIn, ReportKind, ReportStatus, SubjectIn
+from app.safety.schemas import ReportIn, ReportKind, ReportOut, ReportStatus, SubjectIn
 from app.tables.service import TableService
 
 
@@ -58,14 +56,14 @@ class Safety:
 
     async def report(
         self, profile_id: str, table_id: str, invite: str | None, body: ReportIn
-    ) -> dict[str, Any]:
+    ) -> ReportOut:
         await self.tables.viewer(profile_id, table_id, invite)  # may look at the table now
         try:
             return await to_thread.run_sync(self._report, profile_id, table_id, body)
         except IntegrityError:  # the same report raced in from another request
             raise AlreadyReported("you reported this already") from None
 
-    def _report(self, profile_id: str, table_id: str, body: ReportIn) -> dict[str, Any]:
+    def _report(self, profile_id: str, table_id: str, body: ReportIn) -> ReportOut:
         kind = ReportKind.MESSAGE if body.message_id is not None else ReportKind.NAME
         with self.db.session() as s:
             who = subject.pointed(s, table_id, body.message_id, body.seat)
@@ -98,14 +96,14 @@ class Safety:
                     created_at=self.clock.utcnow(),
                 ),
             )
-            return {
-                "id": r.id,
-                "kind": kind,
-                "reason": body.reason,
-                "status": ReportStatus.OPEN,
-                "name": who.name,
-                "created_at": iso(r.created_at),
-            }
+            return ReportOut(
+                id=r.id,
+                kind=kind,
+                reason=body.reason,
+                status=ReportStatus.OPEN,
+                name=who.name,
+                created_at=iso(r.created_at),
+            )
 
     async def block(
         self, profile_id: str, table_id: str, invite: str | None, body: SubjectIn

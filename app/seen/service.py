@@ -19,8 +19,6 @@ table is ``404 not_found`` (a ``Viewer`` without a seat, should one come here, g
 
 from __future__ import annotations
 
-from typing import Any
-
 from anyio import to_thread
 from sqlalchemy.orm import Session
 
@@ -29,6 +27,8 @@ from app.chat import repository as chat_repo
 from app.db.session import Database
 from app.errors import NotFound, NotYourSeat, StaleVersion, WrongStatus
 from app.seen import repository as seen_repo
+from app.seen.schemas import SeenOut
+from app.seen.shapes import SinceDoc
 from app.tables import repository as repo
 from app.tables.types import Viewer
 
@@ -38,7 +38,7 @@ SINCE_WINDOW = 200
 SINCE_CHAT = 20
 
 
-def _nothing(version: int, last_seen: int) -> dict[str, Any]:
+def _nothing(version: int, last_seen: int) -> SinceDoc:
     return {
         "from_version": version,
         "to_version": version,
@@ -57,14 +57,14 @@ class Seen:
         self.db = db
 
     # ------------------------------------------------------------------ the mark
-    async def mark(self, viewer: Viewer, version: int) -> dict[str, Any]:
+    async def mark(self, viewer: Viewer, version: int) -> SeenOut:
         if viewer.seat is None or viewer.profile_id is None:
             raise NotYourSeat("you do not hold a seat at this table")
         return await to_thread.run_sync(
             self._mark, viewer.table_id, viewer.seat, viewer.profile_id, version
         )
 
-    def _mark(self, table_id: str, seat: int, profile_id: str, version: int) -> dict[str, Any]:
+    def _mark(self, table_id: str, seat: int, profile_id: str, version: int) -> SeenOut:
         with self.db.session() as s:
             head = seen_repo.table_version(s, table_id)
             if head is None:
@@ -75,15 +75,15 @@ class Seen:
                 raise StaleVersion("the table has not reached that version", version=head.version)
             seen_repo.advance_seen(s, table_id, seat, profile_id, version)
             s.commit()
-            return {"last_seen_version": seen_repo.last_seen(s, table_id, seat)}
+            return SeenOut(last_seen_version=seen_repo.last_seen(s, table_id, seat))
 
     # ------------------------------------------------------------------ what changed
-    async def since(self, viewer: Viewer) -> dict[str, Any]:
+    async def since(self, viewer: Viewer) -> SinceDoc:
         return await to_thread.run_sync(
             self._since, viewer.table_id, viewer.seat, viewer.profile_id
         )
 
-    def _since(self, table_id: str, seat: int | None, profile_id: str | None) -> dict[str, Any]:
+    def _since(self, table_id: str, seat: int | None, profile_id: str | None) -> SinceDoc:
         with self.db.session() as s:
             out = self._since_game(s, table_id, seat)
             if seat is not None and profile_id is not None:
@@ -93,7 +93,7 @@ class Seen:
                 out["chat"] = [chat_repo.as_dict(m) for m in rows]
             return out
 
-    def _since_game(self, s: Session, table_id: str, seat: int | None) -> dict[str, Any]:
+    def _since_game(self, s: Session, table_id: str, seat: int | None) -> SinceDoc:
         t = seen_repo.game_head(s, table_id)
         if t is None:
             raise NotFound("no such table")
@@ -109,7 +109,7 @@ class Seen:
         truncated = start > mark
         if truncated:
             missed = list(repo.log_between(s.connection(), table_id, start, version))
-            changes: list[Any] = []
+            changes: list[rules.Change] = []
         else:
             records = repo.full_log(s, table_id, upto=version)
             missed = [r for r in records if r.version > mark]

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
-Mode = Literal["campaign", "high_score"]
+from app.solo.shapes import Mode, RecordSheet, SoloResultLine
+
 MODES: tuple[Mode, ...] = ("campaign", "high_score")
 
 
@@ -51,7 +52,7 @@ class SoloResult:
     won: bool
     table_id: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SoloResultLine:
         return {
             "table_id": self.table_id,
             "date": self.finished_at.isoformat(),
@@ -97,7 +98,7 @@ def high_scores(results: Iterable[SoloResult]) -> dict[int, int]:
     return dict(sorted(best.items(), reverse=True))
 
 
-def record_sheet(rules: CampaignRules, results: Iterable[SoloResult]) -> dict[str, Any]:
+def record_sheet(rules: CampaignRules, results: Iterable[SoloResult]) -> RecordSheet:
     """The ``GET /api/profiles/me/solo`` body, from all of a profile's results in any order."""
     ordered = sorted(results, key=lambda r: (r.finished_at, r.table_id or ""))
     campaign = [r for r in ordered if r.mode == "campaign"]

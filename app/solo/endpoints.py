@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
@@ -11,6 +11,7 @@ from app.profiles.limit import limit
 from app.ratelimit import LimitName
 from app.solo.schemas import SoloIn, SoloSheetOut, SoloStartOut
 from app.solo.service import SoloService
+from app.solo.shapes import SoloSheet, SoloStarted
 
 router = APIRouter(tags=["solo"])
 
@@ -28,14 +29,14 @@ Solo = Annotated[SoloService, Depends(solo_service)]
     response_model=SoloStartOut,
     dependencies=[Depends(limit(LimitName.TABLE_CREATE))],
 )
-async def start_solo(body: SoloIn, profile_id: ProfileId, solo: Solo) -> dict[str, Any]:
+async def start_solo(body: SoloIn, profile_id: ProfileId, solo: Solo) -> SoloStarted:
     """Create and start a solo table; an unfinished campaign game is resumed instead. A solo
     table is a table: it counts against the same creation limits as `POST /api/tables`."""
     return await solo.start(profile_id, body.mode, body.building_start)
 
 
 @router.get("/api/profiles/me/solo", response_model=SoloSheetOut)
-async def my_solo(profile_id: ProfileId, solo: Solo) -> dict[str, Any]:
+async def my_solo(profile_id: ProfileId, solo: Solo) -> SoloSheet:
     """The record sheet: campaign (next start, result, games in order), best score per start
     value, every solo result (newest first) and the unfinished solo games."""
     return await solo.sheet(profile_id)

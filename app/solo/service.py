@@ -13,7 +13,7 @@ form, a rematch) is adopted when it ends, as a high-score game.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, cast
 
 from anyio import to_thread
 from sqlalchemy import Connection
@@ -26,8 +26,9 @@ from app.db.session import Database
 from app.errors import AppError
 from app.rules import data as rules_data
 from app.solo import repository as repo
-from app.solo.campaign import CampaignRules, Mode, SoloResult, record_sheet
+from app.solo.campaign import CampaignRules, SoloResult, record_sheet
 from app.solo.models import SoloGame
+from app.solo.shapes import Mode, OpenSoloLine, SoloSheet, SoloStarted
 from app.tables import repository as tables_repo
 from app.tables.locks import KeyedLocks
 from app.tables.service import TableService
@@ -74,9 +75,7 @@ class SoloService:
         self._locks = KeyedLocks()
 
     # ------------------------------------------------------------------ start
-    async def start(
-        self, profile_id: str, mode: Mode, building_start: int | None
-    ) -> dict[str, Any]:
+    async def start(self, profile_id: str, mode: Mode, building_start: int | None) -> SoloStarted:
         """Create and start a solo table; a campaign game still open is resumed instead."""
         async with self._locks[profile_id]:
             if mode == "campaign":
@@ -106,22 +105,23 @@ class SoloService:
                 raise CampaignBusy("a campaign game is being started; try again")
             return await self._started(profile_id, open_id, resumed=True)
 
-    async def _started(self, profile_id: str, table_id: str, resumed: bool) -> dict[str, Any]:
+    async def _started(self, profile_id: str, table_id: str, resumed: bool) -> SoloStarted:
         lobby = await self.tables.lobby(profile_id, table_id, None)
-        row = await to_thread.run_sync(self._row, table_id)
+        mode, building_start = await to_thread.run_sync(self._row, table_id)
         return {
             "table_id": table_id,
-            "mode": row["mode"],
-            "building_start": row["building_start"],
+            "mode": mode,
+            "building_start": building_start,
             "resumed": resumed,
             "table": lobby,
         }
 
-    def _row(self, table_id: str) -> dict[str, Any]:
+    def _row(self, table_id: str) -> tuple[Mode, int]:
+        """The solo game's mode and building start value."""
         with self.db.session() as s:
             row = s.get(SoloGame, table_id)
             assert row is not None
-            return {"mode": row.mode, "building_start": row.building_start}
+            return cast(Mode, row.mode), row.building_start
 
     def _open_campaign_game(self, profile_id: str) -> str | None:
         with self.db.session() as s:
@@ -254,20 +254,20 @@ class SoloService:
         return [_result_of(r) for r in repo.finished_games(s, profile_id)]
 
     # ------------------------------------------------------------------ read
-    async def sheet(self, profile_id: str) -> dict[str, Any]:
+    async def sheet(self, profile_id: str) -> SoloSheet:
         return await to_thread.run_sync(self._sheet, profile_id)
 
-    def _sheet(self, profile_id: str) -> dict[str, Any]:
+    def _sheet(self, profile_id: str) -> SoloSheet:
         with self.db.session() as s:
-            out = record_sheet(self.rules, self._results(s, profile_id))
+            sheet = record_sheet(self.rules, self._results(s, profile_id))
             open_rows = repo.open_games(s, profile_id)
-            out["open"] = [
+            games: list[OpenSoloLine] = [
                 {
                     "table_id": r.table_id,
-                    "mode": r.mode,
+                    "mode": cast(Mode, r.mode),
                     "building_start": r.building_start,
                     "created_at": r.created_at.isoformat(),
                 }
                 for r in open_rows
             ]
-            return out
+            return {**sheet, "open": games}

@@ -5,7 +5,7 @@ Thin: parse, authorise (the caller's profile), call the service, render the resp
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
@@ -14,6 +14,7 @@ from app.profiles.limit import limit
 from app.ratelimit import LimitName
 from app.tables.answers import GameAnswer, LobbyAnswer, LogPage, MoveAnswer
 from app.tables.deps import INVITE_GUESS, MOVE_RATE, Invite, Service, TableViewer
+from app.tables.explain import ExplainAnswer
 from app.tables.explain_schemas import ExplainOut
 from app.tables.preview_schemas import TablePreviewOut
 from app.tables.schemas import (
@@ -47,9 +48,9 @@ async def create_table(body: TableIn, profile_id: ProfileId, svc: Service) -> Lo
 
 
 @router.get("", response_model=TablesOut)
-async def my_tables(profile_id: ProfileId, svc: Service) -> dict[str, Any]:
+async def my_tables(profile_id: ProfileId, svc: Service) -> TablesOut:
     """The caller's open and finished tables, newest first."""
-    return {"tables": await svc.my_tables(profile_id)}
+    return TablesOut(tables=await svc.my_tables(profile_id))
 
 
 @router.get(
@@ -77,7 +78,7 @@ async def join(
 @router.get("/{table_id}/preview", response_model=TablePreviewOut)
 async def preview(
     table_id: TableIdPath, profile_id: MaybeProfileId, svc: Service, invite: Invite
-) -> dict[str, Any]:
+) -> TablePreviewOut:
     """The table before a name is picked: its name, host, free seats and what a newcomer can
     do there (`door`). For its seats, anyone holding the invite code, or a finished game with a
     public replay; never an invite code or a profile id."""
@@ -142,7 +143,7 @@ async def log_page(
     "/{table_id}/explain",
     response_model=ExplainOut,
 )
-async def explain(viewer: TableViewer, svc: Service) -> dict[str, Any]:
+async def explain(viewer: TableViewer, svc: Service) -> ExplainAnswer:
     """Every piece on the board explained for the caller's seat: per board element a catalogue
     key and its values, and per legal move of the caller what it would change for them now.
     Spectators get the public notes and no moves. Computed once per table version."""

@@ -9,7 +9,6 @@ asked for. The memory is bounded: the least recently used answers are forgotten 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
 
 from anyio import to_thread
 
@@ -22,17 +21,23 @@ from app.tables.types import Viewer
 EXPLAIN_CACHE = 512
 
 
+class ExplainAnswer(rules.Explanation):
+    """The engine's explanation for a seat at one table version (``ExplainOut``)."""
+
+    version: int
+
+
 class Explainer:
     def __init__(self, db: Database, size: int = EXPLAIN_CACHE) -> None:
         self.db = db
         self.size = size
-        self.memory: OrderedDict[tuple[str, int, int | None], dict[str, Any]] = OrderedDict()
+        self.memory: OrderedDict[tuple[str, int, int | None], ExplainAnswer] = OrderedDict()
         self.computed = 0  # how many answers were computed (not remembered): for tests
 
-    async def explain(self, viewer: Viewer) -> dict[str, Any]:
+    async def explain(self, viewer: Viewer) -> ExplainAnswer:
         return await to_thread.run_sync(self._explain, viewer)
 
-    def _explain(self, viewer: Viewer) -> dict[str, Any]:
+    def _explain(self, viewer: Viewer) -> ExplainAnswer:
         with self.db.session() as s:
             t, blob = started(s, viewer.table_id)
             key = (t.id, t.version, viewer.seat)
@@ -43,7 +48,7 @@ class Explainer:
             state = rules.decode_state(blob)
             version = t.version
         explained = rules.explain_for(state, viewer.seat)
-        out: dict[str, Any] = {"version": version, **explained}
+        out: ExplainAnswer = {"version": version, **explained}
         self.computed += 1
         self.memory[key] = out
         while len(self.memory) > self.size:

@@ -11,7 +11,7 @@ from sqlalchemy import Connection
 
 from app.errors import NotFound
 from app.tables import repository as repo
-from app.tables.preview_schemas import TableDoor
+from app.tables.preview_schemas import PreviewSeat, TableDoor, TablePreviewOut
 from app.tables.removals import refuse_removed
 from app.tables.status import TableStatus
 from app.tables.types import SeatLike, TableLike
@@ -47,7 +47,7 @@ def door_of(t: TableLike, free: int) -> TableDoor:
 
 def preview(
     conn: Connection, profile_id: str | None, table_id: str, invite_code: str | None
-) -> dict[str, Any]:
+) -> TablePreviewOut:
     """The preview of a table the caller may look at (a seat, the invite code, or a public
     finished game); else 404, a missed guess like every invite-checked read."""
     found = repo.lobby_table(conn, table_id)
@@ -65,22 +65,22 @@ def preview(
         taken = {x.seat for x in rows} | repo.reserved_seats(conn, t.id)
         free = len(set(range(t.seat_count)) - taken)
     by_seat = {x.seat: x for x in rows}
-    return {
-        "id": t.id,
-        "name": t.name,
-        "host_name": names.get(t.host_profile_id),
-        "status": t.status,
-        "door": door_of(t, free),
-        "seat_count": t.seat_count,
-        "free_seats": free,
-        "spectators": bool(t.options.get("spectators", True)),
-        "seats": [
-            {
-                "seat": n,
-                "name": by_seat[n].name if n in by_seat and by_seat[n].profile_id else None,
-                "bot_level": by_seat[n].bot_level if n in by_seat else None,
-                "host": n in by_seat and by_seat[n].profile_id == t.host_profile_id,
-            }
+    return TablePreviewOut(
+        id=t.id,
+        name=t.name,
+        host_name=names.get(t.host_profile_id),
+        status=t.status,
+        door=door_of(t, free),
+        seat_count=t.seat_count,
+        free_seats=free,
+        spectators=bool(t.options.get("spectators", True)),
+        seats=[
+            PreviewSeat(
+                seat=n,
+                name=by_seat[n].name if n in by_seat and by_seat[n].profile_id else None,
+                bot_level=by_seat[n].bot_level if n in by_seat else None,
+                host=n in by_seat and by_seat[n].profile_id == t.host_profile_id,
+            )
             for n in range(t.seat_count)
         ],
-    }
+    )

@@ -19,13 +19,14 @@ from app.tables import repository as repo
 from app.tables.answers import CatchUp, GameAnswer, LobbyAnswer, LogPage, MoveAnswer
 from app.tables.audit import Audit
 from app.tables.cache import TableCache
-from app.tables.explain import Explainer
+from app.tables.explain import ExplainAnswer, Explainer
 from app.tables.feed import GameFeed
 from app.tables.host import HostActs
 from app.tables.lobby import Lobby
 from app.tables.locks import KeyedLocks
 from app.tables.play import Play
 from app.tables.preview import preview
+from app.tables.preview_schemas import TablePreviewOut
 from app.tables.types import Viewer, seat_viewer
 
 __all__ = ["TableService", "Viewer"]
@@ -75,10 +76,10 @@ class TableService:
 
     async def preview(
         self, profile_id: str | None, table_id: str, invite_code: str | None
-    ) -> dict[str, Any]:
+    ) -> TablePreviewOut:
         """What a visitor without a seat sees of a table before picking a name."""
 
-        def work() -> dict[str, Any]:
+        def work() -> TablePreviewOut:
             with self.db.read() as conn:
                 return preview(conn, profile_id, table_id, invite_code)
 
@@ -134,7 +135,7 @@ class TableService:
     async def log_page(self, viewer: Viewer, before: int | None, limit: int) -> LogPage:
         return await self.feed.log_page(viewer, before, limit)
 
-    async def explain(self, viewer: Viewer) -> dict[str, Any]:
+    async def explain(self, viewer: Viewer) -> ExplainAnswer:
         """Every piece on the board explained for the viewer's seat (app/tables/explain.py)."""
         return await self.explainer.explain(viewer)
 

@@ -145,7 +145,7 @@ def test_same_view_same_seed_same_move() -> None:
 
 
 def test_quick_value_matches_the_full_view() -> None:
-    from app.bots.policy import own_part
+    from app.bots.onestep import own_part
     from app.bots.value import estimate
 
     for players in (1, 3):

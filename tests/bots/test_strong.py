@@ -10,19 +10,12 @@ from typing import Any
 import pytest
 
 from app import rules
-from app.bots import BotError, choose_move, policy
+from app.bots import BotError, choose_move, lookahead, policy
 from app.bots.advice import advise
+from app.bots.endgame import endgame, last_turn
 from app.bots.estimate import estimate
-from app.bots.policy import (
-    Limit,
-    _endgame,
-    _last_turn,
-    final_value,
-    greedy_move,
-    own_part,
-    position_seed,
-    rank_moves,
-)
+from app.bots.onestep import final_value, greedy_move, own_part
+from app.bots.policy import Limit, position_seed, rank_moves
 from app.bots.value import ADVISOR_TRACK
 from app.bots.value import estimate as value_estimate
 
@@ -192,8 +185,8 @@ def _to_last_turn(seed: int, players: int) -> Any:
     while True:
         seat = rules.to_act(state)[0]
         legal = _legal(state, seat)
-        searchable = len(legal) >= 3 and _last_turn(state, seat)
-        if searchable and _endgame(state, seat, legal, Limit.of(None, None)) is not None:
+        searchable = len(legal) >= 3 and last_turn(state, seat)
+        if searchable and endgame(state, seat, legal, Limit.of(None, None)) is not None:
             return state
         state = rules.apply_move(state, seat, greedy_move(state, seat, legal, rng)).state
 
@@ -201,7 +194,7 @@ def _to_last_turn(seed: int, players: int) -> Any:
 def _finish_turn(state: Any, seat: int, level: str) -> Any:
     """Play `seat`'s current turn to its end with `level` (moves seeded by their number)."""
     n = 0
-    while rules.outcome(state) is None and seat in rules.to_act(state) and _last_turn(state, seat):
+    while rules.outcome(state) is None and seat in rules.to_act(state) and last_turn(state, seat):
         view: dict[str, Any] = dict(rules.view_for(state, seat))
         legal = _legal(state, seat)
         state = rules.apply_move(state, seat, choose_move(view, legal, level, n, None, 4)).state
@@ -283,9 +276,9 @@ def test_a_playout_at_a_table_plays_the_other_seats_to_the_seats_next_turn(
     seat = rules.to_act(state)[0]
     taken = state.tree["ps"][seat]["turns_taken"]
     movers: list[int] = []
-    greedy = policy.greedy_move
+    greedy = lookahead.greedy_move
     ends: list[Any] = []
-    real_value = policy._value
+    real_value = lookahead.position_value
 
     def record(sim: Any, who: int, legal: list[dict[str, Any]], rng: random.Random) -> Any:
         movers.append(who)
@@ -295,11 +288,11 @@ def test_a_playout_at_a_table_plays_the_other_seats_to_the_seats_next_turn(
         ends.append(sim)
         return real_value(sim, who, pace)
 
-    monkeypatch.setattr(policy, "greedy_move", record)
-    monkeypatch.setattr(policy, "_value", value)
+    monkeypatch.setattr(lookahead, "greedy_move", record)
+    monkeypatch.setattr(lookahead, "position_value", value)
     move = _legal(state, seat)[0]
-    assert policy._rollout(state, seat, move, random.Random(1), policy._paced) is not None
+    assert lookahead.rollout(state, seat, move, random.Random(1), lookahead.paced) is not None
     assert movers and seat not in movers  # the other seats moved, greedily
     end = ends[-1].tree
     if end["phase"] == "turns" and end["round"] == state.tree["round"]:
-        assert end["ps"][seat]["turns_taken"] == taken + policy.ROLLOUT_TURNS
+        assert end["ps"][seat]["turns_taken"] == taken + lookahead.ROLLOUT_TURNS

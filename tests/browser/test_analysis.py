@@ -17,7 +17,7 @@ from app import rules
 from app.analysis.bot import StrongBot
 from app.analysis.worker import AnalysisWorker
 from app.bots import choose_move
-from app.bots.policy import own_part
+from app.bots.onestep import own_part
 from app.bots.sample import determinize
 from app.bots.value import estimate
 from app.clock import SystemClock

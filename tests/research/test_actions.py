@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from app import rules
-from app.bots.policy import greedy_move
+from app.bots.onestep import greedy_move
 from app.research import actions, observe, spaces
 from app.rules import data
 
