@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.db.session import Database
-from app.records import repository as records_repo
+from app.records import published as records
 from app.records.replay import Replayed, replay_record
 from app.records.service import TABLE_REPLAY_ID_LENGTH, table_record
 from app.tables.status import TableStatus
@@ -18,11 +18,11 @@ def load_record(db: Database, replay_id: str) -> dict[str, Any] | None:
     (a table not finished has no record)."""
     with db.session() as s:
         if len(replay_id) == TABLE_REPLAY_ID_LENGTH:
-            t = records_repo.table(s, replay_id)
+            t = records.table(s, replay_id)
             if t is None or t.status != TableStatus.FINISHED or t.seed is None:
                 return None
             return table_record(s, t)
-        row = records_repo.imported(s, replay_id)
+        row = records.imported(s, replay_id)
         return None if row is None else dict(row.record)
 
 

@@ -14,8 +14,8 @@ from anyio import to_thread
 
 from app import rules
 from app.db.session import Database
-from app.history import repository as repo
 from app.isotime import iso
+from app.tables import published, published_log
 
 HISTORY_PAGE = 20
 HISTORY_MAX_PAGE = 100
@@ -29,7 +29,7 @@ def _iso(moment: datetime | None) -> str | None:
     return iso(moment)
 
 
-def game_of(row: repo.FinishedRow) -> dict[str, Any] | None:
+def game_of(row: published_log.FinishedRow) -> dict[str, Any] | None:
     """My result in one finished table (None when its state holds no outcome)."""
     if row.state is None:
         return None
@@ -119,7 +119,7 @@ class HistoryService:
         limit = max(1, min(limit, HISTORY_MAX_PAGE))
         offset = max(0, offset)
         with self.db.session() as s:
-            rows = repo.finished(s, profile_id, HISTORY_MAX)
+            rows = published_log.finished(s, profile_id, HISTORY_MAX)
             games: list[dict[str, Any]] = []
             seen: set[str] = set()
             for row in rows:
@@ -127,9 +127,9 @@ class HistoryService:
                 seen.add(row.table_id)
                 if g is not None:
                     games.append(g)
-            moves = repo.my_moves(s, profile_id, [g["replay_id"] for g in games])
+            moves = published_log.my_moves(s, profile_id, [g["replay_id"] for g in games])
             page = games[offset : offset + limit]
-            seats = repo.seats_of(s, [g["replay_id"] for g in page])
+            seats = published.seats_named(s, [g["replay_id"] for g in page])
         for g in games:
             made, by_bot = moves.get(g["replay_id"], (0, 0))
             g["my_moves"], g["bot_moves"] = made, by_bot
