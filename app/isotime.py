@@ -5,6 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 
+def aware(at: datetime) -> datetime:
+    """SQLite hands timestamps back without their zone (they were stored in UTC)."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
 def iso(moment: datetime | None) -> str | None:
     """ISO 8601 in UTC (SQLite hands back naive datetimes, stored as UTC)."""
     if moment is None:

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Request
 
 from app.analysis.schemas import AnalysisOut
 from app.analysis.service import AnalysisService
+from app.parts import provided
 from app.profiles.deps import MaybeProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
@@ -17,9 +18,7 @@ from app.records.endpoints import ReplayIdPath, may_see_replay
 router = APIRouter(tags=["analysis"])
 
 
-async def analysis_service(request: Request) -> AnalysisService:
-    service: AnalysisService = request.app.state.analysis
-    return service
+analysis_service = provided(AnalysisService)
 
 
 Analysis = Annotated[AnalysisService, Depends(analysis_service)]

@@ -5,7 +5,7 @@ before it queues anything, and the worker only reads replays a permitted person 
 from __future__ import annotations
 
 from app.db.session import Database
-from app.records import repository as records_repo
+from app.records import published as records
 from app.records.replay import Replayed, engine_options, played, replay_record, stored_record
 from app.records.service import TABLE_REPLAY_ID_LENGTH, table_record
 from app.records.shapes import RecordDoc
@@ -17,11 +17,11 @@ def load_record(db: Database, replay_id: str) -> RecordDoc | None:
     (a table not finished has no record)."""
     with db.session() as s:
         if len(replay_id) == TABLE_REPLAY_ID_LENGTH:
-            t = records_repo.table(s, replay_id)
+            t = records.table(s, replay_id)
             if t is None or t.status != TableStatus.FINISHED or t.seed is None:
                 return None
             return table_record(s, t)
-        row = records_repo.imported(s, replay_id)
+        row = records.imported(s, replay_id)
         return None if row is None else stored_record(row.record)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, Select, exists, or_, select
 from sqlalchemy.orm import QueryableAttribute, Session
 
-from app.db.safety import PersonBlock
+from app.db.models import PersonBlock
 
 
 def blocked(s: Session | Connection, profile_id: str, other_id: str) -> bool:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Response
 
 from app.blocks.schemas import BlockedIdPath, BlockIn, BlockOut, BlocksOut
 from app.blocks.service import Blocks
+from app.parts import provided
 from app.profiles.deps import ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
@@ -16,8 +17,7 @@ from app.ratelimit import LimitName
 router = APIRouter(prefix="/api/me/blocks", tags=["protect yourself"])
 
 
-async def blocks(request: Request) -> Blocks:
-    return request.app.state.blocks  # type: ignore[no-any-return]
+blocks = provided(Blocks)
 
 
 Service = Annotated[Blocks, Depends(blocks)]

@@ -8,8 +8,7 @@ from typing import NamedTuple
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from app.db.models import Profile
-from app.db.safety import PersonBlock
+from app.db.models import PersonBlock, Profile
 
 # The list of people one blocked shows this many (latest first).
 LIST_LIMIT = 200

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 
 from app.bots.runner import BotRunner
 from app.bots.schemas import BotIn
 from app.bots.service import BotSeats
+from app.parts import provided
 from app.profiles.deps import ProfileId
 from app.tables.answers import LobbyAnswer
 from app.tables.schemas import LobbyOut, SeatPath, TableIdPath
@@ -21,12 +22,10 @@ from app.tables.schemas import LobbyOut, SeatPath, TableIdPath
 router = APIRouter(prefix="/api/tables", tags=["bots"])
 
 
-async def bot_seats(request: Request) -> BotSeats:
-    return request.app.state.bot_seats  # type: ignore[no-any-return]
+bot_seats = provided(BotSeats)
 
 
-async def bot_runner(request: Request) -> BotRunner:
-    return request.app.state.bots  # type: ignore[no-any-return]
+bot_runner = provided(BotRunner)
 
 
 Seats = Annotated[BotSeats, Depends(bot_seats)]

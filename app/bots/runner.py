@@ -33,7 +33,7 @@ from app.bots.onestep import wire_moves
 from app.bots.policy import DEFAULT_BUDGET, TurnTimer, position_seed
 from app.errors import AppError, IllegalMove, NoBotSeat, StaleVersion, WrongStatus
 from app.realtime.hub import Notice, NoticeKind, NoticeQueue
-from app.tables import repository as repo
+from app.tables import published
 from app.tables.service import TableService
 from app.tables.status import TableStatus
 
@@ -131,7 +131,7 @@ class BotRunner:
 
     def _bot_tables(self) -> list[str]:
         with self.svc.db.session() as s:
-            return repo.tables_with_bots(s)
+            return published.tables_with_bots(s)
 
     # ------------------------------------------------------------------ notices
     async def send(self, notice: Notice) -> None:
@@ -255,10 +255,10 @@ class BotRunner:
         when no bot is to act now.
         """
         with self.svc.db.session() as s:
-            bots = repo.bot_seats(s, table_id)
+            bots = published.bot_seats(s, table_id)
             if not bots:
                 return "botless"
-            t = repo.table(s, table_id)
+            t = published.table(s, table_id)
             if t is None or t.status != TableStatus.PLAYING or t.state is None:
                 return None
             state = rules.decode_state(t.state)

@@ -16,23 +16,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from anyio import to_thread
 from sqlalchemy.orm import Session
 
 from app import rules
 from app.clock import Clock, SystemClock
-from app.db.models import GameTable, Seat
 from app.db.session import Database
 from app.errors import AppError, NotFound, NotHost, NotYourSeat, WrongStatus
 from app.realtime.hub import Hub, Notice, NoticeKind
-from app.tables import repository as repo
+from app.tables import published
 from app.tables.answers import LobbyAnswer
 from app.tables.locks import KeyedLocks
 from app.tables.schemas import IDLE_SECONDS_DEFAULT, IDLE_SECONDS_MIN
 from app.tables.status import TableStatus
 from app.tables.visibility import lobby_of, visible
+
+if TYPE_CHECKING:
+    from app.db.models import GameTable, Seat
 
 
 class SeatTaken(AppError):
@@ -83,7 +85,7 @@ def _seat_row(t: GameTable, seats: list[Seat], seat: int) -> Seat | None:
 
 
 # Hears a reclaim in its transaction (the table, its seats, the seat): pace restarts the clock.
-ReclaimHook = Callable[[GameTable, list[Seat], int], None]
+ReclaimHook: TypeAlias = "Callable[[GameTable, list[Seat], int], None]"
 
 
 class BotSeats:
@@ -134,11 +136,11 @@ class BotSeats:
                 if not is_host:
                     raise NotHost("only the host seats bots before the start")
                 if row is None:
-                    s.add(Seat(table_id=t.id, seat=seat, profile_id=None, bot_level=level))
+                    published.add_bot_seat(s, t.id, seat, level)
                 elif row.profile_id is not None:
                     raise SeatTaken("a player sits in this seat")
                 else:
-                    row.bot_level = level
+                    published.set_bot(row, level)
             elif t.status == TableStatus.PLAYING:
                 if row is None:  # pragma: no cover - a started table has every seat
                     raise NotFound(f"no seat {seat} at this table")
@@ -153,7 +155,7 @@ class BotSeats:
                         )
                 if row.bot_level is None and all(x.bot_level for x in seats if x is not row):
                     self._may_leave_to_bots(s, profile_id, t.id)
-                row.bot_level = level
+                published.set_bot(row, level)
             else:
                 raise WrongStatus("the game is over")
             return self._changed(s, t, profile_id)
@@ -162,8 +164,8 @@ class BotSeats:
         """This hand-over leaves the game to bots alone: refused past the profile's allowance.
         The profile's row lock (or SQLite's write lock) makes two hand-overs at once count in
         turn."""
-        repo.lock_profile(s, profile_id)
-        if repo.unattended_tables(s, profile_id, other_than=table_id) >= (
+        published.lock_profile(s, profile_id)
+        if published.unattended_tables(s, profile_id, other_than=table_id) >= (
             self.unattended_per_profile
         ):
             limit = self.unattended_per_profile
@@ -196,7 +198,7 @@ class BotSeats:
                 raise NotABot("no bot plays this seat")
             if t.status not in (TableStatus.LOBBY, TableStatus.PLAYING):
                 raise WrongStatus("the game is over")
-            row.bot_level = None
+            published.set_bot(row, None)
             for hook in self.reclaim_hooks:
                 hook(t, seats, seat)
             return self._changed(s, t, profile_id)
@@ -205,5 +207,5 @@ class BotSeats:
     def _changed(s: Session, t: GameTable, profile_id: str) -> LobbyAnswer:
         """Write the seat change with the table's next ``seats_version``; the lobby after it."""
         s.flush()
-        repo.bump_seats(s, t.id)
-        return lobby_of(s, t, repo.seats(s, t.id), profile_id)
+        published.bump_seats(s, t.id)
+        return lobby_of(s, t, published.seats(s, t.id), profile_id)

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 
 from app.chat.repository import MAX_PAGE, PAGE
 from app.chat.schemas import ChatOut, MutesOut
 from app.chat.service import ChatService
 from app.chat.shapes import ChatPage
+from app.parts import provided
 from app.profiles.deps import ProfileId
 from app.tables.deps import TableViewer
 from app.tables.schemas import SeatPath
@@ -19,9 +20,7 @@ from app.tables.schemas import SeatPath
 router = APIRouter(prefix="/api/tables", tags=["chat"])
 
 
-async def chat_service(request: Request) -> ChatService:
-    service: ChatService = request.app.state.chat
-    return service
+chat_service = provided(ChatService)
 
 
 Chat = Annotated[ChatService, Depends(chat_service)]

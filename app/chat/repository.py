@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from app.blocks.checks import hidden_from
 from app.chat.shapes import ChatLine
-from app.db.models import ChatMessage, ChatMute, Profile, Seat
+from app.db.models import ChatMessage, ChatMute, Profile
 from app.isotime import iso
 
 PAGE = 50  # messages a (re)connecting socket gets, and GET /chat's page by default
@@ -163,14 +163,6 @@ def unmute(s: Session, table_id: str, profile_id: str, seat: int) -> None:
             ChatMute.seat == seat,
         )
     )
-
-
-def seat_held(s: Session, table_id: str, profile_id: str) -> int | None:
-    """The seat the profile holds at the table now (None: it looks on as a spectator)."""
-    seat: int | None = s.scalar(
-        select(Seat.seat).where(Seat.table_id == table_id, Seat.profile_id == profile_id)
-    )
-    return seat
 
 
 def unread(

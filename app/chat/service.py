@@ -24,11 +24,11 @@ from app.chat.errors import ChatNotAllowed, ChatRateLimited
 from app.chat.shapes import ChatLine, ChatPage
 from app.chat.text import clean
 from app.clock import Clock
-from app.db.models import GameTable
 from app.db.session import Database
 from app.errors import NotFound
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.realtime.limits import Bucket
+from app.tables import published
 from app.tables.types import Viewer
 
 LOOKBACK = 50  # newest messages each socket looks at again on a chat notice (see ``recent``)
@@ -68,12 +68,12 @@ class ChatService:
         assert viewer.profile_id is not None
         try:
             with self.db.session() as s:
-                t = s.get(GameTable, viewer.table_id)
+                t = published.table(s, viewer.table_id)
                 if t is None:
                     raise NotFound("no such table")
                 # Judged now, not when the socket opened: the seat the profile holds at this
                 # moment writes, whatever seat the viewer held before.
-                seat = repo.seat_held(s, t.id, viewer.profile_id)
+                seat = published.seat_held(s, t.id, viewer.profile_id)
                 if seat is None and not t.options.get("spectator_chat", False):
                     raise ChatNotAllowed("spectators do not write at this table")
                 old = repo.find(s, t.id, viewer.profile_id, msg_id)
@@ -144,7 +144,7 @@ class ChatService:
         def work() -> list[int]:
             assert viewer.profile_id is not None
             with self.db.session() as s:
-                t = s.get(GameTable, viewer.table_id)
+                t = published.table(s, viewer.table_id)
                 if t is None or not 0 <= seat < t.seat_count:
                     raise NotFound("no such seat")
                 if on:

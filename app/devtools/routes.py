@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from app.devtools.finished import NotStarted, play_out
 from app.errors import NotFound, WrongStatus
 from app.metrics.access import loopback
+from app.parts import Parts
 from app.strict import Strict
 from app.tables.schemas import TableIdPath
 from app.tables.service import TableService
@@ -39,7 +40,7 @@ class PlayOutOut(BaseModel):
 async def play_out_route(request: Request, table_id: TableIdPath, body: PlayOutIn) -> PlayOutOut:
     if not loopback(request):
         raise NotFound("not found")
-    service: TableService = request.app.state.service
+    service = Parts.of(request.app).get(TableService)
     work = partial(
         play_out, service, table_id, body.seed, body.stop_after, on_loop=from_thread.run_sync
     )

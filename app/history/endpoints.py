@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 
 from app.history.schemas import HistoryOut
 from app.history.service import HISTORY_MAX_PAGE, HISTORY_PAGE, HistoryService
+from app.parts import provided
 from app.profiles.deps import ProfileId
 
 router = APIRouter(tags=["history"])
 
 
-async def history_service(request: Request) -> HistoryService:
-    service: HistoryService = request.app.state.history
-    return service
+history_service = provided(HistoryService)
 
 
 History = Annotated[HistoryService, Depends(history_service)]

@@ -14,7 +14,6 @@ from anyio import to_thread
 
 from app import rules
 from app.db.session import Database
-from app.history import repository as repo
 from app.history.schemas import (
     AverageByPlayers,
     HistoryGame,
@@ -23,6 +22,7 @@ from app.history.schemas import (
     VictoriaByStart,
 )
 from app.isotime import iso
+from app.tables import published, published_log
 
 HISTORY_PAGE = 20
 HISTORY_MAX_PAGE = 100
@@ -56,7 +56,7 @@ class Result(TypedDict):
     bot_level: str | None
 
 
-def game_of(row: repo.FinishedRow) -> Result | None:
+def game_of(row: published_log.FinishedRow) -> Result | None:
     """My result in one finished table (None when its state holds no outcome)."""
     if row.state is None:
         return None
@@ -146,7 +146,7 @@ class HistoryService:
         limit = max(1, min(limit, HISTORY_MAX_PAGE))
         offset = max(0, offset)
         with self.db.session() as s:
-            rows = repo.finished(s, profile_id, HISTORY_MAX)
+            rows = published_log.finished(s, profile_id, HISTORY_MAX)
             games: list[Result] = []
             seen: set[str] = set()
             for row in rows:
@@ -154,9 +154,9 @@ class HistoryService:
                 seen.add(row.table_id)
                 if g is not None:
                     games.append(g)
-            moves = repo.my_moves(s, profile_id, [g["replay_id"] for g in games])
+            moves = published_log.my_moves(s, profile_id, [g["replay_id"] for g in games])
             page = games[offset : offset + limit]
-            seats = repo.seats_of(s, [g["replay_id"] for g in page])
+            seats = published.seats_named(s, [g["replay_id"] for g in page])
 
         def bot_played(g: Result) -> bool:
             return moves.get(g["replay_id"], (0, 0))[1] > 0 or g["bot_level"] is not None

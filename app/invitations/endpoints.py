@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Response
 
 from app.invitations.schemas import (
     BlockedOut,
@@ -17,6 +17,7 @@ from app.invitations.schemas import (
     TableInvitationsOut,
 )
 from app.invitations.service import Invitations
+from app.parts import provided
 from app.profiles.deps import ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
@@ -26,8 +27,7 @@ from app.tables.schemas import LobbyOut, TableIdPath
 router = APIRouter(tags=["play again"])
 
 
-async def invitations(request: Request) -> Invitations:
-    return request.app.state.invitations  # type: ignore[no-any-return]
+invitations = provided(Invitations)
 
 
 Service = Annotated[Invitations, Depends(invitations)]

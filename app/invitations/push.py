@@ -17,8 +17,8 @@ from anyio import to_thread
 
 from app.invitations.service import Invited
 from app.push.delivery import Job
+from app.push.published import PushStore
 from app.push.sender import PushSender
-from app.push.store import PushStore
 
 log = logging.getLogger("emara.invitations")
 

@@ -25,19 +25,19 @@ from app.mail.schemas import (
 )
 from app.mail.service import MailService
 from app.mail.tokens import address_digest
+from app.parts import provided
 from app.profiles.deps import NO_STORE, MaybeProfileId, ProfileId, ProvenSession
 from app.profiles.handover import sign_in_here
 from app.profiles.limit import limit
-from app.ratelimit import LimitName, RateLimiter
-from app.ratelimit.deps import client_keys
+from app.ratelimit import LimitName
+from app.ratelimit.deps import client_keys, limiter_of
 
 router = APIRouter(prefix="/api/email", tags=["e-mail"])
 LINK_LIMIT = [Depends(limit(LimitName.EMAIL_LINK))]
 ONE_CLICK = b"List-Unsubscribe=One-Click"
 
 
-async def mail_service(request: Request) -> MailService:
-    return request.app.state.mail  # type: ignore[no-any-return]
+mail_service = provided(MailService)
 
 
 Mail = Annotated[MailService, Depends(mail_service)]
@@ -45,7 +45,7 @@ Mail = Annotated[MailService, Depends(mail_service)]
 
 async def count_send(request: Request, profile_id: str | None, raw: str) -> None:
     """One mail asked for: counted per client address, profile and (a hash of the) mailbox."""
-    limiter: RateLimiter = request.app.state.limiter
+    limiter = limiter_of(request)
     keys = [*client_keys(request, profile_id), f"mailbox:{address_digest(normalise(raw))}"]
     await limiter.check(LimitName.EMAIL_SEND, keys)
 
@@ -137,7 +137,7 @@ async def count_sign_in(
     if profile_id is not None and await svc.owner_id(raw) == profile_id:
         await count_send(request, profile_id, raw)
         return
-    limiter: RateLimiter = request.app.state.limiter
+    limiter = limiter_of(request)
     keys = [*client_keys(request, None), f"mailbox:{address_digest(normalise(raw))}"]
     await limiter.check(LimitName.EMAIL_SIGNIN_STRANGERS, keys)
 

@@ -192,7 +192,13 @@ class MailNotifier:
                 mover = repo.mover(s, table_id, t.version)
                 acting = set(rules.to_act(state))
                 for x in seats:
-                    if x.seat in acting and x.address and not x.bot_level and x.seat != mover:
+                    if (
+                        x.seat in acting
+                        and x.address
+                        and x.profile_id
+                        and not x.bot_level
+                        and x.seat != mover
+                    ):
                         key = f"turn:{table_id}:{x.profile_id}:{t.version}"
                         due = now + self.gather
                         repo.enqueue(s, x.profile_id, table_id, "your_turn", key, due, {})
@@ -209,7 +215,7 @@ class MailNotifier:
                 humans = {n for n, x in seats.items() if x.profile_id and not x.bot_level}
                 for seat, at in pc.seat_deadlines(blob, humans).items():
                     x = seats[seat]
-                    if now < at <= now + self.reminder and x.address:
+                    if now < at <= now + self.reminder and x.address and x.profile_id:
                         key = f"short:{row.id}:{seat}:{int(at)}"
                         params = {"deadline": at, "seat": seat}
                         repo.enqueue(s, x.profile_id, row.id, "time_short", key, now, params)

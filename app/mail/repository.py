@@ -1,26 +1,18 @@
 """All the SQL of e-mail: addresses, link tokens, the outbox, and the reads of tables and seats
-the notifications need (who sits where, whose turn it is, the deadlines)."""
+the notifications need, through the tables' published functions (who sits where, whose turn it
+is, the deadlines)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from app.db.models import (
-    EmailAddress,
-    EmailOutbox,
-    EmailToken,
-    GameTable,
-    MoveRecord,
-    Profile,
-    Seat,
-)
-from app.tables.status import TableStatus
+from app.db.models import EmailAddress, EmailOutbox, EmailToken, Profile
+from app.tables import published
 
 OUTBOX: Table = EmailOutbox.__table__  # type: ignore[assignment]
 
@@ -137,49 +129,49 @@ def listening_at(s: Session, table_id: str) -> bool:
     """Someone seated at the table wants e-mail notifications."""
     found = s.scalar(
         select(EmailAddress.profile_id)
-        .join(Seat, Seat.profile_id == EmailAddress.profile_id)
-        .where(Seat.table_id == table_id, EmailAddress.notify.is_(True))
+        .where(
+            EmailAddress.profile_id.in_(published.seated_ids(table_id)),
+            EmailAddress.notify.is_(True),
+        )
         .limit(1)
     )
     return found is not None
 
 
-def table(s: Session, table_id: str) -> GameTable | None:
-    return s.get(GameTable, table_id)
+class MailSeat(NamedTuple):
+    seat: int
+    profile_id: str | None
+    bot_level: str | None
+    name: str | None
+    address: str | None  # when notifications are wanted
 
 
-def seats(s: Session, table_id: str) -> list[Any]:
-    """seat, profile_id, bot_level, name, the address (when notifications are wanted)."""
-    return list(
-        s.execute(
-            select(Seat.seat, Seat.profile_id, Seat.bot_level, Profile.name, EmailAddress.address)
-            .outerjoin(Profile, Profile.id == Seat.profile_id)
-            .outerjoin(
-                EmailAddress,
-                (EmailAddress.profile_id == Seat.profile_id) & EmailAddress.notify.is_(True),
+def seats(s: Session, table_id: str) -> list[MailSeat]:
+    """Every seat of the table, by seat, with the address of its person when they want
+    notifications."""
+    held = sorted(published.seat_holders(s, table_id), key=lambda x: x.seat)
+    people = [x.profile_id for x in held if x.profile_id is not None]
+    addresses: dict[str, str] = (
+        {
+            pid: address
+            for pid, address in s.execute(
+                select(EmailAddress.profile_id, EmailAddress.address).where(
+                    EmailAddress.profile_id.in_(people), EmailAddress.notify.is_(True)
+                )
             )
-            .where(Seat.table_id == table_id)
-            .order_by(Seat.seat)
-        ).all()
+        }
+        if people
+        else {}
     )
+    return [
+        MailSeat(x.seat, x.profile_id, x.bot_level, x.name, addresses.get(x.profile_id or ""))
+        for x in held
+    ]
 
 
-def mover(s: Session, table_id: str, version: int) -> int | None:
-    return s.scalar(
-        select(MoveRecord.seat).where(
-            MoveRecord.table_id == table_id, MoveRecord.version == version
-        )
-    )
-
-
-def deadlines_before(s: Session, until: float, limit: int) -> Sequence[Any]:
-    """Playing tables whose earliest deadline falls before ``until``: id, clock, options."""
-    return s.execute(
-        select(GameTable.id, GameTable.clock, GameTable.options)
-        .where(GameTable.status == TableStatus.PLAYING, GameTable.deadline <= until)
-        .order_by(GameTable.deadline)
-        .limit(limit)
-    ).all()
+table = published.table
+mover = published.mover_at
+deadlines_before = published.deadlines_before
 
 
 # ------------------------------------------------------------------------------ outbox

@@ -4,7 +4,6 @@ queues and the thread limiter live), the database's counts in a worker thread.""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from anyio import to_thread
 from sqlalchemy import func, select
@@ -13,6 +12,11 @@ from sqlalchemy.pool import QueuePool
 from app.analysis.schemas import JobStatus
 from app.db.models import AnalysisJob, EmailOutbox, GameTable
 from app.db.session import Database
+from app.mail.service import MailService
+from app.mygames.events import MeFeed
+from app.parts import Parts
+from app.push.sender import PushSender
+from app.realtime.limits import SocketRegistry
 from app.tables.status import TableStatus
 
 
@@ -42,22 +46,22 @@ class LoopReadings:
     pool: Pool | None
 
 
-def on_loop(state: Any) -> LoopReadings:
+def on_loop(parts: Parts) -> LoopReadings:
     """Read on the event loop: each value is one attribute or a small sum."""
-    registry = getattr(state, "socket_registry", None)
+    registry = parts.get(SocketRegistry)
     limiter = to_thread.current_default_thread_limiter()
-    engine_pool = state.db.engine.pool
+    engine_pool = parts.get(Database).engine.pool
     pool = (
         Pool(engine_pool.size(), engine_pool.checkedout(), max(0, engine_pool.overflow()))
         if isinstance(engine_pool, QueuePool)
         else None
     )
     return LoopReadings(
-        table_sockets=registry.total if registry is not None else 0,
-        socket_frames_refused=registry.frames_refused if registry is not None else 0,
-        my_games_streams=sum(len(s) for s in state.me_feed.streams.values()),
-        email_queue=len(state.mail.postman.schedule),
-        push_queue=state.push.delivery.waiting,
+        table_sockets=registry.total,
+        socket_frames_refused=registry.frames_refused,
+        my_games_streams=sum(len(s) for s in parts.get(MeFeed).streams.values()),
+        email_queue=len(parts.get(MailService).postman.schedule),
+        push_queue=parts.get(PushSender).delivery.waiting,
         worker_threads_busy=int(limiter.borrowed_tokens),
         worker_threads_total=int(limiter.total_tokens),
         pool=pool,

@@ -9,14 +9,13 @@ from fastapi import APIRouter, Depends, Request, Response
 
 from app.mydata.schemas import DeletedOut, DeleteProfileIn, MyDataOut
 from app.mydata.service import MyData
+from app.parts import provided
 from app.profiles.deps import NO_STORE, ProfileId, ProvenSession, clear_session_cookie
 
 router = APIRouter(tags=["my data"])
 
 
-async def my_data_service(request: Request) -> MyData:
-    service: MyData = request.app.state.my_data
-    return service
+my_data_service = provided(MyData)
 
 
 Service = Annotated[MyData, Depends(my_data_service)]

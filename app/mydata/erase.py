@@ -29,14 +29,16 @@ from app.db.models import (
     Passkey,
     PasskeyChallenge,
     PasskeyUser,
+    PersonBlock,
     Presence,
     Profile,
     PushSubscription,
+    Report,
     SecurityNotice,
     SeenAt,
     TableInvitation,
+    TableRemoval,
 )
-from app.db.safety import PersonBlock, Report, TableRemoval
 from app.errors import NotFound
 from app.tables import operator
 from app.tables.operator import Changed

@@ -21,14 +21,15 @@ from app.db.models import (
     GameTable,
     ImportedReplay,
     Passkey,
+    PersonBlock,
     Profile,
     PushSubscription,
+    Report,
     Seat,
 )
-from app.db.safety import PersonBlock, Report
 from app.errors import NotFound
+from app.isotime import aware
 from app.mydata.schemas import FORMAT, FORMAT_VERSION, MyDataOut, MyGameOut
-from app.profiles.repository import aware
 from app.records.service import table_record
 from app.solo.models import SoloGame
 from app.tables.status import TableStatus

@@ -12,6 +12,7 @@ from app.mygames.events import MeFeed
 from app.mygames.schemas import MyFinishedOut, MyTablesOut
 from app.mygames.service import FINISHED_MAX_PAGE, FINISHED_PAGE, MyGames
 from app.mygames.shapes import MyFinishedDoc
+from app.parts import provided
 from app.profiles.deps import ProfileId, SessionId
 
 router = APIRouter(prefix="/api/me", tags=["my games"])
@@ -22,12 +23,10 @@ class NotAcceptable(AppError):
     code = "not_acceptable"
 
 
-async def my_games(request: Request) -> MyGames:
-    return request.app.state.my_games  # type: ignore[no-any-return]
+my_games = provided(MyGames)
 
 
-async def me_feed(request: Request) -> MeFeed:
-    return request.app.state.me_feed  # type: ignore[no-any-return]
+me_feed = provided(MeFeed)
 
 
 Games = Annotated[MyGames, Depends(my_games)]

@@ -30,7 +30,7 @@ from app.db.session import Database
 from app.errors import AppError
 from app.exitsignal import ExitHook, chain
 from app.realtime.hub import Notice, NoticeKind
-from app.tables import repository as tables_repo
+from app.tables import published
 
 log = logging.getLogger("emara.mygames")
 
@@ -140,7 +140,7 @@ class MeFeed:
 
     def _who_sits(self, table_id: str) -> list[str]:
         with self.db.read_session() as s:
-            found = tables_repo.seated_profiles(s, table_id)
+            found = published.seated_profiles(s, table_id)
         for more in self.also:
             found.extend(pid for pid in more(table_id) if pid not in found)
         return found

@@ -4,28 +4,31 @@ from __future__ import annotations
 
 import hashlib
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import orjson
 from anyio import to_thread
 from sqlalchemy.orm import Session
 
 from app import rules
-from app.db.models import GameTable
 from app.db.session import Database
 from app.errors import NotFound
 from app.isotime import iso
 from app.mygames.shapes import MyFinishedDoc, MyResultLine, MyTableLine, MyTablesDoc
 from app.pace import clock as pc
-from app.tables import repository as tables_repo
+from app.tables import published
 from app.tables.status import TableStatus
+
+if TYPE_CHECKING:
+    from app.db.models import GameTable
+
 
 OPEN_LIMIT = 200  # open tables (lobby, playing) in one answer: the most recently changed
 FINISHED_PAGE = 20  # finished tables in the first answer, and a page's size by default
 FINISHED_MAX_PAGE = 100
 OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.PLAYING)
 # (table, my seat, the bot level playing my seat)
-Row = tuple[GameTable, int, str | None]
+Row: TypeAlias = "tuple[GameTable, int, str | None]"
 GROUP_ORDER = {"your_turn": 0, "playing": 1, "lobby": 2, "finished": 3}
 FAR = float("inf")
 
@@ -84,7 +87,7 @@ class MyGames:
         continues them (None: that was the last)."""
         limit = max(1, min(limit, FINISHED_MAX_PAGE))
         with self.db.read_session() as s:
-            mark = tables_repo.finished_mark(s, profile_id, after)
+            mark = published.finished_mark(s, profile_id, after)
             if mark is None:
                 raise NotFound("no such finished table of yours to continue after")
             rows = self._rows(s, profile_id, (TableStatus.FINISHED,), (mark[0], mark[1]), limit + 1)
@@ -102,14 +105,14 @@ class MyGames:
     ) -> list[Row]:
         """(table, my seat, my seat's bot) of my tables in ``statuses``, latest change first (ties
         by id), after the (updated_at, id) mark when given."""
-        return tables_repo.tables_where_seated(s, profile_id, statuses, after, limit)
+        return published.tables_where_seated(s, profile_id, statuses, after, limit)
 
     def _entries(self, s: Session, mine: list[Row]) -> list[tuple[float, MyTableLine]]:
         """Each table's entry, with the key it is ordered by within its group."""
         ids = [t.id for t, _, _ in mine]
         seats: dict[str, list[tuple[int, str | None, str | None, str | None]]] = {}
         if ids:
-            for table_id, seat, name, level, pid in tables_repo.seats_of_tables(s, ids):
+            for table_id, seat, name, level, pid in published.seats_of_tables(s, ids):
                 seats.setdefault(table_id, []).append((seat, name, level, pid))
         return [self._entry(t, seat, level, seats.get(t.id, [])) for t, seat, level in mine]
 

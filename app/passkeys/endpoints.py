@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Request, Response
 
+from app.parts import provided
 from app.passkeys.errors import PasskeysNeedHostName
 from app.passkeys.schemas import (
     ConfirmedOut,
@@ -46,8 +47,7 @@ router = APIRouter(prefix="/api/passkeys", tags=["passkeys"])
 SIGNIN_LIMIT = [Depends(limit(LimitName.PASSKEY_SIGNIN))]
 
 
-async def passkey_service(request: Request) -> PasskeyService:
-    return request.app.state.passkeys  # type: ignore[no-any-return]
+passkey_service = provided(PasskeyService)
 
 
 Passkeys = Annotated[PasskeyService, Depends(passkey_service)]

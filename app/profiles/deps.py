@@ -15,6 +15,7 @@ from fastapi import Depends, Request, Response
 from app.bearer import token_from
 from app.config import Settings
 from app.errors import Unauthenticated
+from app.parts import Parts, provided
 from app.profiles.service import ProfileService
 
 # A response carrying a renewed token names it in this header (and sets the cookie).
@@ -22,14 +23,11 @@ RENEWED_TOKEN_HEADER = "Emara-Renewed-Token"
 NO_STORE = "no-store"
 
 
-async def profile_service(request: Request) -> ProfileService:
-    service: ProfileService = request.app.state.profiles
-    return service
+profile_service = provided(ProfileService)
 
 
 def settings_of(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+    return Parts.of(request.app).settings
 
 
 def request_token(request: Request) -> str | None:

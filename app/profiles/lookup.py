@@ -10,7 +10,7 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import EmailAddress, Profile
-from app.profiles.repository import aware
+from app.isotime import aware
 
 LIMIT = 50
 

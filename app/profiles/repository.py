@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import DeviceCode, DeviceSession, Profile
+from app.isotime import aware
 
 
 @dataclass(frozen=True)
@@ -239,8 +240,3 @@ def spend_code(s: Session, code_hash: str, now: datetime) -> str | None:
         .values(used_at=now)
     )
     return row.profile_id if getattr(result, "rowcount", 0) == 1 else None
-
-
-def aware(at: datetime) -> datetime:
-    """SQLite hands timestamps back without their zone (they were stored in UTC)."""
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)

@@ -39,6 +39,7 @@ from app.clock import Clock
 from app.db.models import DeviceSession
 from app.db.session import Database
 from app.errors import BadDeviceCode, BadRecoveryCode, NotFound, RecentProofRequired
+from app.isotime import aware
 from app.profiles import added
 from app.profiles import notices as notice_rows
 from app.profiles import repository as repo
@@ -189,7 +190,7 @@ class ProfileService:
                 await self._run(lambda s: repo.touch(s, sid, at))
         renew = new or age >= self.renew_seconds
         fresh = self._issue(row, row.generation, sid) if renew else None
-        proved = None if new or found.proved_at is None else repo.aware(found.proved_at)
+        proved = None if new or found.proved_at is None else aware(found.proved_at)
         return SessionInfo(row.id, row.name, fresh, sid, proved)
 
     async def profile_for_token(self, token: str | None) -> str | None:
@@ -239,7 +240,7 @@ class ProfileService:
             proved = None if me is None or me.profile_id != profile_id else me.proved_at
             removed = added.Removed(0, False)
             if remove_added_since is not None:
-                self.check_proof(None if proved is None else repo.aware(proved))
+                self.check_proof(None if proved is None else aware(proved))
                 removed = added.remove_added_since(s, profile_id, remove_added_since)
             else:
                 added.forget_links(s, profile_id)
@@ -327,9 +328,7 @@ class ProfileService:
             r = repo.recovery_after(s, me)
             if r is None:
                 return None
-            return Device(
-                r.id, r.device, r.how, repo.aware(r.created_at), repo.aware(r.last_used_at)
-            )
+            return Device(r.id, r.device, r.how, aware(r.created_at), aware(r.last_used_at))
 
         return await self._run(work)
 
@@ -381,10 +380,8 @@ def session_subject(session_id: str) -> str:
 
 
 def _device(r: DeviceSession) -> Device:
-    return Device(
-        r.id, r.device, r.how, repo.aware(r.created_at), repo.aware(r.last_used_at), r.name
-    )
+    return Device(r.id, r.device, r.how, aware(r.created_at), aware(r.last_used_at), r.name)
 
 
 def _epoch(at: datetime) -> float:
-    return repo.aware(at).timestamp()
+    return aware(at).timestamp()

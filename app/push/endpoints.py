@@ -4,27 +4,28 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Response
 
 from app.errors import NotFound
+from app.parts import provided
 from app.profiles.deps import ProfileId
+from app.push.keys import PublicKey
 from app.push.schemas import PushKeyOut, SubscriptionIn, SubscriptionOut, UnsubscribeIn
 from app.push.store import PushStore
 
 router = APIRouter(prefix="/api/push", tags=["push"])
 
 
-async def push_store(request: Request) -> PushStore:
-    return request.app.state.push_store  # type: ignore[no-any-return]
+push_store = provided(PushStore)
 
 
 Store = Annotated[PushStore, Depends(push_store)]
 
 
 @router.get("/key", response_model=PushKeyOut)
-async def key(request: Request) -> PushKeyOut:
+async def key(key: Annotated[PublicKey, Depends(provided(PublicKey))]) -> PushKeyOut:
     """The VAPID public key: ``applicationServerKey`` of ``pushManager.subscribe``."""
-    return PushKeyOut(key=request.app.state.push_public_key)
+    return PushKeyOut(key=key.text)
 
 
 @router.post("/subscriptions", status_code=201, response_model=SubscriptionOut)

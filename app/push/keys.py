@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
@@ -36,3 +37,10 @@ def public_key(vapid: Vapid02) -> str:
         serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
     )
     return str(b64urlencode(point))
+
+
+@dataclass(frozen=True)
+class PublicKey:
+    """The VAPID public key as a browser subscribes with it (``public_key``)."""
+
+    text: str

@@ -23,7 +23,6 @@ from py_vapid import Vapid02
 
 from app import rules
 from app.clock import Clock
-from app.db.models import GameTable
 from app.db.session import Database
 from app.push import wire
 from app.push.delivery import Delivery, Job, Outcome, PushLimits
@@ -31,7 +30,7 @@ from app.push.endpoint import PushPolicy, Resolver, system_resolver
 from app.push.store import PushStore, listening_at
 from app.push.texts import words
 from app.realtime.hub import Hub, Notice, NoticeKind, NoticeQueue
-from app.tables import repository as tables_repo
+from app.tables import published
 from app.tables.status import TableStatus
 from app.tables.sweeper import TimedOut
 
@@ -180,7 +179,7 @@ class PushSender:
 
     def _host_name(self, table_id: str) -> str | None:
         with self.db.session() as s:
-            return tables_repo.host_name(s, table_id)
+            return published.host_name(s, table_id)
 
     async def _on_notice(self, notice: Notice) -> None:
         key = (notice.table_id, notice.version)
@@ -206,11 +205,11 @@ class PushSender:
         with self.db.session() as s:
             if not listening_at(s, table_id):
                 return None
-            t = s.get(GameTable, table_id)
+            t = published.table(s, table_id)
             if t is None or t.state is None or (version is not None and t.version != version):
                 return []
-            seats = tables_repo.seat_holders(s, table_id)
-            mover = tables_repo.mover_at(s, table_id, t.version)
+            seats = published.seat_holders(s, table_id)
+            mover = published.mover_at(s, table_id, t.version)
             status, state_blob = t.status, t.state
             host_id = t.host_profile_id
         host = next((x.name for x in seats if x.profile_id == host_id), None)

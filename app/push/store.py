@@ -10,10 +10,11 @@ from anyio import to_thread
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import PushSubscription, Seat
+from app.db.models import PushSubscription
 from app.db.session import Database
 from app.errors import AppError
 from app.push.schemas import SubscriptionIn
+from app.tables import published
 
 
 class TooManySubscriptions(AppError):
@@ -103,8 +104,7 @@ def listening_at(s: Session, table_id: str) -> bool:
     """Whether anyone sitting at the table has a push subscription."""
     found = s.scalar(
         select(PushSubscription.id)
-        .join(Seat, Seat.profile_id == PushSubscription.profile_id)
-        .where(Seat.table_id == table_id)
+        .where(PushSubscription.profile_id.in_(published.seated_ids(table_id)))
         .limit(1)
     )
     return found is not None

@@ -18,6 +18,7 @@ from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
 from app.errors import AppError, RateLimited
+from app.parts import Parts
 from app.ratelimit.address import client_address
 from app.ratelimit.limiter import Counts, LimitName, RateLimiter
 
@@ -31,8 +32,7 @@ ProfileResolver = Callable[..., Awaitable[str | None]]
 
 
 def limiter_of(request: Request) -> RateLimiter:
-    limiter: RateLimiter = request.app.state.limiter
-    return limiter
+    return Parts.of(request.app).get(RateLimiter)
 
 
 def client_keys(connection: HTTPConnection, profile_id: str | None) -> list[str]:

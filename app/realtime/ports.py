@@ -136,3 +136,12 @@ class Companion(Protocol):
 
 def error(code: str, message: str, ref: str | int | None = None, **extra: Any) -> Error:
     return error_frame(code, message, ref, **extra)
+
+
+@dataclass
+class Served:
+    """What the table socket serves, handed to it at start-up (``create_app``): the tables'
+    ``Access`` and the companions (app/plug.py ``Feature.socket_access``, ``companions``)."""
+
+    access: Access
+    companions: tuple[Companion, ...] = ()

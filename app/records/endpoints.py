@@ -9,6 +9,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
+from app.parts import provided
 from app.profiles.deps import MaybeProfileId, ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
@@ -42,9 +43,7 @@ Eyes = Annotated[
 ]
 
 
-async def record_service(request: Request) -> RecordService:
-    service: RecordService = request.app.state.records
-    return service
+record_service = provided(RecordService)
 
 
 Records = Annotated[RecordService, Depends(record_service)]

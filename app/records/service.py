@@ -12,14 +12,13 @@ from __future__ import annotations
 import json
 import secrets
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from anyio import to_thread
 from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 
 from app.clock import Clock
-from app.db.models import GameTable
 from app.db.session import Database
 from app.errors import AppError, Malformed, NotFound, NotHost, WrongStatus
 from app.isotime import iso
@@ -42,6 +41,10 @@ from app.records.schemas import (
 from app.records.shapes import JSONObject, PositionDoc, RecordDoc, ReplayDoc
 from app.records.version import rules_version
 from app.tables.status import TableStatus
+
+if TYPE_CHECKING:
+    from app.db.models import GameTable
+
 
 TABLE_REPLAY_ID_LENGTH = 12
 IMPORTED_REPLAY_ID_LENGTH = 24

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Response
 
 from app.blocks.schemas import BlockOut
+from app.parts import provided
 from app.profiles.deps import ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
@@ -20,8 +21,7 @@ from app.tables.schemas import TableIdPath
 router = APIRouter(prefix="/api/tables", tags=["protect yourself"])
 
 
-async def safety(request: Request) -> Safety:
-    return request.app.state.safety  # type: ignore[no-any-return]
+safety = provided(Safety)
 
 
 Service = Annotated[Safety, Depends(safety)]

@@ -9,8 +9,7 @@ from datetime import datetime
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session, aliased
 
-from app.db.models import Profile
-from app.db.safety import Report
+from app.db.models import Profile, Report
 from app.safety.schemas import ReportStatus
 
 QUEUE_LIMIT = 50

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.blocks.service import Blocked, Blocks
 from app.clock import Clock
-from app.db.safety import Report
+from app.db.models import Report
 from app.db.session import Database
 from app.isotime import iso
 from app.safety import repository as repo

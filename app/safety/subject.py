@@ -13,8 +13,10 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.db.models import ChatMessage, Profile, Seat
+from app.chat import published as chat
+from app.db.models import Profile
 from app.errors import NotFound
+from app.tables import published
 
 
 @dataclass(frozen=True)
@@ -27,21 +29,17 @@ class Pointed:
 
 
 def of_message(s: Session, table_id: str, message_id: int) -> Pointed:
-    m = s.get(ChatMessage, message_id)
-    if m is None or m.table_id != table_id or not _alive(s, m.profile_id):
+    m = chat.message(s, table_id, message_id)
+    if m is None or not _alive(s, m.profile_id):
         raise NotFound("no such message")
     return Pointed(m.profile_id, m.name, m.id, m.text, m.created_at)
 
 
 def of_seat(s: Session, table_id: str, seat: int) -> Pointed:
-    row = s.execute(
-        select(Profile.id, Profile.name)
-        .join(Seat, Seat.profile_id == Profile.id)
-        .where(Seat.table_id == table_id, Seat.seat == seat, Profile.deleted_at.is_(None))
-    ).first()
-    if row is None:
+    person = published.person_at(s, table_id, seat)
+    if person is None:
         raise NotFound("no person sits at this seat")
-    return Pointed(str(row[0]), str(row[1]))
+    return Pointed(*person)
 
 
 def pointed(s: Session, table_id: str, message_id: int | None, seat: int | None) -> Pointed:

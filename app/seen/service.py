@@ -23,13 +23,13 @@ from anyio import to_thread
 from sqlalchemy.orm import Session
 
 from app import rules
-from app.chat import repository as chat_repo
+from app.chat import published as chat
 from app.db.session import Database
 from app.errors import NotFound, NotYourSeat, StaleVersion, WrongStatus
 from app.seen import repository as seen_repo
 from app.seen.schemas import SeenOut
 from app.seen.shapes import SinceDoc
-from app.tables import repository as repo
+from app.tables import published_log
 from app.tables.types import Viewer
 
 # The most versions one answer replays and summarises.
@@ -66,16 +66,16 @@ class Seen:
 
     def _mark(self, table_id: str, seat: int, profile_id: str, version: int) -> SeenOut:
         with self.db.session() as s:
-            head = seen_repo.table_version(s, table_id)
+            head = published_log.table_version(s, table_id)
             if head is None:
                 raise NotFound("no such table")
             if not head.started:
                 raise WrongStatus("the game has not started")
             if version > head.version:
                 raise StaleVersion("the table has not reached that version", version=head.version)
-            seen_repo.advance_seen(s, table_id, seat, profile_id, version)
+            published_log.advance_seen(s, table_id, seat, profile_id, version)
             s.commit()
-            return SeenOut(last_seen_version=seen_repo.last_seen(s, table_id, seat))
+            return SeenOut(last_seen_version=published_log.last_seen(s, table_id, seat))
 
     # ------------------------------------------------------------------ what changed
     async def since(self, viewer: Viewer) -> SinceDoc:
@@ -88,13 +88,13 @@ class Seen:
             out = self._since_game(s, table_id, seat)
             if seat is not None and profile_id is not None:
                 until = seen_repo.chat_seen_until(s, table_id, profile_id, out["last_seen_version"])
-                count, rows = chat_repo.unread(s, table_id, profile_id, until, SINCE_CHAT)
+                count, rows = chat.unread(s, table_id, profile_id, until, SINCE_CHAT)
                 out["chat_count"] = count
-                out["chat"] = [chat_repo.as_dict(m) for m in rows]
+                out["chat"] = [chat.as_dict(m) for m in rows]
             return out
 
     def _since_game(self, s: Session, table_id: str, seat: int | None) -> SinceDoc:
-        t = seen_repo.game_head(s, table_id)
+        t = published_log.game_head(s, table_id)
         if t is None:
             raise NotFound("no such table")
         if t.state is None or t.seed is None:
@@ -102,16 +102,16 @@ class Seen:
         version: int = t.version
         if seat is None:
             return _nothing(version, version)
-        mark = min(seen_repo.last_seen(s, table_id, seat), version)
+        mark = min(published_log.last_seen(s, table_id, seat), version)
         if mark >= version:
             return _nothing(version, mark)
         start = max(mark, version - SINCE_WINDOW)
         truncated = start > mark
         if truncated:
-            missed = list(repo.log_between(s.connection(), table_id, start, version))
+            missed = list(published_log.log_between(s.connection(), table_id, start, version))
             changes: list[rules.Change] = []
         else:
-            records = repo.full_log(s, table_id, upto=version)
+            records = published_log.full_log(s, table_id, upto=version)
             missed = [r for r in records if r.version > mark]
             played = [(r.seat, r.move) for r in records if r.version <= mark]
             before = rules.replay(t.seed, t.engine_options or {}, played)

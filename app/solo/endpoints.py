@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 
+from app.parts import provided
 from app.profiles.deps import ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
@@ -16,8 +17,7 @@ from app.solo.shapes import SoloSheet, SoloStarted
 router = APIRouter(tags=["solo"])
 
 
-async def solo_service(request: Request) -> SoloService:
-    return request.app.state.solo  # type: ignore[no-any-return]
+solo_service = provided(SoloService)
 
 
 Solo = Annotated[SoloService, Depends(solo_service)]

@@ -1,4 +1,4 @@
-"""All the SQL of solo games (the ``solo_game`` rows, joined with their tables where needed)."""
+"""All the SQL of solo games (the ``solo_game`` rows; of their tables, what the tables publish)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, select, update
 from sqlalchemy.orm import Session
 
-from app.db.models import GameTable, Seat
 from app.solo.models import SoloGame
+from app.tables import published
 from app.tables.status import TableStatus
 
 
@@ -18,12 +18,11 @@ def open_campaign_game(s: Session, profile_id: str) -> str | None:
     """The table of the profile's unfinished campaign game still in play, oldest first."""
     return s.scalar(
         select(SoloGame.table_id)
-        .join(GameTable, GameTable.id == SoloGame.table_id)
         .where(
             SoloGame.profile_id == profile_id,
             SoloGame.mode == "campaign",
             SoloGame.finished_at.is_(None),
-            GameTable.status == TableStatus.PLAYING,
+            SoloGame.table_id.in_(published.tables_in(TableStatus.PLAYING)),
         )
         .order_by(SoloGame.created_at)
         .limit(1)
@@ -43,17 +42,17 @@ def record_result(s: Session, table_id: str, finished_at: datetime, values: dict
 
 def unrecorded_finished(s: Session, profile_id: str) -> Sequence[str]:
     """The profile's finished one-seat tables whose solo result is not recorded yet."""
-    return s.scalars(
-        select(GameTable.id)
-        .join(Seat, Seat.table_id == GameTable.id)
-        .outerjoin(SoloGame, SoloGame.table_id == GameTable.id)
-        .where(
-            Seat.profile_id == profile_id,
-            GameTable.seat_count == 1,
-            GameTable.status == TableStatus.FINISHED,
-            SoloGame.finished_at.is_(None),
+    finished = published.finished_solo_tables(s, profile_id)
+    if not finished:
+        return []
+    recorded = set(
+        s.scalars(
+            select(SoloGame.table_id).where(
+                SoloGame.table_id.in_(finished), SoloGame.finished_at.is_not(None)
+            )
         )
-    ).all()
+    )
+    return [t for t in finished if t not in recorded]
 
 
 def finished_games(s: Session, profile_id: str) -> Sequence[SoloGame]:
@@ -68,11 +67,10 @@ def open_games(s: Session, profile_id: str) -> Sequence[Any]:
     first."""
     return s.execute(
         select(SoloGame.table_id, SoloGame.mode, SoloGame.building_start, SoloGame.created_at)
-        .join(GameTable, GameTable.id == SoloGame.table_id)
         .where(
             SoloGame.profile_id == profile_id,
             SoloGame.finished_at.is_(None),
-            GameTable.status == TableStatus.PLAYING,
+            SoloGame.table_id.in_(published.tables_in(TableStatus.PLAYING)),
         )
         .order_by(SoloGame.created_at.desc())
     ).all()

@@ -13,7 +13,7 @@ form, a rematch) is adopted when it ends, as a high-score game.
 from __future__ import annotations
 
 import logging
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from anyio import to_thread
 from sqlalchemy import Connection
@@ -21,7 +21,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import rules
-from app.db.models import GameTable
 from app.db.session import Database
 from app.errors import AppError
 from app.rules import data as rules_data
@@ -29,10 +28,14 @@ from app.solo import repository as repo
 from app.solo.campaign import CampaignRules, SoloResult, record_sheet
 from app.solo.models import SoloGame
 from app.solo.shapes import Mode, OpenSoloLine, SoloSheet, SoloStarted
-from app.tables import repository as tables_repo
+from app.tables import published
 from app.tables.locks import KeyedLocks
 from app.tables.service import TableService
 from app.tables.status import TableStatus
+
+if TYPE_CHECKING:
+    from app.db.models import GameTable
+
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +141,7 @@ class SoloService:
         campaign game (the unique index refused a second one)."""
         try:
             with self.db.session() as s:
-                t = s.get(GameTable, table_id)
+                t = published.table(s, table_id)
                 if t is None or t.state is None:
                     raise AppError("the solo table did not start")
                 # The start value the engine used (the top event card's when none was asked).
@@ -162,7 +165,7 @@ class SoloService:
         """Delete a solo table that was created but lost the race to register (no move yet)."""
         with self.db.session() as s:
             # Kept if played already (it never is: nobody else knows it yet).
-            tables_repo.delete_unplayed(s, table_id)
+            published.delete_unplayed(s, table_id)
 
     # ------------------------------------------------------------------ record
     def record_in(self, conn: Connection, table_id: str) -> None:
@@ -189,10 +192,10 @@ class SoloService:
         if row is not None and row.finished_at is not None:
             return False
         # Cheap look first: most notices are moves of games still running or with more seats.
-        head = tables_repo.seat_count_and_status(s, table_id)
+        head = published.seat_count_and_status(s, table_id)
         if head is None or head.seat_count != 1 or head.status != TableStatus.FINISHED:
             return False
-        t = s.get(GameTable, table_id)
+        t = published.table(s, table_id)
         if t is None or t.state is None or t.seat_count != 1:
             return False
         state = rules.decode_state(t.state)
@@ -207,7 +210,7 @@ class SoloService:
             if row is None:
                 return False
         me = outcome["players"][0]
-        finished_at = tables_repo.last_move_at(s, table_id)
+        finished_at = published.last_move_at(s, table_id)
         done = repo.record_result(
             s,
             table_id,
@@ -226,7 +229,7 @@ class SoloService:
 
     @staticmethod
     def _adopt(s: Session, t: GameTable, state: Any) -> SoloGame | None:
-        profile_id = tables_repo.profile_at(s, t.id, 0)
+        profile_id = published.profile_at(s, t.id, 0)
         if profile_id is None:
             return None
         view = rules.view_for(state, None)

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Query, Request
 
+from app.parts import provided
 from app.profiles.deps import MaybeProfileId, ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
@@ -18,12 +19,7 @@ from app.tables.schemas import TableIdPath
 from app.tables.service import TableService
 from app.tables.types import Viewer
 
-
-async def table_service(request: Request) -> TableService:
-    service: TableService = request.app.state.service
-    return service
-
-
+table_service = provided(TableService)
 Service = Annotated[TableService, Depends(table_service)]
 
 

@@ -30,8 +30,8 @@ from app.db.models import GameTable, Seat, utcnow
 from app.db.session import Database
 from app.errors import AppError, NotFound, NotHost, WrongStatus
 from app.realtime.hub import Hub, Notice, NoticeKind
+from app.tables import lobby_repository as lobby_repo
 from app.tables import removals
-from app.tables import repository as repo
 from app.tables.answers import LobbyAnswer
 from app.tables.locks import KeyedLocks
 from app.tables.status import TableStatus
@@ -104,7 +104,7 @@ class HostActs:
         s.delete(x)
         t.updated_at = at
         s.flush()
-        repo.bump_seats(s, t.id)
+        lobby_repo.bump_seats(s, t.id)
         return lobby_of(s, t, [y for y in seats if y is not x], host_id)
 
     async def hand_over(self, host_id: str, table_id: str, seat: int) -> LobbyAnswer:

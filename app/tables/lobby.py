@@ -36,6 +36,7 @@ from app.errors import (
 from app.pace.book import PaceBook
 from app.profiles import suspension
 from app.realtime.hub import Hub, Notice, NoticeKind
+from app.tables import lobby_repository as lobby_repo
 from app.tables import repository as repo
 from app.tables.answers import LobbyAnswer
 from app.tables.locks import KeyedLocks
@@ -107,13 +108,13 @@ def seat_person(s: Session, t: GameTable, profile_id: str, wanted: int | None) -
     t = _for_change(s, t.id)
     if t.status != TableStatus.LOBBY:
         raise WrongStatus("the game has already started")
-    seats = repo.seats(s, t.id)
+    seats = lobby_repo.seats(s, t.id)
     mine = next((x.seat for x in seats if x.profile_id == profile_id), None)
     if mine is not None:
         return mine
     held = {x.seat for x in seats}
     if wanted is None or wanted in held or not 0 <= wanted < t.seat_count:
-        free = sorted(set(range(t.seat_count)) - held - repo.reserved_seats(s, t.id))
+        free = sorted(set(range(t.seat_count)) - held - lobby_repo.reserved_seats(s, t.id))
         if not free:
             raise TableFull("every seat is taken")
         wanted = free[0]
@@ -122,7 +123,7 @@ def seat_person(s: Session, t: GameTable, profile_id: str, wanted: int | None) -
         s.flush()
     except IntegrityError as exc:
         raise TableFull("every seat is taken") from exc
-    repo.bump_seats(s, t.id)
+    lobby_repo.bump_seats(s, t.id)
     t.updated_at = utcnow()
     return wanted
 
@@ -137,7 +138,7 @@ def lobby_table(s: Session, table_id: str) -> GameTable:
 
 def _for_change(s: Session, table_id: str) -> GameTable:
     """The table read again with the seats' lock (``repository.table_for_change``)."""
-    t = repo.table_for_change(s, table_id)
+    t = lobby_repo.table_for_change(s, table_id)
     if t is None:
         raise NotFound("no such table")
     return t
@@ -149,7 +150,7 @@ def free_seat(s: Session, t: GameTable) -> int | None:
     t = _for_change(s, t.id)
     if t.status != TableStatus.LOBBY:
         raise WrongStatus("the game has already started")
-    held = {x.seat for x in repo.seats(s, t.id)} | repo.reserved_seats(s, t.id)
+    held = {x.seat for x in lobby_repo.seats(s, t.id)} | lobby_repo.reserved_seats(s, t.id)
     free = sorted(set(range(t.seat_count)) - held)
     return free[0] if free else None
 
@@ -169,11 +170,11 @@ def open_rematch(s: Session, t: GameTable, host_id: str, host_seat: int) -> Game
     those chosen again, ``CHOSEN_AGAIN``) and name, ``host_id`` at their old seat, the table's
     own bots at theirs. None when another player opened it first (``t.rematch_id`` names it)."""
     table_id = new_id()
-    if not repo.claim_rematch(s, t.id, table_id):
+    if not lobby_repo.claim_rematch(s, t.id, table_id):
         return None
     options = rematch_options(t.options)
     new = insert_table(s, host_id, t.seat_count, options, host_seat, t.name, table_id)
-    for x in repo.seats(s, t.id):
+    for x in lobby_repo.seats(s, t.id):
         if x.profile_id is None and x.bot_level is not None and x.seat != host_seat:
             s.add(Seat(table_id=new.id, seat=x.seat, profile_id=None, bot_level=x.bot_level))
     s.flush()
@@ -214,9 +215,9 @@ class Lobby:
             suspension.check(s, profile_id)
             if self.table_create_limit and self.table_create_limit[0] > 0:
                 limit, window = self.table_create_limit
-                repo.lock_profile(s, profile_id)
+                lobby_repo.lock_profile(s, profile_id)
                 since = utcnow() - timedelta(seconds=window)
-                if repo.tables_opened_since(s, profile_id, since) >= limit:
+                if lobby_repo.tables_opened_since(s, profile_id, since) >= limit:
                     raise RateLimited(
                         f"at most {limit} new tables per {int(window)} seconds", limit=limit
                     )
@@ -263,8 +264,8 @@ class Lobby:
     def _my_tables(self, profile_id: str) -> list[LobbyAnswer]:
         with self.db.read_session() as s:
             return [
-                lobby_of(s, t, repo.seats(s, t.id), profile_id)
-                for t in repo.tables_of(s, profile_id)
+                lobby_of(s, t, lobby_repo.seats(s, t.id), profile_id)
+                for t in lobby_repo.tables_of(s, profile_id)
             ]
 
     # ------------------------------------------------------------------ name
@@ -311,22 +312,22 @@ class Lobby:
             # A name is not an identity, but a second seat under a seated name is most often
             # that person signed out: said first, unless the joiner says they are someone else.
             if not another_person:
-                mine = repo.names(conn, [profile_id]).get(profile_id)
+                mine = lobby_repo.names(conn, [profile_id]).get(profile_id)
                 seat = seat_of_name(seats, mine)
                 if seat is not None:
                     raise NameSeated(f"someone called {mine} sits at this table", seat=seat)
             if t.status != TableStatus.LOBBY:
                 raise WrongStatus("the game has already started")
             # A seat kept for an invited person (app/invitations) is not free for a link.
-            taken = {x.seat for x in seats} | repo.reserved_seats(conn, t.id)
+            taken = {x.seat for x in seats} | lobby_repo.reserved_seats(conn, t.id)
             free = sorted(set(range(t.seat_count)) - taken)
             if not free:
                 raise TableFull("every seat is taken")
             try:
-                repo.take_seat(conn, t.id, free[0], profile_id)
+                lobby_repo.take_seat(conn, t.id, free[0], profile_id)
             except IntegrityError as exc:
                 raise TableFull("every seat is taken") from exc
-            repo.bump_seats(conn, t.id)
+            lobby_repo.bump_seats(conn, t.id)
             seats, names = seats_and_names(repo.lobby_seats(conn, t.id))
             return lobby_of(conn, t, seats, profile_id, names)
 
@@ -352,7 +353,7 @@ class Lobby:
                     t.status = TableStatus.CLOSED
             t.updated_at = utcnow()
             s.flush()
-            repo.bump_seats(s, t.id)
+            lobby_repo.bump_seats(s, t.id)
             return lobby_of(s, t, rest, profile_id)
 
     async def start(self, profile_id: str, table_id: str, seed: int | None = None) -> LobbyAnswer:
@@ -383,7 +384,7 @@ class Lobby:
             )
             blob = rules.encode_state(state)
             at = utcnow()
-            if not repo.start_game(
+            if not lobby_repo.start_game(
                 s,
                 t.id,
                 seed,

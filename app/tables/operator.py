@@ -14,7 +14,9 @@ from sqlalchemy.orm import Session
 
 from app.db.models import GameTable, Profile, Seat, utcnow
 from app.errors import NotFound, WrongStatus
-from app.tables import repository as repo
+from app.isotime import aware
+from app.tables import deadline_repository as deadline_repo
+from app.tables import lobby_repository as lobby_repo
 from app.tables.status import TableStatus
 
 LIMIT = 50
@@ -54,8 +56,6 @@ class Changed:
 
 
 def _aware(at: datetime) -> datetime:
-    from app.profiles.repository import aware
-
     return aware(at)
 
 
@@ -109,7 +109,7 @@ def find(
 def close(s: Session, table_id: str) -> Changed:
     """Close a table in the lobby or in play (as when its host closes it: everybody is told,
     nobody can join or move any more). A finished or closed table: ``wrong_status``."""
-    t = repo.table_for_change(s, table_id)
+    t = lobby_repo.table_for_change(s, table_id)
     if t is None:
         raise NotFound("no such table")
     if t.status not in (TableStatus.LOBBY, TableStatus.PLAYING):
@@ -118,7 +118,7 @@ def close(s: Session, table_id: str) -> Changed:
     t.deadline = None
     t.updated_at = utcnow()
     s.flush()
-    repo.bump_seats(s, t.id)
+    lobby_repo.bump_seats(s, t.id)
     return Changed(t.id, None)
 
 
@@ -137,10 +137,10 @@ def leave_everywhere(s: Session, profile_id: str) -> list[Changed]:
         .order_by(GameTable.id)
     ).all()
     for table_id, status in rows:
-        t = repo.table_for_change(s, table_id)
+        t = lobby_repo.table_for_change(s, table_id)
         if t is None:  # pragma: no cover - deleted meanwhile
             continue
-        seats = repo.seats(s, t.id)
+        seats = lobby_repo.seats(s, t.id)
         mine = [x for x in seats if x.profile_id == profile_id]
         if TableStatus(status) == TableStatus.LOBBY:
             for x in mine:
@@ -153,17 +153,17 @@ def leave_everywhere(s: Session, profile_id: str) -> list[Changed]:
                     t.status = TableStatus.CLOSED
             t.updated_at = utcnow()
             s.flush()
-            repo.bump_seats(s, t.id)
+            lobby_repo.bump_seats(s, t.id)
             changed.append(Changed(t.id, None))
         else:
             level = _level(t.options)
             for x in mine:
-                repo.hand_seat_to_bot(s, t.id, x.seat, level)
+                deadline_repo.hand_seat_to_bot(s, t.id, x.seat, level)
             humans = [x for x in seats if x.profile_id and x.profile_id != profile_id]
             if t.host_profile_id == profile_id and humans:
                 t.host_profile_id = str(humans[0].profile_id)
             s.flush()
-            repo.bump_seats(s, t.id)
+            lobby_repo.bump_seats(s, t.id)
             changed.append(Changed(t.id, t.version))
     return changed
 

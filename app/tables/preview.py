@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from app.errors import NotFound
+from app.tables import lobby_repository as lobby_repo
 from app.tables import repository as repo
 from app.tables.preview_schemas import PreviewSeat, TableDoor, TablePreviewOut
 from app.tables.removals import refuse_removed
@@ -62,7 +63,7 @@ def preview(
         raise NotFound("no such table")
     free = 0
     if t.status == TableStatus.LOBBY:
-        taken = {x.seat for x in rows} | repo.reserved_seats(conn, t.id)
+        taken = {x.seat for x in rows} | lobby_repo.reserved_seats(conn, t.id)
         free = len(set(range(t.seat_count)) - taken)
     by_seat = {x.seat: x for x in rows}
     return TablePreviewOut(

@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlalchemy import Connection, bindparam, delete, select
 from sqlalchemy.orm import Session
 
-from app.db.safety import TableRemoval
+from app.db.models import TableRemoval
 from app.errors import AppError
 
 REMOVED = select(TableRemoval.profile_id).where(

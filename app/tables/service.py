@@ -15,7 +15,7 @@ from anyio import to_thread
 from app.db.session import Database
 from app.pace.book import PaceBook
 from app.realtime.hub import Hub
-from app.tables import repository as repo
+from app.tables import lobby_repository as lobby_repo
 from app.tables.answers import CatchUp, GameAnswer, LobbyAnswer, LogPage, MoveAnswer
 from app.tables.audit import Audit
 from app.tables.cache import TableCache
@@ -110,7 +110,7 @@ class TableService:
 
         def work() -> bool:
             with self.db.read_session() as s:
-                return repo.holds_seat(s, profile_id, table_id)
+                return lobby_repo.holds_seat(s, profile_id, table_id)
 
         return await to_thread.run_sync(work)
 

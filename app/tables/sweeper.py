@@ -27,7 +27,8 @@ from app.db.session import Database
 from app.pace import clock as pc
 from app.pace.events import PaceEventKind, add_event
 from app.realtime.hub import Hub, Notice, NoticeKind
-from app.tables import repository as repo
+from app.tables import deadline_repository as deadline_repo
+from app.tables import published
 
 log = logging.getLogger("emara.pace")
 
@@ -79,13 +80,13 @@ class Sweeper:
         now = self.clock.now() if now is None else now
         done: list[TimedOut] = []
         with self.db.begin() as conn:
-            for row in repo.expired_deadlines(conn, now, self.batch, self.postgres):
+            for row in deadline_repo.expired_deadlines(conn, now, self.batch, self.postgres):
                 done.extend(self._act(conn, row, now))
         return done
 
     def _act(self, conn: Connection, row: Any, now: float) -> list[TimedOut]:
         blob = cast(pc.ClockBlob | None, row.clock)
-        seats = repo.seat_holders(conn, row.id)
+        seats = published.seat_holders(conn, row.id)
         humans = {x.seat for x in seats if x.bot_level is None and x.profile_id}
         if blob is None:
             expired: list[int] = []
@@ -93,19 +94,21 @@ class Sweeper:
             expired = pc.expired(blob, humans, now)
         if not expired:
             # The deadline no longer holds (a bot took the seat, say): store the right one.
-            repo.store_deadline(conn, row.id, row.deadline, pc.table_deadline(blob, humans))
+            deadline_repo.store_deadline(
+                conn, row.id, row.deadline, pc.table_deadline(blob, humans)
+            )
             return []
         assert blob is not None
         after = pc.timed_out(blob, expired, now)
         deadline = pc.table_deadline(after, humans.difference(expired))
-        if not repo.claim_deadline(conn, row.id, row.deadline, after, deadline):
+        if not deadline_repo.claim_deadline(conn, row.id, row.deadline, after, deadline):
             return []  # another process or a move got there first
         level = str((row.options or {}).get("timeout_bot_level", "greedy"))
         at = datetime.fromtimestamp(now, UTC)
         out = []
         by_seat = {x.seat: x for x in seats}
         for seat in expired:
-            if not repo.hand_seat_to_bot(conn, row.id, seat, level):
+            if not deadline_repo.hand_seat_to_bot(conn, row.id, seat, level):
                 continue
             holder = by_seat[seat]
             params = {"seat": seat, "name": holder.name, "level": level}

@@ -19,7 +19,7 @@ from app.errors import AppError, NotHost, WrongStatus
 from app.pace import clock as pc
 from app.pace.events import PaceEventKind, add_event
 from app.realtime.hub import Hub, Notice, NoticeKind
-from app.tables import repository as repo
+from app.tables import lobby_repository as lobby_repo
 from app.tables.answers import LobbyAnswer
 from app.tables.locks import KeyedLocks
 from app.tables.status import TableStatus
@@ -74,10 +74,10 @@ class PaceService:
             t.deadline = pc.table_deadline(after, _humans(seats))
             kind = PaceEventKind.CLOCK_PAUSED if paused else PaceEventKind.CLOCK_RESUMED
             # Who paused, by the name every seat sees (profile ids stay on the server).
-            by = repo.names(s, [profile_id]).get(profile_id)
+            by = lobby_repo.names(s, [profile_id]).get(profile_id)
             add_event(s, t.id, kind, None, {"by": by}, datetime.fromtimestamp(now, UTC))
             s.flush()
-            repo.bump_seats(s, t.id)
+            lobby_repo.bump_seats(s, t.id)
             return lobby_of(s, t, seats, profile_id)
 
     def on_reclaim(self, t: GameTable, seats: list[Seat], seat: int) -> None:

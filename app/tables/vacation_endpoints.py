@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 
+from app.parts import provided
 from app.profiles.deps import ProfileId
 from app.tables.answers import LobbyAnswer
 from app.tables.schemas import LobbyOut, TableIdPath
@@ -14,8 +15,7 @@ from app.tables.vacation import PaceService
 router = APIRouter(prefix="/api/tables", tags=["pace"])
 
 
-async def pace_service(request: Request) -> PaceService:
-    return request.app.state.pace  # type: ignore[no-any-return]
+pace_service = provided(PaceService)
 
 
 Pace = Annotated[PaceService, Depends(pace_service)]

@@ -16,7 +16,8 @@ from app.db.models import GameTable, Seat
 from app.errors import Forbidden, NotFound
 from app.pace.clock import ClockBlob
 from app.pace.clock import public as public_clock
-from app.presence import repository as presence_repo
+from app.presence import published as presence
+from app.tables import lobby_repository as lobby_repo
 from app.tables import repository as repo
 from app.tables.answers import LobbyAnswer
 from app.tables.removals import refuse_removed
@@ -34,10 +35,10 @@ def visible(
     """The table and its seats, if the caller holds a seat or the invite code; else 404.
     ``for_change``: read with the seats' lock, as every act that changes the seats or judges by
     them does (``repository.table_for_change``)."""
-    t = repo.table_for_change(s, table_id) if for_change else repo.table(s, table_id)
+    t = lobby_repo.table_for_change(s, table_id) if for_change else repo.table(s, table_id)
     if t is None:
         raise NotFound("no such table")
-    seats = repo.seats(s, t.id)
+    seats = lobby_repo.seats(s, t.id)
     _judge_look(s, t, seats, profile_id, invite_code)
     return t, seats
 
@@ -114,11 +115,11 @@ def lobby_of(
     """The lobby view of a loaded table, with its players' names (read here unless given) and
     presence."""
     if names is None:
-        names = repo.names(s, [x.profile_id for x in seats if x.profile_id])
+        names = lobby_repo.names(s, [x.profile_id for x in seats if x.profile_id])
     view = lobby_view(t, seats, names, profile_id)
     # Presence (app/presence): present now, last seen when away, per person's seat.
     held = [(x.seat, x.profile_id) for x in seats]
-    here = {p["seat"]: p for p in presence_repo.seat_list(s, t.id, held)}
+    here = {p["seat"]: p for p in presence.seat_list(s, t.id, held)}
     for seat in view["seats"]:
         p = here.get(seat["seat"])
         seat["present"] = bool(p and p["present"])

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 
+from app.parts import provided
 from app.profiles.deps import ProfileId
 from app.profiles.limit import limit
 from app.ratelimit import LimitName
@@ -24,8 +25,7 @@ from app.tutorial.status import GuideStatus
 router = APIRouter(tags=["tutorial"])
 
 
-async def tutorial(request: Request) -> Tutorial:
-    return request.app.state.tutorial  # type: ignore[no-any-return]
+tutorial = provided(Tutorial)
 
 
 Guide = Annotated[Tutorial, Depends(tutorial)]

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.clock import ManualClock
-from app.db.safety import Report
+from app.db.models import Report
 from app.safety.sweeper import ReportSweeper
 from tests.admin.conftest import Admin
 from tests.conftest import new_player

@@ -11,7 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from app.db.safety import PersonBlock
+from app.db.models import PersonBlock
 from tests import games
 from tests.conftest import Player, new_player
 from tests.safety.helpers import code, say, table

@@ -10,7 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app.db.safety import PersonBlock, Report, TableRemoval
+from app.db.models import PersonBlock, Report, TableRemoval
 from tests.conftest import Player
 from tests.safety.helpers import report, say, table
 

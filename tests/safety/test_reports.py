@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from app.db.safety import Report
+from app.db.models import Report
 from app.safety import queue
 from tests.conftest import Player, make_settings, new_player, wipe
 from tests.safety.helpers import code, report, say, table

@@ -1,6 +1,6 @@
-"""The rows that let people protect themselves (migrations 0925 and 0926): a person blocked by
-another, a person a host removed from a table's lobby, and a report of a chat message or a name
-for the operator's queue (docs/privacy.md says what a report keeps and for how long)."""
+"""Reports of a chat message or a name, for the operator's queue (docs/privacy.md says what a
+report keeps and for how long). Owned by app/safety: another feature reads or writes these rows
+through its published functions only (docs/architecture.md, "Data")."""
 
 from __future__ import annotations
 
@@ -9,37 +9,7 @@ from datetime import datetime
 from sqlalchemy import DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.db.models import Base, utcnow
-
-
-class PersonBlock(Base):
-    """``profile_id`` blocked ``blocked_id``: the blocked person cannot invite them or find them
-    among the people they play with, and their chat is hidden from them at every table."""
-
-    __tablename__ = "person_block"
-
-    profile_id: Mapped[str] = mapped_column(
-        ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True
-    )
-    blocked_id: Mapped[str] = mapped_column(
-        ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True, index=True
-    )
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-
-
-class TableRemoval(Base):
-    """The host removed ``profile_id`` from the table's lobby: they cannot join it again with
-    its link, nor look at it, unless the host invites them again."""
-
-    __tablename__ = "table_removal"
-
-    table_id: Mapped[str] = mapped_column(
-        ForeignKey("game_table.id", ondelete="CASCADE"), primary_key=True
-    )
-    profile_id: Mapped[str] = mapped_column(
-        ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True, index=True
-    )
-    removed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+from app.db.models.base import Base, utcnow
 
 
 class Report(Base):
