@@ -108,7 +108,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # A published or short signing key would let anyone forge tokens: refuse to start.
     keycheck.refuse_unsafe([settings.effective_secret_key, *settings.previous_secret_keys])
     signer = TokenSigner(settings.effective_secret_key, settings.previous_secret_keys)
-    service = TableService(db, hub)
+    service = TableService(db, hub, settings.notify_channel)
     service.table_create_limit = (
         settings.table_create_limit,
         settings.table_create_window_seconds,
@@ -330,10 +330,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await runner.stop()
             if relay is not None:
                 await relay.stop()
-            if db.direct is not None:
-                await db.direct.close()
-            if service.play.writer is not None:
-                service.play.writer.stop()  # what is queued is written first
+            await service.play.store.close()  # what is queued is written first
             db.dispose()
 
     app = FastAPI(
