@@ -3,8 +3,9 @@
     .venv/bin/python bench/direct.py [--statements N] [--runs R]
 
 Makes a fresh Postgres database with the app's tables, starts a table with a game, and sends the
-move's statement (``ADVANCE_AND_LOG``, app/tables/repository.py: the table's update and the log
-row in one statement) N times on one connection, two ways: through a psycopg cursor
+move's statement (``ADVANCE_LOG_AND_NOTIFY``, app/tables/repository.py: the table's update, the
+log row and the notice to the other processes in one statement) N times on one connection, two
+ways: through a psycopg cursor
 (``AsyncConnection.execute(..., prepare=True)``, the way app/db/direct.py sent it before) and
 through ``DirectPool.count`` (libpq itself, app/db/direct.py now). Prints the CPU time of this
 process per statement (both wait for Postgres alike; only the client's work differs), the best of
@@ -31,7 +32,7 @@ from psycopg.types.json import Json  # noqa: E402
 from app import rules  # noqa: E402
 from app.db.direct import DirectPool, json_text, libpq_dsn  # noqa: E402
 from app.devtools.stack import TempDatabase  # noqa: E402
-from app.tables.repository import ADVANCE_AND_LOG_DIRECT, advance_and_log_values  # noqa: E402
+from app.tables.repository import ADVANCE_LOG_AND_NOTIFY, advance_and_log_values  # noqa: E402
 from app.tables.status import TableStatus  # noqa: E402
 
 
@@ -55,7 +56,9 @@ def values(version: int, state: dict[str, Any]) -> dict[str, Any]:
         "move_id": f"m{version}",
         "created_at": datetime.now(UTC),
     }
-    return advance_and_log_values(params, row)
+    values = advance_and_log_values(params, row)
+    values["n_channel"], values["n_payload"] = "emara_bench", "{}"
+    return values
 
 
 def cursor_params(given: dict[str, Any]) -> dict[str, Any]:
@@ -73,8 +76,8 @@ def cursor_params(given: dict[str, Any]) -> dict[str, Any]:
 async def measure(dsn: str, statements: int, runs: int) -> None:
     state = rules.state_blob(rules.new_game(7, {"players": 4}))
     # the original psycopg-style SQL: %(name)s placeholders
-    named = ADVANCE_AND_LOG_DIRECT.sql
-    for i, name in reversed(list(enumerate(ADVANCE_AND_LOG_DIRECT.names, 1))):
+    named = ADVANCE_LOG_AND_NOTIFY.sql
+    for i, name in reversed(list(enumerate(ADVANCE_LOG_AND_NOTIFY.names, 1))):
         named = named.replace(f"${i}", f"%({name})s")
     conn = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
     pool = DirectPool(dsn, size=1)
@@ -96,7 +99,7 @@ async def measure(dsn: str, statements: int, runs: int) -> None:
         return len(await cur.fetchall())
 
     async def by_libpq(given: dict[str, Any]) -> int:
-        return await pool.count(ADVANCE_AND_LOG_DIRECT, given)
+        return await pool.count(ADVANCE_LOG_AND_NOTIFY, given)
 
     cursor, libpq = [], []
     for _ in range(runs):

@@ -6,10 +6,9 @@ can keep losing to connections that arrive while it sleeps, which made a move un
 seconds. Through the gate, the transactions of this process queue instead and each begins
 (``BEGIN IMMEDIATE``) only when the previous one has committed or rolled back.
 
-The queue is first come, first served, with one exception: a move's transaction asks to go
-*first* (the thread that writes the moves judged on the event loop, app/tables/writer.py, and a
-move played in a worker thread, app/tables/play.py, unless the loop judged it illegal): its
-acknowledgement waits on it, while the others are a lobby's or a socket's bookkeeping; when many
+The queue is first come, first served, with one exception: the moves' transaction asks to go
+*first* (the thread that writes every move, app/tables/writer.py): their acknowledgements wait
+on it, while the others are a lobby's or a socket's bookkeeping; when many
 tables start at once, a move used to wait behind dozens of those. Those that go first queue among
 themselves in turn, and cannot keep the others out: after ``FIRSTS_IN_A_ROW`` of them in a row
 while others wait, the one that waits longest among the others goes.

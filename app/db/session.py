@@ -194,8 +194,8 @@ class Database:
     def __init__(self, url: str, pool_size: int = 20, max_overflow: int = 10) -> None:
         self.url = url
         self.engine = make_engine(url, pool_size, max_overflow)
-        # Postgres takes a move as one statement (app/tables/repository.py advance_and_log),
-        # sent from the event loop (app/db/direct.py)
+        # Postgres takes a move as one statement sent from the event loop (app/db/direct.py,
+        # app/tables/store_postgres.py)
         self.postgres = self.engine.dialect.name == "postgresql"
         self.direct = DirectPool(libpq_dsn(url)) if self.postgres else None
         self._factory = sessionmaker(self.engine, expire_on_commit=False)
@@ -265,26 +265,14 @@ class Database:
     @contextmanager
     def begin(self, first: bool = False) -> Iterator[Connection]:
         """One Core transaction (no ORM): the hot path of a move. Commits on success; errors are
-        mapped like ``session``'s. ``first`` (a move's, on SQLite): ahead of the transactions
-        that wait at the writer gate (app/db/gate.py)."""
+        mapped like ``session``'s. ``first`` (SQLite): ahead of the transactions that wait at
+        the writer gate (app/db/gate.py), as the moves' writer goes (app/tables/writer.py)."""
         try:
             with self.engine.connect() as conn:
                 if first:
                     conn.execution_options(**{FIRST: True})
                 with conn.begin():
                     yield conn
-        except (OperationalError, InterfaceError) as exc:
-            raise Unavailable("the database is unavailable, try again") from exc
-        except DataError as exc:
-            raise Malformed("the request holds characters that cannot be stored") from exc
-
-    @contextmanager
-    def autocommit(self) -> Iterator[Connection]:
-        """A connection whose every statement commits by itself (no BEGIN, no COMMIT round
-        trip): for a write that is one statement. Errors are mapped like ``begin``'s."""
-        try:
-            with self.engine.connect() as conn:
-                yield conn.execution_options(isolation_level="AUTOCOMMIT")
         except (OperationalError, InterfaceError) as exc:
             raise Unavailable("the database is unavailable, try again") from exc
         except DataError as exc:

@@ -2,7 +2,7 @@
 
 ``play_out`` takes a started table and lets the engine play its game in process, with the same
 policy as the suite's players (mostly end the turn when allowed, else any legal move; seeded),
-then stores what the server's move transaction stores (app/tables/play.py): every move's log
+then stores what the move store writes for a move (app/tables/store.py): every move's log
 row (``move_written``), the table's snapshot, version, status and clock through the same
 conditional update, and — when the game ended — the finish hooks (the solo record and the
 campaign) in the same transaction. After the commit the table's memory forgets it and the hub
@@ -26,9 +26,9 @@ from typing import Any
 from app import rules
 from app.realtime.hub import Notice, NoticeKind
 from app.tables import repository as repo
-from app.tables.play import move_written
 from app.tables.service import TableService
 from app.tables.status import TableStatus
+from app.tables.store import LogLine, move_written
 
 # Chooses a move from the legal moves in their wire form (the HTTP API's ``legal_moves``).
 Policy = Callable[[list[dict[str, Any]], random.Random], dict[str, Any]]
@@ -71,7 +71,7 @@ def play_out(
         start, seen, version = row.version, row.seats_version, row.version
         finished = False
         last: rules.Transition | None = None
-        rows: list[dict[str, Any]] = []
+        rows: list[LogLine] = []
         played = 0
         while not finished and (stop_after is None or played < stop_after):
             seat = rules.to_act(state)[0]

@@ -88,16 +88,6 @@ class PaceBook:
             stored = cast(pc.ClockBlob | None, clock_of(conn, table_id))
         return self.after_move(stored, state, seats)
 
-    def after_known_move(
-        self, table_id: str, version: int, seats_version: int, state: Any, seats: list[Any]
-    ) -> tuple[pc.ClockBlob | None, float | None] | None:
-        """``after_move`` from the clock this process remembers for the table at (``version``,
-        ``seats_version``); None when it does not know that clock."""
-        stored = self.known(table_id, version, seats_version)
-        if isinstance(stored, _Unknown):
-            return None
-        return self.after_move(stored, state, seats)
-
     def after_move(
         self, stored: pc.ClockBlob | None, state: Any, seats: list[dict[str, Any]]
     ) -> tuple[pc.ClockBlob | None, float | None]:

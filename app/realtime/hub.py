@@ -45,13 +45,10 @@ class Notice:
     table_id: str
     kind: str  # a NoticeKind value
     version: int | None = None
-    # The other processes were told already (the move's own statement sent the hint, delivered
-    # by Postgres when it committed): the relay does not send it again.
+    # The other processes were told already (the move store's own statement notified them,
+    # delivered by Postgres when it committed: app/tables/store_postgres.py): the relay does
+    # not send it again.
     relayed: bool = False
-
-
-# (channel, payload) of the hint that tells the other processes a table is at a version.
-Hint = Callable[[str, int], tuple[str, str]]
 
 
 class Background(Protocol):
@@ -111,9 +108,6 @@ class Hub:
         # Called (synchronously) with every notice this process hears, local or relayed: caches
         # of what a notice changes forget it here.
         self.watchers: list[Callable[[Notice], None]] = []
-        # While a relay runs (Postgres): the hint of a game notice, for a statement to send as it
-        # commits (app/tables/play.py); None without a relay.
-        self.hint: Hint | None = None
         # profile -> what ends each of its open sockets (called on a SIGNED_OUT notice)
         self._sessions: dict[str, set[Callable[[], None]]] = defaultdict(set)
 

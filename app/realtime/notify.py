@@ -10,11 +10,12 @@ versions of every table it serves and close any gap.
 
 Two ways to publish, both safe to mix:
 
-- ``notify_statement(table_id, version)`` returns a SQLAlchemy statement to execute inside the
-  move's own transaction. Postgres delivers it only if and when that transaction commits, so a
-  hint can never announce a move that was rolled back ("commit first, broadcast after" for free).
-- ``PgNotifier.publish(table_id, version)`` sends the hint from the listener's own connection
-  after the caller's commit.
+- inside the writer's own statement or transaction (``encode_hint``'s payload; a move's statement
+  does so, app/tables/store_postgres.py, and ``notify_statement`` is the same for a SQLAlchemy
+  transaction). Postgres delivers it only if and when that commits, so a hint can never announce
+  a move that was rolled back ("commit first, broadcast after" for free).
+- ``PgNotifier.publish(table_id, version)`` or the relay's queue (``HubRelay``) send the hint from
+  the listener's own connection after the caller's commit.
 """
 
 from __future__ import annotations
@@ -266,15 +267,12 @@ class HubRelay:
         if self not in self.hub.background:
             self.hub.background.append(self)
         await self.notifier.start()
-        self.hub.hint = self.hint
         self._queue = asyncio.Queue(maxsize=10_000)  # on this loop (an app may start again)
         self._sender = asyncio.create_task(self._send_loop(), name="emara-notify-sender")
 
     async def stop(self) -> None:
         if self in self.hub.background:
             self.hub.background.remove(self)
-        if self.hub.hint == self.hint:
-            self.hub.hint = None
         if self._sender is not None:
             # Flush what is queued (bounded), then stop.
             with contextlib.suppress(TimeoutError):
@@ -292,13 +290,9 @@ class HubRelay:
         """Wait until every hint offered so far has been sent (tests)."""
         await self._queue.join()
 
-    def hint(self, table_id: str, version: int) -> tuple[str, str]:
-        """The channel and payload of a game hint from this process (``Hub.hint``)."""
-        return self.notifier.channel, encode_hint(table_id, version, self.notifier.origin)
-
     def offer(self, notice: Any) -> None:
         """The hub hands a local notice over: queued for the sender task, never waited on (not
-        one the move's statement sent already)."""
+        one a move's own statement sent already: app/tables/store_postgres.py)."""
         if getattr(notice, "relayed", False):
             return
         try:

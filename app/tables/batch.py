@@ -18,14 +18,14 @@ Here one batch of moves of distinct tables is written as:
 
 What each move changed is then what it would have changed alone, inside the caller's
 transaction. Parameters are bound as Core binds them (app/db/binds.py). Needs SQLite 3.35
-(``RETURNING``; Python 3.11's builds carry 3.39 or later): with an older library every move is
-played on the threaded path (app/tables/play.py).
+(``RETURNING``; Python 3.11's builds carry 3.39 or later): the store refuses to start on an older
+library (app/tables/writer.py).
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Dialect
@@ -34,7 +34,7 @@ from app.db.binds import Binds
 from app.tables import repository as repo
 from app.tables.status import TableStatus
 
-# The conditional update's parameters as they come from app/tables/play.py ``move_written``: the
+# The conditional update's parameters as they come from app/tables/store.py ``Advance``: the
 # values set, then the conditions (besides the status).
 _SET = ("p_state", "p_version", "p_status", "p_at", "p_clock", "p_deadline")
 _SET_COLUMNS = ("state", "version", "status", "updated_at", "clock", "deadline")
@@ -79,7 +79,9 @@ class BatchWrite:
         self._delete = f"DELETE FROM {move} WHERE id IN ({{ids}})"
 
     def write(
-        self, conn: sqlite3.Connection, moves: Sequence[tuple[dict[str, Any], dict[str, Any]]]
+        self,
+        conn: sqlite3.Connection,
+        moves: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]],
     ) -> list[bool]:
         """Write ``moves`` (the update's parameters and the log row of each; no two of one
         table) in ``conn``'s transaction: whether each was written."""

@@ -1,26 +1,29 @@
-"""Play: the move transaction (what a seat receives after it is app/tables/feed.py).
+"""Play: a move judged and handed to the move store (what a seat receives after it is
+app/tables/feed.py).
 
-A move is one Core transaction: (read the snapshot) -> judge -> conditional update -> log insert
--> commit; only after the commit is it published to the hub (which waits on nothing). The
+A move is: the table at the version the move expects (as this process committed or read it last,
+app/tables/cache.py, else read from the database) -> judged here, on the event loop -> written by
+the move store (app/tables/store.py: the conditional update and the log row, committed; one path
+per database) -> only after the commit is it published to the hub (which waits on nothing). The
 conditional update lets exactly one move follow each version, and only with the seats the move
 was judged with: ``seats_version`` advances with every seat change on any instance, so a seat
-handed to a bot binds the very next move everywhere, with no notice needed.
+handed to a bot binds the very next move everywhere, with no notice needed. A refusal judged
+from this process's memory is checked against the database first (a read): the table may have
+moved on, or its seats changed (then the move is judged again from a fresh read).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, cast
 
-import psycopg
 from anyio import to_thread
 from sqlalchemy import Connection
-from sqlalchemy.exc import IntegrityError
 
 from app import rules
-from app.db.models import utcnow
 from app.db.session import Database
 from app.errors import (
     AppError,
@@ -33,34 +36,34 @@ from app.errors import (
     StaleVersion,
     WrongStatus,
 )
+from app.pace import clock as pc
 from app.pace.book import UNKNOWN, PaceBook
 from app.realtime.hub import Hub, Notice, NoticeKind
+from app.realtime.notify import CHANNEL
 from app.tables import repository as repo
 from app.tables.answers import MoveAnswer
-from app.tables.batch import batch_supported
 from app.tables.cache import TableCache
 from app.tables.locks import KeyedLocks
 from app.tables.status import TableStatus
+from app.tables.store import (
+    FinishHook,
+    MoveConflict,
+    MoveStore,
+    MoveWrite,
+    move_store,
+    move_written,
+)
 from app.tables.types import Fresh, LogRow, Viewer
-from app.tables.writer import MoveWriter
 from app.tally import MoveTally
 
-
-class Illegal:
-    """What the event loop's path answers for a move it judged illegal."""
-
-
-ILLEGAL = Illegal()
+__all__ = ["FinishHook", "Play", "move_written"]
 
 # Attempts of one move when the seats changed under it (each one re-reads them).
 SEAT_ATTEMPTS = 3
 
-# Hears, inside the move's transaction, that the move ended the game (the solo record).
-FinishHook = Callable[[Connection, str], None]
-
 
 class Prior(Exception):
-    """Carries the earlier result of a move_id out of the transaction (which then rolls back)."""
+    """Carries the earlier result of a move_id out of a read."""
 
     def __init__(self, result: MoveAnswer) -> None:
         super().__init__("duplicate move_id")
@@ -71,9 +74,16 @@ class SeatsChanged(Exception):
     """The seats changed since the move read them: the move is judged again from the database."""
 
 
-class EndsGame(Exception):
-    """The move ends the game: it is played again in a transaction, where the finish hooks
-    write beside it (the one-statement path has no transaction to give them)."""
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """The table at the version a move expects, as the move is judged with it."""
+
+    state: Any
+    seats: list[dict[str, Any]]
+    holders: dict[int, str | None]
+    seats_version: int
+    clock: pc.ClockBlob | None  # the pace clock at that version
+    kept: tuple[LogRow, ...]  # the log lines this process keeps before the move (``Fresh``)
 
 
 def prior_result(conn: Connection, table_id: str, move_id: str, seat: int) -> MoveAnswer | None:
@@ -100,52 +110,6 @@ def refuse(conn: Connection, row: Any, table_id: str, move_id: str, seat: int) -
     raise StaleVersion("the table has moved on", version=row.version)
 
 
-def move_written(
-    table_id: str,
-    seat: int,
-    move_id: str,
-    expected: int,
-    seen: int,
-    tr: rules.Transition,
-    clock: Any,
-    deadline: float | None,
-    status: TableStatus = TableStatus.PLAYING,
-) -> tuple[dict[str, Any], dict[str, Any], LogRow]:
-    """What a move writes: the table's conditional update's parameters, the log row, and the
-    log line as this process remembers it."""
-    now = utcnow()
-    new_version = expected + 1
-    params = {
-        "p_id": table_id,
-        "p_expected": expected,
-        "p_seats": seen,
-        "p_state": rules.state_blob(tr.state),
-        "p_version": new_version,
-        "p_status": status,
-        "p_at": now,
-        "p_clock": clock,
-        "p_deadline": deadline,
-    }
-    raw_events = list(tr.events)
-    entry = LogRow(
-        version=new_version,
-        seat=seat,
-        move=tr.move,
-        events=raw_events,
-        created_at=now,
-    )
-    row = {
-        "table_id": table_id,
-        "version": new_version,
-        "seat": seat,
-        "move": entry.move,
-        "events": raw_events,
-        "move_id": move_id,
-        "created_at": now,
-    }
-    return params, row, entry
-
-
 def _answer(entry: LogRow, move_id: str, seat: int) -> MoveAnswer:
     return {
         "version": entry.version,
@@ -163,6 +127,7 @@ class Play:
         locks: KeyedLocks,
         cache: TableCache,
         pace: PaceBook | None = None,
+        channel: str = CHANNEL,
     ) -> None:
         self.db = db
         self.hub = hub
@@ -171,9 +136,14 @@ class Play:
         self.pace = pace or PaceBook()
         self.finish_hooks: list[FinishHook] = []
         self.tally = MoveTally()  # read by /metrics (app/metrics)
-        # SQLite: the moves judged on the event loop are written together (app/tables/writer.py;
-        # an SQLite too old for its statements plays every move on the threaded path)
-        self.writer = None if db.postgres or not batch_supported() else MoveWriter(db)
+        # Where moves are written: one store per database (app/tables/store.py); ``channel``
+        # is the one the other processes listen on (Postgres).
+        self.store: MoveStore = move_store(db, self._finished, channel)
+
+    def _finished(self, conn: Connection, table_id: str) -> None:
+        """The finish hooks of a move that ended the game (run by the store)."""
+        for hook in self.finish_hooks:
+            hook(conn, table_id)
 
     # ------------------------------------------------------------------ move
     async def submit_move(
@@ -211,114 +181,20 @@ class Play:
         if not isinstance(move, dict):
             raise Malformed("move must be an object")
         async with self.locks[viewer.table_id]:
-            relayed = False
-            direct = await self._direct(viewer.seat, viewer, move, expected_version, move_id)
-            if isinstance(direct, tuple):
-                out, relayed = direct
-            else:
-                out, _fresh = await to_thread.run_sync(
-                    self.submit_sync,
-                    viewer.table_id,
-                    viewer.seat,
-                    move,
-                    expected_version,
-                    move_id,
-                    viewer.bot,
-                    viewer.profile_id,
-                    direct is not ILLEGAL,  # first, unless judged illegal (see submit_sync)
-                )
+            out, notice = await self._play(
+                viewer.table_id,
+                viewer.seat,
+                move,
+                expected_version,
+                move_id,
+                viewer.bot,
+                viewer.profile_id,
+            )
         if on_commit is not None:
             await on_commit(out)
         # Also on a duplicate: the first attempt may have committed without being announced.
-        self.hub.publish(Notice(viewer.table_id, NoticeKind.GAME, out["version"], relayed))
+        self.hub.publish(notice)
         return out
-
-    async def _direct(
-        self, seat: int, viewer: Viewer, move: dict[str, Any], expected: int, move_id: str
-    ) -> tuple[MoveAnswer, bool] | Illegal | None:
-        """The move on the event loop, in the plain case: this process knows the table at
-        ``expected`` with its seats and clock, the seat is the mover's, the move is legal and
-        does not end the game. Then it is judged here, nothing is read, and it is written with
-        no worker thread of its own: on Postgres as one statement sent from the loop
-        (app/db/direct.py), on SQLite by the thread that writes moves together
-        (app/tables/writer.py). None in every other case, and when the write fails or changes
-        nothing: ``submit_sync`` then plays the move from the start and says what happened (a
-        move_id that landed is caught by the log's unique key there). ``ILLEGAL`` when the move
-        was judged illegal here (the threaded path says why, without going first)."""
-        pool, writer = self.db.direct, self.writer
-        table_id = viewer.table_id
-        epoch = self.cache.epoch
-        fresh = self.cache.get(table_id)
-        if (
-            (pool is None and writer is None)
-            or fresh is None
-            or fresh.version != expected
-            or fresh.status != TableStatus.PLAYING
-        ):
-            return None
-        bot_seat = any(x["seat"] == seat and x["bot_level"] for x in fresh.seats)
-        if bot_seat != viewer.bot:
-            return None
-        if not viewer.bot and (
-            viewer.profile_id is None or fresh.holders.get(seat) != viewer.profile_id
-        ):
-            return None
-        try:
-            tr = rules.apply_move(fresh.state, seat, move)
-        except rules.IllegalMoveError:
-            return ILLEGAL
-        if rules.outcome(tr.state) is not None:
-            return None
-        paced = self.pace.after_known_move(
-            table_id, expected, fresh.seats_version, tr.state, fresh.seats
-        )
-        if paced is None:
-            return None
-        clock, deadline = paced
-        params, row, entry = move_written(
-            table_id, seat, move_id, expected, fresh.seats_version, tr, clock, deadline
-        )
-        hint = None
-        writing: Coroutine[Any, Any, int | None]
-        if pool is not None:
-            # While a relay runs, the statement tells the other processes too (as it commits).
-            hint = None if self.hub.hint is None else self.hub.hint(table_id, entry.version)
-            writing = repo.advance_and_log_direct(pool, params, row, hint)
-        else:
-            assert writer is not None
-            writing = writer.write(params, row)
-        # Its own task: a socket that closes while the move is written must not leave a move
-        # that committed unremembered (the next move here would start from the version before).
-        write = asyncio.ensure_future(writing)
-        try:
-            changed = await asyncio.shield(write)
-        except asyncio.CancelledError:
-            self.cache.forget(table_id)
-
-            def settled(task: asyncio.Future[int | None]) -> None:
-                self.cache.forget(table_id)
-                if not task.cancelled() and task.exception() is None and task.result() == 1:
-                    self.hub.publish(Notice(table_id, NoticeKind.GAME, entry.version))
-
-            write.add_done_callback(settled)
-            raise
-        except psycopg.Error:
-            return None
-        if changed != 1:
-            return None
-        after = Fresh(
-            entry.version,
-            tr.state,
-            TableStatus.PLAYING,
-            entry,
-            fresh.seats,
-            fresh.seats_version,
-            fresh.holders,
-            fresh.lines_to_keep(),
-        )
-        self.cache.remember(table_id, after, epoch)
-        self.pace.remember(table_id, entry.version, fresh.seats_version, clock)
-        return _answer(entry, move_id, seat), hint is not None
 
     def submit_sync(
         self,
@@ -329,27 +205,17 @@ class Play:
         move_id: str,
         bot: bool = False,
         profile_id: str | None = None,
-        first: bool = True,
     ) -> tuple[MoveAnswer, bool]:
-        """The move's transaction; (result, True) when committed now, (earlier result, False)
-        for a move_id this seat has played already. A person's move (``bot`` False) is played
-        only if ``profile_id`` holds ``seat`` in the seats the move is judged with. ``first``
-        (SQLite): its transaction goes ahead of those waiting for the writer (app/db/gate.py),
-        as a move's acknowledgement waits on it; not for a move already judged illegal, which
-        a client could send in a loop to jump the queue."""
-        one = self.db.postgres
-        for _ in range(SEAT_ATTEMPTS + 1):  # (one more when the move turns out to end the game)
-            try:
-                return self._attempt(
-                    table_id, seat, move, expected, move_id, bot, profile_id, one, first
-                )
-            except EndsGame:
-                one = False
-            except SeatsChanged:
-                self.cache.forget(table_id)  # the next attempt reads the seats in its own txn
-        raise StaleVersion("the seats changed; try again", version=expected)
+        """The move from a thread without an event loop (scripts, tests): the same path on an
+        event loop of its own, without this process's table lock (the conditional update
+        holds) and without a notice. (result, True) when committed now, (earlier result,
+        False) for a move_id this seat has played already."""
+        out, _notice = asyncio.run(
+            self._play(table_id, seat, move, expected, move_id, bot, profile_id)
+        )
+        return out, not out["duplicate"]
 
-    def _attempt(
+    async def _play(
         self,
         table_id: str,
         seat: int,
@@ -358,120 +224,163 @@ class Play:
         move_id: str,
         bot: bool,
         profile_id: str | None,
-        one_statement: bool = False,
-        first: bool = True,
-    ) -> tuple[MoveAnswer, bool]:
-        """The snapshot is read from the database unless this process knows version
-        ``expected`` itself: a table's state at a version never changes, and the conditional
-        update checks both the version and the seats the move was judged with. A ``move_id``
-        seen before (for this seat) is caught by the log's unique key, which rolls the whole
-        transaction back. A person cannot move for a seat handed to a bot, nor for a seat their
-        profile does not hold in those seats (left, or taken by someone else on any instance),
-        nor a ``bot`` for a seat no bot holds.
+    ) -> tuple[MoveAnswer, Notice]:
+        """The move's result and the notice to publish. A person's move (``bot`` False) is
+        played only if ``profile_id`` holds ``seat`` in the seats the move is judged with; a
+        ``bot`` only for a seat a bot holds."""
+        for _ in range(SEAT_ATTEMPTS + 1):
+            try:
+                return await self._attempt(table_id, seat, move, expected, move_id, bot, profile_id)
+            except Prior as found:
+                version = found.result["version"]
+                return found.result, Notice(table_id, NoticeKind.GAME, version)
+            except SeatsChanged:
+                self.cache.forget(table_id)  # the next attempt reads the seats
+        raise StaleVersion("the seats changed; try again", version=expected)
 
-        ``one_statement`` (Postgres) and this process knows the table at ``expected``: nothing
-        is read, and the update and the log insert go as one statement that commits by itself
-        (``repository.advance_and_log``) — one round trip for the whole move."""
+    async def _attempt(
+        self,
+        table_id: str,
+        seat: int,
+        move: dict[str, Any],
+        expected: int,
+        move_id: str,
+        bot: bool,
+        profile_id: str | None,
+    ) -> tuple[MoveAnswer, Notice]:
+        """One judgement and write of the move, from the table at ``expected``: this process's
+        memory of it when it has one (a table's state at a version never changes, and the
+        conditional update checks both the version and the seats the move was judged with),
+        else a read. A ``move_id`` seen before (for this seat) is caught by the log's unique
+        key: the store writes nothing, and the earlier result is read."""
         epoch = self.cache.epoch
-        fresh = self.cache.get(table_id)
-        known = (
-            fresh is not None and fresh.version == expected and fresh.status == TableStatus.PLAYING
-        )
-        one = one_statement and known
+        table = self._known(table_id, expected)
+        if table is None:
+            table = await to_thread.run_sync(self._read, table_id, expected, move_id, seat)
+        seen = table.seats_version
+        bot_seat = any(x["seat"] == seat and x["bot_level"] for x in table.seats)
+        if bot_seat != bot:
+            await self._check(table_id, expected, seen, move_id, seat)
+            if bot_seat:
+                raise BotPlaysSeat("a bot plays this seat: take it back first", version=expected)
+            # The bot thought while its seat was taken back.
+            raise NoBotSeat("no bot plays this seat any more", version=expected)
+        if not bot and (profile_id is None or table.holders.get(seat) != profile_id):
+            await self._check(table_id, expected, seen, move_id, seat)
+            raise NotYourSeat("you do not hold this seat now", version=expected)
         try:
-            with self.db.autocommit() if one else self.db.begin(first=first) as conn:
-                if fresh is not None and known:
-                    state, seats, seen = fresh.state, fresh.seats, fresh.seats_version
-                    holders = fresh.holders
-                    stored: Any = UNKNOWN
-                else:
-                    row = repo.snapshot(conn, table_id)
-                    if row is None:
-                        raise NotFound("no such table")
-                    if (
-                        row.status != TableStatus.PLAYING
-                        or row.state is None
-                        or row.version != expected
-                    ):
-                        refuse(conn, row, table_id, move_id, seat)
-                    state = rules.decode_state(row.state)
-                    seats, holders = repo.game_seats_and_holders(conn, table_id)
-                    seen = row.seats_version
-                    stored = row.clock
-                bot_seat = any(x["seat"] == seat and x["bot_level"] for x in seats)
-                if bot_seat != bot:
-                    self._check_seats_current(conn, table_id, expected, seen, move_id, seat)
-                    if bot_seat:
-                        raise BotPlaysSeat(
-                            "a bot plays this seat: take it back first", version=expected
-                        )
-                    # The bot thought while its seat was taken back.
-                    raise NoBotSeat("no bot plays this seat any more", version=expected)
-                if not bot and (profile_id is None or holders.get(seat) != profile_id):
-                    self._check_seats_current(conn, table_id, expected, seen, move_id, seat)
-                    raise NotYourSeat("you do not hold this seat now", version=expected)
-                try:
-                    tr = rules.apply_move(state, seat, move)
-                except rules.IllegalMoveError as exc:
-                    # Judged against version ``expected``: make sure that is still the table's.
-                    self._check_seats_current(conn, table_id, expected, seen, move_id, seat)
-                    raise IllegalMove(
-                        str(getattr(exc, "message", exc)),
-                        engine_code=getattr(exc, "code", "illegal"),
-                        version=expected,
-                    ) from exc
-                finished = rules.outcome(tr.state) is not None
-                if finished and one:
-                    raise EndsGame()
-                status = TableStatus.FINISHED if finished else TableStatus.PLAYING
-                clock, deadline = self.pace.on_move(
-                    conn, table_id, expected, seen, stored, tr.state, seats
-                )
-                params, row, entry = move_written(
-                    table_id, seat, move_id, expected, seen, tr, clock, deadline, status
-                )
-                if one:
-                    changed = repo.advance_and_log(conn, params, row)
-                else:
-                    changed = repo.advance(conn, params)
-                if changed != 1:
-                    # Lost a race (to a retry of this very move, or another), or the seats moved.
-                    self._check_seats_current(conn, table_id, expected, seen, move_id, seat)
-                    raise StaleVersion("the table has moved on", version=expected)
-                if not one:
-                    repo.log_move(conn, row)
-                if finished:
-                    for hook in self.finish_hooks:
-                        hook(conn, table_id)
-        except Prior as found:
-            return found.result, False
-        except IntegrityError:
-            # This seat's move_id is in the log already (a retry, or a concurrent request with
-            # the same move_id won the race), or another move took the version first.
-            with self.db.begin() as conn:
-                earlier = prior_result(conn, table_id, move_id, seat)
-                if earlier is not None:
-                    return earlier, False
-                current = repo.version_of(conn, table_id)
-            raise StaleVersion("the table has moved on", version=current) from None
-        # Committed (the transaction block is closed).
-        kept = fresh.lines_to_keep() if fresh is not None and known else ()
-        fresh = Fresh(entry.version, tr.state, status, entry, seats, seen, holders, kept)
-        self.cache.remember(table_id, fresh, epoch)
+            tr = rules.apply_move(table.state, seat, move)
+        except rules.IllegalMoveError as exc:
+            # Judged against version ``expected``: make sure that is still the table's.
+            await self._check(table_id, expected, seen, move_id, seat)
+            raise IllegalMove(
+                str(getattr(exc, "message", exc)),
+                engine_code=getattr(exc, "code", "illegal"),
+                version=expected,
+            ) from exc
+        finished = rules.outcome(tr.state) is not None
+        status = TableStatus.FINISHED if finished else TableStatus.PLAYING
+        clock, deadline = self.pace.after_move(table.clock, tr.state, table.seats)
+        params, row, entry = move_written(
+            table_id, seat, move_id, expected, seen, tr, clock, deadline, status
+        )
+        try:
+            notice = await self._store(MoveWrite(params, row, finished))
+        except MoveConflict:
+            # Lost a race (to a retry of this very move, or another), or the seats moved.
+            await self._check(table_id, expected, seen, move_id, seat, conflict=True)
+            raise StaleVersion("the table has moved on", version=expected) from None
+        after = Fresh(
+            entry.version, tr.state, status, entry, table.seats, seen, table.holders, table.kept
+        )
+        self.cache.remember(table_id, after, epoch)
         self.pace.remember(table_id, entry.version, seen, clock)
-        return _answer(entry, move_id, seat), True
+        return _answer(entry, move_id, seat), notice
 
-    @staticmethod
-    def _check_seats_current(
-        conn: Connection, table_id: str, expected: int, seen: int, move_id: str, seat: int
+    def _known(self, table_id: str, expected: int) -> Judged | None:
+        """The table at ``expected`` from this process's memory (its clock too), if it has it."""
+        fresh = self.cache.get(table_id)
+        if fresh is None or fresh.version != expected or fresh.status != TableStatus.PLAYING:
+            return None
+        clock = self.pace.known(table_id, expected, fresh.seats_version)
+        if clock is UNKNOWN:
+            return None  # the clock is not known here: the table is read
+        return Judged(
+            fresh.state,
+            fresh.seats,
+            fresh.holders,
+            fresh.seats_version,
+            cast(pc.ClockBlob | None, clock),
+            fresh.lines_to_keep(),
+        )
+
+    def _read(self, table_id: str, expected: int, move_id: str, seat: int) -> Judged:
+        """The table at ``expected`` read from the database (a worker thread); where it is
+        instead, as ``refuse`` says."""
+        with self.db.read() as conn:
+            row = repo.snapshot(conn, table_id)
+            if row is None:
+                raise NotFound("no such table")
+            if row.status != TableStatus.PLAYING or row.state is None or row.version != expected:
+                refuse(conn, row, table_id, move_id, seat)
+            seats, holders = repo.game_seats_and_holders(conn, table_id)
+        return Judged(
+            rules.decode_state(row.state), seats, holders, row.seats_version, row.clock, ()
+        )
+
+    async def _store(self, move: MoveWrite) -> Notice:
+        """The store writes the move in a task of its own: a socket that closes meanwhile must
+        not leave a move that committed unremembered (the next move here would start from the
+        version before) nor unannounced."""
+        table_id = move.table_id
+        write = asyncio.ensure_future(self.store.store(move))
+        try:
+            return await asyncio.shield(write)
+        except asyncio.CancelledError:
+            self.cache.forget(table_id)
+
+            def settled(task: asyncio.Future[Notice]) -> None:
+                self.cache.forget(table_id)
+                if not task.cancelled() and task.exception() is None:
+                    self.hub.publish(task.result())
+
+            write.add_done_callback(settled)
+            raise
+        except MoveConflict:
+            raise
+        except Exception:
+            self.cache.forget(table_id)  # (whether it was written is not known)
+            raise
+
+    async def _check(
+        self,
+        table_id: str,
+        expected: int,
+        seen: int,
+        move_id: str,
+        seat: int,
+        conflict: bool = False,
+    ) -> None:
+        await to_thread.run_sync(
+            self._check_sync, table_id, expected, seen, move_id, seat, conflict
+        )
+
+    def _check_sync(
+        self, table_id: str, expected: int, seen: int, move_id: str, seat: int, conflict: bool
     ) -> None:
         """Before a refusal judged from the seats and state at (``expected``, ``seen``): if the
         table is no longer there, say where it is (``refuse``) or judge again (the seats
-        changed)."""
-        row = repo.head(conn, table_id)
-        if row is None:
-            raise NotFound("no such table")
-        if row.version != expected or row.status != TableStatus.PLAYING:
-            refuse(conn, row, table_id, move_id, seat)
-        if row.seats_version != seen:
-            raise SeatsChanged()
+        changed). After a ``conflict`` (the store wrote nothing), first the earlier result of
+        this move_id, if the log has it."""
+        with self.db.read() as conn:
+            if conflict:
+                found = prior_result(conn, table_id, move_id, seat)
+                if found is not None:
+                    raise Prior(found)
+            row = repo.head(conn, table_id)
+            if row is None:
+                raise NotFound("no such table")
+            if row.version != expected or row.status != TableStatus.PLAYING:
+                refuse(conn, row, table_id, move_id, seat)
+            if row.seats_version != seen:
+                raise SeatsChanged()

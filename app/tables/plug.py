@@ -15,17 +15,16 @@ from app.tables.vacation import PaceService
 
 def plug(core: Core, parts: Parts) -> Feature:
     s, db, hub, clock = core.settings, core.db, core.hub, core.clock
-    service = TableService(db, hub)
+    service = TableService(db, hub, s.notify_channel)
     service.table_create_limit = (s.table_create_limit, s.table_create_window_seconds)
     service.pace.clock = clock
     pace = PaceService(db, hub, service.locks, clock)
     sweeper = Sweeper(db, hub, clock, interval=s.deadline_sweep_seconds)
 
-    def stop_writer() -> None:
-        if service.play.writer is not None:
-            service.play.writer.stop()  # what is queued is written first
+    async def stop_store() -> None:
+        await service.play.store.close()  # what is queued is written first
 
-    work = [Work("moves", stop=stop_writer)]
+    work = [Work("moves", stop=stop_store)]
     if s.deadline_sweep_seconds > 0:
         work.append(Work("deadlines", sweeper.start, sweeper.stop))
     return Feature(

@@ -8,7 +8,7 @@ deadline_repository.py; what other features may read and write of the tables is 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import (
@@ -22,7 +22,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from app.db.direct import Compiled, DirectPool
+from app.db.direct import Compiled
 from app.db.models import GameTable, MoveRecord, Profile, Seat
 from app.tables.status import TableStatus
 
@@ -75,10 +75,10 @@ ADVANCE_AND_LOG = (
     )
     .returning(MOVE.c.version)
 )
-ADVANCE_AND_LOG_DIRECT = Compiled(ADVANCE_AND_LOG)
-# The same, and the hint to the other processes (app/realtime/notify.py): Postgres delivers it
-# when the statement commits, and never for a move that did not.
-ADVANCE_LOG_AND_HINT = Compiled(
+# The same, and the notice to the other processes (app/realtime/notify.py) in it: Postgres
+# delivers it when the statement commits, and never for a move that did not. The one statement of
+# a move on Postgres, sent from the event loop (app/tables/store_postgres.py).
+ADVANCE_LOG_AND_NOTIFY = Compiled(
     ADVANCE_AND_LOG.returning(func.pg_notify(bindparam("n_channel"), bindparam("n_payload")))
 )
 SNAPSHOT = select(
@@ -173,41 +173,18 @@ def lobby_seats(conn: Connection, table_id: str) -> Sequence[Any]:
     return conn.execute(GAME_SEATS, {"p_id": table_id}).all()
 
 
-def advance(conn: Connection, params: dict[str, Any]) -> int:
+def advance(conn: Connection, params: Mapping[str, Any]) -> int:
     """The conditional update; the number of rows it changed (0 or 1)."""
     return int(conn.execute(ADVANCE, advance_values(params)).rowcount)
 
 
-def advance_values(params: dict[str, Any]) -> dict[str, Any]:
+def advance_values(params: Mapping[str, Any]) -> dict[str, Any]:
     """The conditional update's parameters: the move's, and the status it requires."""
     return {**params, "p_playing": TableStatus.PLAYING}
 
 
-def log_move(conn: Connection, row: dict[str, Any]) -> None:
-    conn.execute(LOG, row)
-
-
-def advance_and_log(conn: Connection, params: dict[str, Any], row: dict[str, Any]) -> int:
-    """Postgres: ``advance`` and ``log_move`` as one statement; the rows logged (0 or 1)."""
-    return len(conn.execute(ADVANCE_AND_LOG, advance_and_log_values(params, row)).all())
-
-
-async def advance_and_log_direct(
-    pool: DirectPool,
-    params: dict[str, Any],
-    row: dict[str, Any],
-    hint: tuple[str, str] | None = None,
-) -> int:
-    """``advance_and_log`` sent from the event loop (app/db/direct.py); with ``hint`` (channel,
-    payload), the statement also notifies the other processes as it commits."""
-    values = advance_and_log_values(params, row)
-    if hint is None:
-        return await pool.count(ADVANCE_AND_LOG_DIRECT, values)
-    values["n_channel"], values["n_payload"] = hint
-    return await pool.count(ADVANCE_LOG_AND_HINT, values)
-
-
-def advance_and_log_values(params: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
+def advance_and_log_values(params: Mapping[str, Any], row: Mapping[str, Any]) -> dict[str, Any]:
+    """``ADVANCE_AND_LOG``'s parameters: the update's and the log row's (``m_`` before each)."""
     values = advance_values(params)
     values.update({f"m_{k}": v for k, v in row.items() if k != "table_id"})
     return values

@@ -15,6 +15,7 @@ from anyio import to_thread
 from app.db.session import Database
 from app.pace.book import PaceBook
 from app.realtime.hub import Hub
+from app.realtime.notify import CHANNEL
 from app.tables import lobby_repository as lobby_repo
 from app.tables.answers import CatchUp, GameAnswer, LobbyAnswer, LogPage, MoveAnswer
 from app.tables.audit import Audit
@@ -33,7 +34,8 @@ __all__ = ["TableService", "Viewer"]
 
 
 class TableService:
-    def __init__(self, db: Database, hub: Hub) -> None:
+    def __init__(self, db: Database, hub: Hub, channel: str = CHANNEL) -> None:
+        """``channel``: the one the other processes listen on (app/realtime/notify.py)."""
         self.db = db
         self.hub = hub
         # One lock per table in this process: spares the database most lost races. Kept only
@@ -45,7 +47,7 @@ class TableService:
         self.pace = PaceBook()
         self.lobbies = Lobby(db, hub, self.locks, self.pace)
         self.host = HostActs(db, hub, self.locks)
-        self.play = Play(db, hub, self.locks, self.cache, self.pace)
+        self.play = Play(db, hub, self.locks, self.cache, self.pace, channel)
         self.feed = GameFeed(db, self.cache, self.pace)
         self.audit = Audit(db)
         self.explainer = Explainer(db)

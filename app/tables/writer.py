@@ -1,4 +1,4 @@
-"""SQLite: the moves the event loop judged, written together by one thread (a group commit).
+"""SQLite: every move is written by the one thread that writes the queued moves (a group commit).
 
 SQLite has one writer at a time, and a commit waits for the disk (``synchronous=FULL``: the WAL is
 synced before the move is acknowledged). One transaction per move, each in a worker thread, held
@@ -6,10 +6,10 @@ the database for that sync in turn: about 500 moves a second was all a file took
 cores. Here the moves that arrive while a transaction is being written wait in a queue, and the
 next transaction writes all of them: one ``BEGIN IMMEDIATE`` (through the file's writer gate,
 ahead of the transactions that wait there: app/db/gate.py), the moves' log rows and updates in
-three statements (app/tables/batch.py), one commit and one sync for all. A move whose update
+three statements (app/tables/batch.py), the finish hooks of the moves that end their game (the
+solo record, in the same transaction), one commit and one sync for all. A move whose update
 changes nothing, or whose log row breaks the log's unique keys, leaves nothing written and is
-answered ``None``: the caller plays it again on the threaded path, which says why
-(app/tables/play.py). A transaction that fails answers ``None`` to each of its moves alike.
+answered ``MoveConflict``; a transaction that fails answers ``Unavailable`` to each of its moves.
 Nothing is acknowledged before its commit. Every ``CHECKPOINT_MOVES`` moves, the log is copied
 back into the file by a thread of its own (app/db/checkpoint.py).
 """
@@ -23,11 +23,14 @@ import queue
 import sqlite3
 import threading
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 from app.db.checkpoint import CHECKPOINT_MOVES, Checkpointer
-from app.db.session import Database
-from app.tables.batch import BatchWrite
+from app.db.session import FIRST, Database
+from app.errors import Unavailable
+from app.realtime.hub import Notice, NoticeKind
+from app.tables.batch import SQLITE_NEEDED, BatchWrite, batch_supported
+from app.tables.store import FinishHook, MoveConflict, MoveWrite
 
 log = logging.getLogger("emara.tables.writer")
 
@@ -37,17 +40,23 @@ BATCH = 64
 
 @dataclass
 class _Job:
-    params: dict[str, Any]
-    row: dict[str, Any]
+    move: MoveWrite
     loop: asyncio.AbstractEventLoop
-    done: asyncio.Future[int | None]
+    done: asyncio.Future[Notice]
 
 
-class MoveWriter:
-    """One thread per database that writes queued moves in batches (started when first used)."""
+class SqliteMoves:
+    """The move store of a SQLite database (app/tables/store.py): one thread that writes the
+    queued moves in batches (started when first used)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, finished: FinishHook) -> None:
+        if not batch_supported():
+            raise RuntimeError(
+                f"SQLite {sqlite3.sqlite_version} is too old: the moves need "
+                + ".".join(map(str, SQLITE_NEEDED))
+            )
         self.db = db
+        self.finished = finished
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start = threading.Lock()
@@ -58,16 +67,20 @@ class MoveWriter:
         # The batch's statements (app/tables/batch.py)
         self._statements = BatchWrite(db.engine.dialect)
 
-    async def write(self, params: dict[str, Any], row: dict[str, Any]) -> int | None:
-        """1 when the move is committed; None when it was not (see the module)."""
+    async def store(self, move: MoveWrite) -> Notice:
+        """The move committed, and its notice; ``MoveConflict`` or ``Unavailable`` (see the
+        module)."""
         self._running()
         loop = asyncio.get_running_loop()
-        job = _Job(params, row, loop, loop.create_future())
+        job = _Job(move, loop, loop.create_future())
         self._jobs.put(job)
         return await job.done
 
+    async def close(self) -> None:
+        self.stop()
+
     def stop(self) -> None:
-        """Let the thread finish what is queued and end (a later ``write`` starts it again)."""
+        """Let the thread finish what is queued and end (a later ``store`` starts it again)."""
         with self._start:
             thread, self._thread = self._thread, None
         if thread is not None:
@@ -102,29 +115,32 @@ class MoveWriter:
                 with contextlib.suppress(RuntimeError):  # its event loop has closed
                     job.loop.call_soon_threadsafe(_settle, job.done, result)
 
-    def _write(self, batch: list[_Job]) -> list[int | None]:
+    def _write(self, batch: list[_Job]) -> list[Notice | Exception]:
         written: dict[int, bool] = {}
-        pooled = self.db.engine.raw_connection()
         try:
             # (a gated connection: its BEGIN IMMEDIATE goes ahead of the transactions that wait)
-            conn = cast(sqlite3.Connection, pooled.dbapi_connection)
-            conn.begin(first=True)  # type: ignore[attr-defined]
-            try:
-                for jobs in _rounds(batch):
-                    done = self._statements.write(conn, [(j.params, j.row) for j in jobs])
-                    written.update(zip(map(id, jobs), done, strict=True))
-                conn.commit()
-            except BaseException:
-                conn.rollback()
-                raise
+            with self.db.engine.connect() as conn:
+                conn.execution_options(**{FIRST: True})
+                with conn.begin():
+                    raw = cast(sqlite3.Connection, conn.connection.dbapi_connection)
+                    for jobs in _rounds(batch):
+                        moves = [(j.move.advance, j.move.line) for j in jobs]
+                        done = self._statements.write(raw, moves)
+                        written.update(zip(map(id, jobs), done, strict=True))
+                    for job in batch:
+                        if job.move.finished and written[id(job)]:
+                            self.finished(conn, job.move.table_id)
         except Exception:  # the transaction did not commit: none of its moves is written
-            log.warning("a batch of %d moves failed; each is played again alone", len(batch))
-            return [None] * len(batch)
-        finally:
-            pooled.close()  # (back to the pool)
+            log.warning("a batch of %d moves failed", len(batch), exc_info=True)
+            return [Unavailable("the database is unavailable, try again") for _ in batch]
         self.batches += 1
-        results: list[int | None] = [1 if written[id(job)] else None for job in batch]
-        self._since_checkpoint += sum(1 for r in results if r == 1)
+        results: list[Notice | Exception] = [
+            Notice(job.move.table_id, NoticeKind.GAME, job.move.version)
+            if written[id(job)]
+            else MoveConflict()
+            for job in batch
+        ]
+        self._since_checkpoint += sum(1 for job in batch if written[id(job)])
         if self._since_checkpoint >= CHECKPOINT_MOVES:
             self._since_checkpoint = 0
             self.checkpointer.ask()
@@ -137,7 +153,7 @@ def _rounds(batch: list[_Job]) -> list[list[_Job]]:
     rounds: list[list[_Job]] = []
     tables: list[set[str]] = []
     for job in batch:
-        table_id = job.params["p_id"]
+        table_id = job.move.table_id
         n = next((i for i, seen in enumerate(tables) if table_id not in seen), len(rounds))
         if n == len(rounds):
             rounds.append([])
@@ -147,6 +163,10 @@ def _rounds(batch: list[_Job]) -> list[list[_Job]]:
     return rounds
 
 
-def _settle(done: asyncio.Future[int | None], result: int | None) -> None:
-    if not done.done():  # (a caller that went away cancelled its wait, not the write)
+def _settle(done: asyncio.Future[Notice], result: Notice | Exception) -> None:
+    if done.done():  # (a caller that went away cancelled its wait, not the write)
+        return
+    if isinstance(result, Exception):
+        done.set_exception(result)
+    else:
         done.set_result(result)

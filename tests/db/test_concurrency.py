@@ -537,21 +537,21 @@ def test_a_move_id_is_unique_per_seat(
     assert log_length(svc, tid) == version + 1
 
 
-def test_a_move_from_a_known_table_is_one_statement_on_postgres(
+def test_a_move_is_written_by_the_store_and_reads_only_when_the_table_is_not_known(
     client: TestClient, two_services: Any, ann: Player, bob: Player
 ) -> None:
-    """Postgres: once the process knows the table, a move sends one statement that commits by
-    itself (update and log insert together); a cold move and the move that ends a game keep the
-    transaction. SQLite has no such statement: its moves stay one transaction of two."""
+    """Every move is written by the database's move store (Postgres: one statement sent from
+    the event loop; SQLite: the moves' writer thread), never through the engine's worker-thread
+    connections: a cold move only reads there (the table, its seats), a move on a table the
+    process knows sends nothing at all."""
     from sqlalchemy import event
 
     svc, _ = two_services
     tid = started_table(client, ann, bob)
-    sent: list[tuple[str, bool]] = []
+    sent: list[str] = []
 
     def seen(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
-        dbapi = conn.connection.dbapi_connection
-        sent.append((statement.split()[0].upper(), bool(getattr(dbapi, "autocommit", False))))
+        sent.append(statement.split()[0].upper())
 
     event.listen(svc.db.engine, "before_cursor_execute", seen)
     try:
@@ -564,14 +564,9 @@ def test_a_move_from_a_known_table_is_one_statement_on_postgres(
         svc.play.submit_sync(tid, 0, moves[0], 1, "known", profile_id=ann.id)
     finally:
         event.remove(svc.db.engine, "before_cursor_execute", seen)
-    postgres = svc.db.engine.dialect.name == "postgresql"
-    assert svc.db.postgres == postgres
-    if postgres:
-        assert sent == [("WITH", True)]
-    else:
-        assert [s for s, _ in sent] == ["UPDATE", "INSERT"]
-    assert [s for s, _ in cold][-2:] == ["UPDATE", "INSERT"]  # read, then the two writes
-    assert not any(auto for _, auto in cold)
+    assert svc.db.postgres == (svc.db.engine.dialect.name == "postgresql")
+    assert sent == []
+    assert cold and set(cold) == {"SELECT"}  # read, then written by the store
     assert log_length(svc, tid) == 2 and svc.replay_matches(tid)
 
 
@@ -595,9 +590,9 @@ def test_a_known_table_s_move_is_judged_on_the_event_loop_and_stored_as_before(
     client: TestClient, app: Any, ann: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A person's move on a table this process knows is judged on the event loop and written
-    without a worker thread of its own (Postgres: app/db/direct.py; SQLite: the moves' writer
-    thread, app/tables/writer.py), and stores the same text the threaded path stores; the same
-    move_id sent again is the same move."""
+    without a worker thread of its own (Postgres: app/tables/store_postgres.py; SQLite: the
+    moves' writer thread, app/tables/writer.py); a cold move reads the table first in a worker
+    thread, and both store the same text; the same move_id sent again is the same move."""
     import orjson
 
     from app import rules
@@ -609,8 +604,8 @@ def test_a_known_table_s_move_is_judged_on_the_event_loop_and_stored_as_before(
     real = play.to_thread.run_sync
 
     async def counted(fn: Any, *args: Any, **kw: Any) -> Any:
-        if getattr(fn, "__name__", "") == "submit_sync":
-            threaded.append(args[4])  # its move_id
+        if getattr(fn, "__name__", "") == "_read":
+            threaded.append(args[2])  # its move_id
         return await real(fn, *args, **kw)
 
     def move(move_id: str) -> tuple[Any, Any]:
@@ -640,19 +635,19 @@ def test_a_known_table_s_move_is_judged_on_the_event_loop_and_stored_as_before(
 
 @pytest.mark.postgres
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
-def test_a_direct_write_whose_answer_is_lost_is_settled_by_the_threaded_path(
+def test_a_write_whose_answer_is_lost_is_unavailable_and_its_retry_finds_it(
     client: TestClient, app: Any, ann: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The connection fails after the statement committed (the answer never came back): the
-    move is played again on the threaded path, which finds it in the log — one move, once."""
+    move is answered ``unavailable`` (retryable), and the client's retry with its move_id finds
+    it in the log — one move, once."""
     import psycopg
-
-    from app.tables import repository
 
     svc = app.state.service
     assert svc.db.postgres
     tid = started_table(client, ann, bob)
-    real = repository.advance_and_log_direct
+    pool = svc.play.store.pool
+    real = pool.count
 
     async def lost(*args: Any) -> int:
         await real(*args)
@@ -662,10 +657,13 @@ def test_a_direct_write_whose_answer_is_lost_is_settled_by_the_threaded_path(
         version, moves = legal_at(client, ann, tid)
         body = {"move": moves[0], "expected_version": version, "move_id": f"m{n}"}
         if n == 1:
-            monkeypatch.setattr(repository, "advance_and_log_direct", lost)
+            monkeypatch.setattr(pool, "count", lost)
+            r = client.post(f"/api/tables/{tid}/moves", json=body, headers=ann.headers)
+            assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
+            monkeypatch.undo()
         r = client.post(f"/api/tables/{tid}/moves", json=body, headers=ann.headers)
         assert r.status_code == 200 and r.json()["version"] == n + 1
-    assert r.json()["duplicate"]  # the threaded path found the move the direct one wrote
+    assert r.json()["duplicate"]  # the retry found the move the lost answer was for
     assert log_length(svc, tid) == 2 and svc.replay_matches(tid)
 
 
@@ -702,7 +700,7 @@ def test_a_socket_a_few_moves_behind_is_caught_up_from_memory_as_the_database_wo
 
 @pytest.mark.postgres
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
-def test_a_direct_move_tells_the_other_processes_once_as_it_commits(
+def test_a_move_tells_the_other_processes_once_as_it_commits(
     client: TestClient,
     app: Any,
     ann: Player,
@@ -710,9 +708,9 @@ def test_a_direct_move_tells_the_other_processes_once_as_it_commits(
     database_url: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Postgres with the relay: the hint of a move written from the event loop is sent by its
-    own statement (delivered when it commits) and not again by the relay; a move on the
-    threaded path is hinted by the relay. Each version is hinted once."""
+    """Postgres with the relay: the hint of every move is sent by the move store's own
+    statement (delivered when it commits) and not again by the relay; the start is hinted by
+    the relay. Each version is hinted once."""
     import asyncio
 
     import psycopg
@@ -750,12 +748,12 @@ def test_a_direct_move_tells_the_other_processes_once_as_it_commits(
         listener.execute(f'LISTEN "{channel}"')
         tid = started_table(client, ann, bob)
         play(tid, 3)
-        # the start (0) and the first move (cold: the threaded path) by the relay, the others
-        # by their statements; none twice
+        # the start (0) by the relay, every move by its statement (the first, cold, too); none
+        # twice
         assert sorted(hinted(tid)) == [0, 1, 2, 3]
         monkeypatch.setattr(relay, "offer", lambda notice: None)
         muted = started_table(client, ann, bob)
         play(muted, 3)
-        assert sorted(hinted(muted)) == [2, 3]  # the statements' own, with the relay silent
+        assert sorted(hinted(muted)) == [1, 2, 3]  # the statements' own, with the relay silent
     finally:
         listener.close()

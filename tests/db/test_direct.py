@@ -225,11 +225,11 @@ def test_a_statement_waits_for_its_answer_without_holding_the_loop(dsn: str) -> 
 
 @pytest.mark.postgres
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
-def test_a_move_id_with_a_nul_is_refused_from_the_loop_as_on_the_threaded_path(
+def test_a_move_id_with_a_nul_is_refused_from_the_loop_as_malformed(
     client: Any, app: Any, ann: Any, bob: Any
 ) -> None:
     """libpq would store the text up to its NUL (another move's id); the statement is refused
-    before it is sent, and the threaded path answers as it always did: nothing stored."""
+    before it is sent, and the move is answered as malformed: nothing stored."""
     from tests.db.test_concurrency import legal_at, log_length, started_table
 
     svc = app.state.service
@@ -237,7 +237,7 @@ def test_a_move_id_with_a_nul_is_refused_from_the_loop_as_on_the_threaded_path(
     version, moves = legal_at(client, ann, tid)
     body = {"move": moves[0], "expected_version": version, "move_id": "first"}
     assert client.post(f"/api/tables/{tid}/moves", json=body, headers=ann.headers).is_success
-    assert svc.cache.get(tid) is not None  # the next move is one the loop would write
+    assert svc.cache.get(tid) is not None  # the next move is judged from memory
     version, moves = legal_at(client, ann, tid)
     body = {"move": moves[0], "expected_version": version, "move_id": "a\x00b"}
     r = client.post(f"/api/tables/{tid}/moves", json=body, headers=ann.headers)

@@ -1,5 +1,5 @@
-"""The moves' writer (app/tables/writer.py): moves judged on the event loop, written together in
-one transaction, each in a savepoint of its own."""
+"""The moves' writer (app/tables/writer.py, SQLite's move store): moves judged on the event loop,
+written together in one transaction, each as it would be alone."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from sqlalchemy import select
 from app import rules
 from app.db.gate import writer_gate
 from app.db.models import GameTable, MoveRecord
+from app.realtime.hub import Notice
 from app.tables import play
-from app.tables.writer import MoveWriter
+from app.tables.store import MoveConflict, MoveWrite
+from app.tables.writer import SqliteMoves
 from tests.conftest import Player
 from tests.db.test_concurrency import legal_at, log_length, started_table
 
@@ -32,13 +34,27 @@ def judged(svc: Any, tid: str, move_id: str, expected: int | None = None) -> tup
     return params, row
 
 
+def writer_of(svc: Any) -> SqliteMoves:
+    return SqliteMoves(svc.db, lambda conn, table_id: None)
+
+
+async def written(writer: SqliteMoves, params: Any, row: Any) -> int | None:
+    """1 when the store wrote the move, None when it answered a conflict (nothing written)."""
+    try:
+        notice = await writer.store(MoveWrite(params, row, finished=False))
+    except MoveConflict:
+        return None
+    assert isinstance(notice, Notice) and notice.version == params["p_version"]
+    return 1
+
+
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # (the writer is SQLite's)
 def test_moves_queued_together_are_written_in_one_transaction_each_on_its_own(
     client: TestClient, app: Any, ann: Player, bob: Player
 ) -> None:
     """Moves that wait while a transaction is written go into the next one together; a move
     whose update changes nothing (a version moved on, the seats changed) or whose log row breaks
-    a unique key (a move_id played) leaves nothing written and is answered None; the others
+    a unique key (a move_id played) leaves nothing written and is answered a conflict; the others
     commit, and read back as a move written through Core does."""
     svc = app.state.service
     tables = [started_table(client, ann, bob) for _ in range(4)]
@@ -54,12 +70,12 @@ def test_moves_queued_together_are_written_in_one_transaction_each_on_its_own(
     seats_changed = judged(svc, tables[3], "d")  # its log row is new, its update finds no row
     seats_changed[0]["p_seats"] += 1
     jobs.append(seats_changed)
-    writer = MoveWriter(svc.db)
+    writer = writer_of(svc)
     gate = writer_gate(svc.db.url)
 
     async def scenario() -> list[int | None]:
         gate.enter()  # the writer's transactions wait: every move is queued meanwhile
-        writes = [asyncio.ensure_future(writer.write(*job)) for job in jobs]
+        writes = [asyncio.ensure_future(written(writer, *job)) for job in jobs]
         await asyncio.sleep(0)  # each task puts its move in the queue
         gate.leave()
         return list(await asyncio.gather(*writes))
@@ -104,10 +120,10 @@ def test_the_writer_asks_for_a_checkpoint_every_so_many_moves(
         version, moves = legal_at(client, ann, tid)
         body = {"move": moves[0], "expected_version": version, "move_id": f"first{n}"}
         assert client.post(f"/api/tables/{tid}/moves", json=body, headers=ann.headers).is_success
-    writer = MoveWriter(svc.db)
+    writer = writer_of(svc)
 
     async def one(tid: str) -> int | None:
-        return await writer.write(*judged(svc, tid, "next"))
+        return await written(writer, *judged(svc, tid, "next"))
 
     try:
         assert [asyncio.run(one(tables[0]))] == [1]
@@ -126,23 +142,22 @@ def test_an_sqlite_too_old_for_the_batch_statements_is_known() -> None:
     assert batch_supported()  # (this machine's)
 
 
-def test_a_move_judged_illegal_on_the_event_loop_does_not_go_first(
+def test_a_move_judged_illegal_writes_nothing_and_is_refused_after_a_read(
     client: TestClient, app: Any, ann: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A move the event loop judged illegal is played again in a worker thread to say why; its
-    transaction waits its turn at the writer gate (a client could send such moves in a loop).
-    A move that takes the threaded path for another reason (the table not known here) goes
-    first."""
+    """A move judged illegal (or not the seat's to make) never reaches the store: its refusal is
+    checked with a read, which does not queue at the writer gate (a client could send such
+    moves in a loop). A move on a table this process does not know is read, then stored."""
     svc = app.state.service
     tid = started_table(client, ann, bob)
-    asked: list[bool] = []
-    played = svc.play.submit_sync
+    stored: list[str] = []
+    real = svc.play.store.store
 
-    def recording(*args: Any) -> Any:
-        asked.append(args[-1])  # (``first``)
-        return played(*args)
+    async def recording(move: MoveWrite) -> Any:
+        stored.append(move.line["move_id"])
+        return await real(move)
 
-    monkeypatch.setattr(svc.play, "submit_sync", recording)
+    monkeypatch.setattr(svc.play.store, "store", recording)
 
     def post(who: Player, move: Any, version: int, move_id: str) -> int:
         body = {"move": move, "expected_version": version, "move_id": move_id}
@@ -150,12 +165,15 @@ def test_a_move_judged_illegal_on_the_event_loop_does_not_go_first(
         return r.status_code
 
     version, moves = legal_at(client, ann, tid)
-    svc.cache.forget(tid)  # not known here: the threaded path
+    svc.cache.forget(tid)  # not known here: read first
     assert post(ann, moves[0], version, "first") == 200
-    assert asked == [True]
-    assert svc.cache.get(tid) is not None  # known now: the next move is judged on the loop
+    assert stored == ["first"]
+    assert svc.cache.get(tid) is not None  # known now: the next move is judged from memory
     version, moves = legal_at(client, ann, tid)
     mover, other = (ann, bob) if moves else (bob, ann)
     version, moves = legal_at(client, mover, tid)
     assert post(other, moves[0], version, "not-mine") >= 400  # not the other's move to make
-    assert asked == [True, False]
+    assert post(mover, {"kind": "no_such_move"}, version, "illegal") >= 400
+    assert stored == ["first"]
+    assert writer_gate(svc.db.url).waiting == 0
+    assert log_length(svc, tid) == 1
