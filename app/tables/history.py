@@ -13,7 +13,7 @@ holds those moves, else read from the database (app/tables/feed.py), one read pe
 A seat's frames are its own: each is rendered for one seat (its hand, its legal moves) or for a
 spectator (the public view), and carries the profile that held each seat then (``holders``): the
 socket sends it only to that seat's holder. A table whose seats changed is forgotten by the
-memory, so its steps go with it: a frame is never served with holders older than the seats.
+memory, and its steps with it: a frame is never served with holders older than the seats.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from anyio import to_thread
 
 from app.pace.book import UNKNOWN, PaceBook
 from app.realtime.frames import trusted_wire
+from app.realtime.hub import Notice, NoticeKind
 from app.realtime.ports import Render
 from app.tables.answers import CatchUp, CatchUpBase, GameRender, LogLineOut, UpdateAnswer
 from app.tables.cache import TableCache
@@ -44,6 +45,8 @@ TABLES_KEPT = 512
 # Full frames kept per table and version (a hello storm asks for a few kinds only).
 FULL_KEPT = 64
 
+# The notices that may change a table's game (the others are other features').
+GAME_NOTICES = frozenset({NoticeKind.LOBBY.value, NoticeKind.GAME.value})
 Seat = int | None
 T = TypeVar("T")
 DbRead = Callable[[Viewer, int | None, bool], CatchUp | None]
@@ -186,6 +189,8 @@ class TableHistory:
 
     def after(self, since: int) -> list[Step] | None:
         """The steps after version ``since``, when all are held."""
+        if self.steps and self.steps[-1].since == since:
+            return [self.steps[-1]]  # one behind: the common case
         for i, step in enumerate(self.steps):
             if step.since == since:
                 return list(self.steps)[i:]
@@ -208,6 +213,14 @@ class History:
         # Catch-ups reading a table from the database right now: later ones wait for that read.
         self.loading: dict[str, asyncio.Future[CatchUp | None]] = {}
         self.reads = 0  # database reads made for catch-ups (for tests and figures)
+
+    def heard(self, notice: Notice) -> None:
+        """A hub watcher, after the memory's (``TableCache.heard``): a table the memory forgot
+        keeps only its newest version held, the base of its next delta."""
+        h = self.tables.get(notice.table_id)
+        if h is not None and notice.kind in GAME_NOTICES and notice.table_id not in self.cache:
+            h.steps.clear()
+            h.full = {}
 
     def current(self, table_id: str) -> TableHistory | None:
         """The table's history brought up to the state this process remembers; None when it

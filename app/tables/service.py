@@ -50,6 +50,7 @@ class TableService:
         self.feed = GameFeed(db, self.cache, self.pace)
         # What a socket that is behind receives: the frames after its version, or a full one.
         self.history = History(self.cache, self.pace, self.feed.catch_up_db)
+        hub.watchers.append(self.history.heard)
         self.audit = Audit(db)
         self.explainer = Explainer(db)
 

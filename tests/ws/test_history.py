@@ -133,7 +133,9 @@ def test_the_frames_after_a_version_are_encoded_once_per_seat_and_follow_each_ot
         assert [m["version"] for m in full["moves"]] == list(range(since, top + 1))
 
         # The seats changed (the table read again at the same version): no step is served.
-        cache.heard(Notice("t", "lobby"))  # forgets the table
+        for watcher in (cache.heard, history.heard):  # as the hub calls them
+            watcher(Notice("t", "lobby"))
+        assert not history.tables["t"].steps  # the table's memory forgot it: its steps go
         table.fresh = Fresh(**{**table.fresh.__dict__, "seats_version": 2})
         table.remember()
         again = await history.frame(bob, top - 1, False, deltas=True)
