@@ -1,4 +1,5 @@
-"""One table socket: the handshake, then a reader, a writer and a heartbeat.
+"""One table socket: the handshake, then a reader, a writer and a heartbeat (the lobby and game
+frames the writer sends after a hello or a notice: app/realtime/catchup.py).
 
 Every inbound frame is checked (``frames.parse_client``) before anything is done and gets an
 answer or a close, never silence. Answers go through a bounded ``Outbox``; a client that falls

@@ -1,19 +1,15 @@
-"""What a table socket that is behind receives: one bounded history per table of versioned,
-already-encoded frames, each seat's and a spectator's (the shape of lila-ws ``History``).
+"""What a table socket that is behind receives: per table, a bounded history of versioned
+frames for each seat and a spectator, each encoded once (the shape of lila-ws ``History``).
 
-The history of a table follows this process's memory of it (``TableCache``): each newer state
-remembered there adds a step — the frames that bring each seat from the version before to this
-one, an ``update`` and, for a socket that asked for deltas, a ``delta`` (an RFC 6902 patch of the
-seat's game, app/tables/delta.py) — each encoded once, when first asked for, then sent as is to
-every socket of that seat. A catch-up from version ``v`` gets the frames after ``v`` when the
-history holds them all; else one full frame: a ``snapshot`` (no ``v``, or more than
-``MAX_CATCH_UP`` behind) or an ``update`` with every move since ``v``, made from memory when it
-holds those moves, else read from the database (app/tables/feed.py), one read per table at a time.
-
-A seat's frames are its own: each is rendered for one seat (its hand, its legal moves) or for a
-spectator (the public view), and carries the profile that held each seat then (``holders``): the
-socket sends it only to that seat's holder. A table whose seats changed is forgotten by the
-memory, and its steps with it: a frame is never served with holders older than the seats.
+Each newer state this process remembers of a table (``TableCache``) adds a step: each seat's
+``update`` from the version before, and its ``delta`` (an RFC 6902 patch of the seat's game,
+app/tables/delta.py), encoded when first asked for, then sent as is to every socket of the seat.
+A socket at ``v`` gets the steps after ``v`` when all are held (several as one frame, their moves
+and patches in order); else one full frame — a ``snapshot`` (no ``v``, or far behind) or an
+``update`` with every move since ``v`` — from memory, or read from the database
+(app/tables/feed.py), one read per table at a time. A frame is rendered for one seat, or the
+public view, and names who held each seat then (``holders``): the socket sends it to that holder
+only. When the memory forgets a table (its seats changed, a move elsewhere) its steps go too.
 """
 
 from __future__ import annotations
@@ -38,14 +34,12 @@ from app.tables.types import Fresh, LogRow, Viewer
 
 # A client further behind than this gets a snapshot instead of the missed moves.
 MAX_CATCH_UP = 200
-# Steps a table's history holds (the newest), and tables with a history (the least recently
-# caught up is forgotten first).
+# Steps a table's history holds, and tables with a history (the least recent goes first).
 STEPS_KEPT = 4
 TABLES_KEPT = 512
 # Full frames kept per table and version (a hello storm asks for a few kinds only).
 FULL_KEPT = 64
 
-# The notices that may change a table's game (the others are other features').
 GAME_NOTICES = frozenset({NoticeKind.LOBBY.value, NoticeKind.GAME.value})
 Seat = int | None
 T = TypeVar("T")
@@ -89,8 +83,7 @@ class Rendered:
         self.views: dict[Seat, GameRender] = render_all(fresh.state, fresh.version, seats, earlier)
         self.seats = [dict(x) for x in fresh.seats]
         self._bases: dict[Seat, CatchUpBase] = {}
-        # The first rendering of this version: the documents the seats' sockets were sent, that
-        # the next delta patches (a re-read of the same version changes only the seats).
+        # The first rendering of this version: what its sockets hold, that the next delta patches.
         same = before is not None and before.fresh.version == fresh.version
         self.origin: Rendered = before.origin if before is not None and same else self
 
@@ -272,22 +265,17 @@ class History:
         if h is None:
             return MISSING
         seat = viewer.seat
-        if since is not None and since < h.at.fresh.version:
-            steps = h.after(since)
-            if steps is not None and len(steps) == 1:
-                return steps[0].frame(seat, deltas)
-            deltas = deltas and steps is not None
-        else:
-            steps, deltas = None, False
-        key = (seat, since, force, deltas)
+        steps = h.after(since) if since is not None and since < h.at.fresh.version else None
+        if steps is not None and len(steps) == 1:
+            return steps[0].frame(seat, deltas)
+        key = (seat, since, force, deltas and steps is not None)
         found = h.full.get(key)
         if found is None:
             if steps is not None and deltas:
                 found = delta_of(steps, seat)
+            elif isinstance(frame := self._full(h, seat, since, force), Missing):
+                return frame
             else:
-                frame = self._full(h, seat, since, force)
-                if isinstance(frame, Missing):
-                    return frame
                 found = frame_of(frame)
             if len(h.full) >= FULL_KEPT:
                 h.full.clear()
