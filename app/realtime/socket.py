@@ -1,4 +1,5 @@
-"""One table socket: the handshake, then a reader, a writer and a heartbeat.
+"""One table socket: the handshake, then a reader, a writer and a heartbeat (the lobby and game
+frames the writer sends after a hello or a notice: app/realtime/catchup.py).
 
 Every inbound frame is checked (``frames.parse_client``) before anything is done and gets an
 answer or a close, never silence. Answers go through a bounded ``Outbox``; a client that falls
@@ -20,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from app.clock import Clock
 from app.errors import AppError
 from app.realtime import frames as f
+from app.realtime.catchup import GameSync
 from app.realtime.hub import Notice
 from app.realtime.limits import Bucket, Slot, SocketLimits, SocketRegistry
 from app.realtime.outbox import GameChanged, HelloRequest, LobbyChanged, Outbox, PingDue, Text
@@ -37,7 +39,6 @@ from app.realtime.ports import (
     Access,
     Companion,
     CompanionFeed,
-    Render,
     SeatView,
     Transport,
     error,
@@ -91,9 +92,7 @@ class Connection:
         self.profile_id: str | None = None
         self.session_id = ""  # the device session (My devices): signing it out ends the socket
         self.viewer: SeatView | None = None
-        self.synced = False  # a hello has been answered
-        self.deltas = False  # the last hello asked for deltas
-        self.version: int | None = None  # last game version sent to this socket
+        self.game = GameSync(self)  # the lobby and game frames it is sent
         now = clock.monotonic()
         self.heard = now  # last frame from the client
         self.last_sent = now
@@ -308,10 +307,10 @@ class Connection:
     def _viewer(self) -> SeatView | None:
         """The viewer the companions write for: none before a hello is answered, so that what
         they send (chat, presence) follows the lobby and the game, never comes before them."""
-        return self.viewer if self.synced else None
+        return self.viewer if self.game.synced else None
 
     def _hello(self, frame: f.Hello) -> None:
-        self.deltas = frame.deltas
+        self.game.deltas = frame.deltas
         self.outbox.put_hello(frame.since, frame.ref)
 
     async def _companion_frame(self, frame: f.Chat) -> None:
@@ -356,7 +355,7 @@ class Connection:
             self.outbox.put_ping()
 
     # ---------------------------------------------------------------- outbound
-    async def _send(self, data: str) -> None:
+    async def send(self, data: str) -> None:
         self.sending_since = self.clock.monotonic()
         await self.transport.send_text(data)
         self.sending_since = None
@@ -367,20 +366,20 @@ class Connection:
             item = await self.outbox.get()
             try:
                 if isinstance(item, Text):
-                    await self._send(item.data)
+                    await self.send(item.data)
                 elif isinstance(item, PingDue):
                     ping = f.ServerPing(t=int(self.clock.now()))
-                    await self._send(f.wire(ping))
+                    await self.send(f.wire(ping))
                 elif isinstance(item, HelloRequest):
-                    await self._on_hello(item)
+                    await self.game.on_hello(item)
                 elif isinstance(item, LobbyChanged):
-                    await self._send_lobby(None)
+                    await self.game.send_lobby(None)
                 else:
-                    await self._on_game(item)
+                    await self.game.on_game(item)
             except AppError as exc:
                 # The database is away: say so, and try the catch-up again shortly.
                 ref = item.ref if isinstance(item, HelloRequest) else None
-                await self._send(f.wire(error(exc.code, exc.message, ref)))
+                await self.send(f.wire(error(exc.code, exc.message, ref)))
                 if not isinstance(item, Text | PingDue):
                     asyncio.get_running_loop().call_later(RETRY_SECONDS, self._retry, item)
 
@@ -393,78 +392,3 @@ class Connection:
             self.outbox.put_nowait(Notice(self.table_id, "lobby"))
         else:
             self.outbox.put_nowait(Notice(self.table_id, "game", item.version))
-
-    async def _send_render(self, render: Render) -> None:
-        self.version = render.version
-        await self._send(render.text)
-
-    async def _for_me(self, since: int | None, force: bool) -> Render | None:
-        """The catch-up for the seat this socket's profile held at the version rendered.
-
-        A render names who held each seat then; if that is not this profile (it left, or its
-        seat went to someone else, on any instance), the viewer is judged again from the
-        database and the table rendered afresh for what the profile is now: a spectator (told
-        ``seat_lost``, then sent the lobby and a full snapshot), or closed (4403) when it may
-        not look on. None: nothing to send (or the socket is closing)."""
-        assert self.viewer is not None
-        render = await self.access.catch_up(self.viewer, since, force, deltas=self.deltas)
-        for _ in range(2):
-            if render is None or render.for_profile(self.viewer.seat, self.profile_id):
-                return render
-            before = self.viewer.seat
-            assert self.profile_id is not None
-            try:
-                self.viewer = await self.access.viewer(self.profile_id, self.table_id, self.invite)
-            except AppError as exc:
-                if exc.status >= 500:
-                    raise
-                await self._send(f.wire(error("seat_lost", "you no longer hold a seat here")))
-                self.finish(CLOSE_FORBIDDEN, "seat lost")
-                return None
-            if self.viewer.seat != before:
-                message = "you no longer hold that seat"
-                await self._send(f.wire(error("seat_lost", message, seat=self.viewer.seat)))
-                await self._send_lobby(None)
-                since = None  # the earlier frames were another seat's: start over
-            render = await self.access.catch_up(self.viewer, since, True, shared=False)
-        log.info("socket on table %s: the seats keep changing, closed", self.table_id)
-        self.finish(CLOSE_TRY_AGAIN, "the seats changed: reconnect")
-        return None
-
-    async def _on_hello(self, hello: HelloRequest) -> None:
-        await self._send_lobby(hello.ref)
-        assert self.viewer is not None
-        render = await self._for_me(hello.since, True)
-        self.synced = True
-        if render is not None:
-            await self._send_render(render)
-            # A catch-up the client asked for costs what it sends: a token per N bytes.
-            self.bucket.charge(len(render.text) / self.limits.catch_up_token_bytes)
-        for feed in self.feeds:
-            feed.hello()  # what a companion sends follows the hello's answer
-
-    async def _send_lobby(self, ref: str | int | None) -> None:
-        assert self.profile_id is not None
-        try:
-            lobby, self.viewer = await self.access.lobby(
-                self.profile_id, self.table_id, self.invite
-            )
-        except AppError as exc:
-            await self._send(f.wire(error(exc.code, exc.message, ref)))
-            if exc.status < 500:
-                # The profile may no longer look at the table (it left its seat, and has no
-                # invite to look on with): the socket ends, it keeps no earlier seat.
-                await self._send(f.wire(error("seat_lost", "you no longer hold a seat here")))
-                self.finish(CLOSE_FORBIDDEN, "seat lost")
-            return
-        await self._send(lobby)
-
-    async def _on_game(self, notice: GameChanged) -> None:
-        if not self.synced or self.viewer is None:
-            return
-        behind = notice.version is None or self.version is None or notice.version > self.version
-        if not behind:
-            return
-        render = await self._for_me(self.version, False)
-        if render is not None:
-            await self._send_render(render)

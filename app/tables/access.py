@@ -1,6 +1,6 @@
 """The tables as the table socket sees them (``app.realtime.ports.Access``): who a token signs
 in, who may look at a table (the invite guess counted like the HTTP ones), the lobby frame, the
-game feed's catch-ups shared between sockets (app/tables/renders.py), and the move."""
+frames a socket that is behind receives (app/tables/history.py), and the move."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from app.ratelimit import LimitName, RateLimiter
 from app.realtime.frames import trusted_wire
 from app.realtime.ports import Listener, Render
 from app.tables.frames import Lobby
-from app.tables.renders import Key, SharedRenders, frame_of
+from app.tables.history import frame_of
 from app.tables.service import TableService, Viewer
 
 
@@ -27,8 +27,6 @@ class TableAccess:
         self.svc = svc
         self.profiles = profiles
         self.limiter = limiter
-        self.renders = SharedRenders()
-        svc.hub.watchers.append(self.renders.forget)
 
     async def profile_of(self, token: str | None) -> str | None:
         """The profile a token signs in (checked for expiry and revocation), else None."""
@@ -78,18 +76,12 @@ class TableAccess:
         shared: bool = True,
         deltas: bool = False,
     ) -> Render | None:
-        """The catch-up for the viewer's seat; ``shared`` False reads the table afresh (no
-        render shared with other sockets, no memory of this process: never a delta)."""
+        """The frame for the viewer's seat after ``since`` (app/tables/history.py); ``shared``
+        False reads the table afresh (nothing this process remembers: never a delta)."""
         if not shared:
             frame = await self.svc.catch_up(viewer, since, force=True, fresh=True)
             return None if frame is None else frame_of(frame)
-        key: Key = (viewer.table_id, viewer.seat, since, force)
-        return await self.renders.get(
-            key,
-            lambda: self.svc.catch_up(viewer, since, force=force),
-            deltas,
-            quick=lambda: self.svc.feed.fresh_update(viewer, since, force),
-        )
+        return await self.svc.history.frame(viewer, since, force, deltas)
 
     def watch_session(self, profile_id: str, session_id: str, end: Callable[[], None]) -> None:
         """``end`` is called when the profile is signed out everywhere, or this device is."""

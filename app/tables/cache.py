@@ -8,7 +8,6 @@ changed elsewhere costs one re-read, never a wrong move.
 
 from __future__ import annotations
 
-import asyncio
 from collections import OrderedDict
 
 from app.realtime.hub import Notice, NoticeKind
@@ -35,8 +34,6 @@ class TableCache:
         self.epoch = 0
         self._changed_at: OrderedDict[str, int] = OrderedDict()  # table -> epoch of its last
         self._changes_forgotten = 0  # the newest epoch dropped from ``_changed_at``
-        # Catch-ups reading a table from the database right now: later ones wait for that read.
-        self.loading: dict[str, asyncio.Future[None]] = {}
 
     def heard(self, notice: Notice) -> None:
         """A hub watcher: a lobby notice makes the remembered seats of its table stale; a game
@@ -92,21 +89,3 @@ class TableCache:
             self.fresh.popitem(last=False)
         if self.changed_since(table_id, epoch):
             self.fresh.pop(table_id, None)
-
-    async def wait_loading(self, table_id: str) -> bool:
-        """Wait for the read of ``table_id`` another caller is doing; False if none is."""
-        pending = self.loading.get(table_id)
-        if pending is None:
-            return False
-        await asyncio.shield(pending)
-        return True
-
-    def start_loading(self, table_id: str) -> asyncio.Future[None]:
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.loading.setdefault(table_id, done)
-        return done
-
-    def done_loading(self, table_id: str, done: asyncio.Future[None]) -> None:
-        if self.loading.get(table_id) is done:
-            del self.loading[table_id]
-        done.set_result(None)

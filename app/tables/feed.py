@@ -1,19 +1,16 @@
-"""The game feed: what a seat receives, from the engine's typed ``View`` to the frames.
+"""The game as the database holds it, redacted for one seat.
 
-- the game for HTTP (``game``, ``log_page``), redacted for the viewer's seat;
-- a socket's catch-up (``catch_up``): the missed moves, or a snapshot when there is no
-  ``since`` or it is too far behind — rendered from this process's memory of the table when it
-  holds what is needed (no database round trip), else read from the database;
-- the frames themselves are made once for every socket that asks (app/tables/renders.py).
+- the game for HTTP (``game``, ``log_page``);
+- a catch-up read from the database (``catch_up_db``): the missed moves, or a snapshot when
+  there is no ``since`` or it is too far behind; what it read is remembered as the table's fresh
+  state, so that the table's history (app/tables/history.py) serves the other sockets from it.
 
-The move itself is judged and committed in app/tables/play.py; the socket (app/realtime) reaches
-this module through app/tables/access.py.
+The move itself is judged and committed in app/tables/play.py.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from typing import Any, cast
+from typing import Any
 
 from anyio import to_thread
 from sqlalchemy.orm import Session
@@ -22,25 +19,14 @@ from app import rules
 from app.db.models import GameTable
 from app.db.session import Database
 from app.errors import NotFound, WrongStatus
-from app.pace.book import UNKNOWN, PaceBook
+from app.pace.book import PaceBook
 from app.pace.events import pace_log
 from app.tables import repository as repo
-from app.tables.answers import (
-    CatchUp,
-    CatchUpBase,
-    GameAnswer,
-    GameRender,
-    LogPage,
-    UpdateAnswer,
-)
+from app.tables.answers import CatchUp, CatchUpBase, GameAnswer, LogPage, UpdateAnswer
 from app.tables.cache import TableCache
-from app.tables.render import log_entry, render, render_all
+from app.tables.history import MAX_CATCH_UP
+from app.tables.render import log_entry, render
 from app.tables.types import LINES_KEPT, Fresh, LogRow, Viewer
-
-# A client that is further behind than this gets a fresh snapshot instead of the missed moves.
-MAX_CATCH_UP = 200
-# Tables whose newest state is kept rendered for every seat (the others render again).
-RENDERS_KEPT = 1024
 
 
 def started(s: Session, table_id: str) -> tuple[GameTable, dict[str, Any]]:
@@ -58,10 +44,6 @@ class GameFeed:
         self.db = db
         self.cache = cache
         self.pace = pace
-        # table -> (its fresh state, that state rendered for every seat and a spectator, its seats)
-        self._renders: OrderedDict[
-            str, tuple[Fresh, dict[int | None, GameRender], list[dict[str, Any]]]
-        ] = OrderedDict()
 
     async def game(self, viewer: Viewer, log_tail: int | None = None) -> GameAnswer:
         """The game for the viewer; its log whole, or only the newest ``log_tail`` lines (then
@@ -97,111 +79,6 @@ class GameFeed:
                 return {"entries": [log_entry(r, viewer.seat) for r in rows], "more": more}
 
         return await to_thread.run_sync(work)
-
-    async def catch_up(
-        self, viewer: Viewer, since: int | None, force: bool = False
-    ) -> CatchUp | None:
-        """What a listener at ``since`` needs: the missed moves, or a snapshot.
-
-        None when there is no game yet, or when ``since`` is current (unless ``force``). The
-        frame carries ``holders`` (the profile holding each seat, read with the state it
-        renders): the caller checks its viewer against it and removes it before sending.
-        """
-        frame = self.fresh_update(viewer, since, force)
-        if frame is not None:
-            return frame
-        table_id = viewer.table_id
-        # Another socket of this table is reading it already (a move committed by another
-        # process reaches all of them at once; the sockets of a table that just started say
-        # hello together): one read serves them all.
-        if await self.cache.wait_loading(table_id):
-            frame = self.fresh_update(viewer, since, force)
-            if frame is not None:
-                return frame
-        done = self.cache.start_loading(table_id)
-        try:
-            return await to_thread.run_sync(self.catch_up_sync, viewer, since, force)
-        finally:
-            self.cache.done_loading(table_id, done)
-
-    def fresh_update(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
-        """``catch_up`` from this process's memory of the table, when it knows what is needed:
-        the update for a listener a few moves behind (``Fresh.lines_after``), the snapshot for
-        one with nothing (or too far behind), the empty update a hello at the current version
-        asks for. Rendered with no database round trip and no worker thread; None when the
-        database must be read (or, without ``force``, when there is nothing to send).
-
-        The memory is as current as the notices this process heard: a move made elsewhere
-        makes it forget the table (``TableCache.heard``), and one whose notice is still on its
-        way is caught up by that notice, as a database read made a moment earlier would be."""
-        fresh = self.cache.get(viewer.table_id)
-        if fresh is None:
-            return None
-        if since is not None and since > fresh.version:
-            return None  # the listener knows a later version than this memory: read it
-        snapshot = since is None or fresh.version - since > MAX_CATCH_UP
-        lines: list[LogRow] = []
-        if not snapshot:
-            assert since is not None
-            if since == fresh.version and not force:
-                return None
-            if since < fresh.version:
-                after = fresh.lines_after(since)
-                if after is None:
-                    return None  # more moves behind than this memory holds
-                lines = after
-        clock = self.pace.public_known(
-            viewer.table_id, fresh.version, fresh.seats_version, fresh.seats
-        )
-        if clock is UNKNOWN:
-            return None
-        rendered, seats = self._rendered(viewer.table_id, fresh, viewer.seat)
-        base: CatchUpBase = {
-            **rendered,
-            "holders": fresh.holders,
-            "status": fresh.status,
-            "seats": seats,
-            "clock": cast(dict[str, Any] | None, clock),  # known (not UNKNOWN) here
-        }
-        if snapshot or since is None:
-            return {**base, "type": "snapshot"}
-        out: UpdateAnswer = {
-            **base,
-            "type": "update",
-            "since": since,
-            "moves": [log_entry(line, viewer.seat) for line in lines],
-        }
-        return out
-
-    def _rendered(
-        self, table_id: str, fresh: Fresh, seat: int | None
-    ) -> tuple[GameRender, list[dict[str, Any]]]:
-        """The table's fresh state rendered for ``seat``, and its seats as the catch-ups carry
-        them: the first seat to ask renders every seat and a spectator at once
-        (``render_all``); the others of that version take theirs, and share one copy of the
-        seats (a catch-up is never changed once made)."""
-        known = self._renders.get(table_id)
-        if known is None or known[0] is not fresh:
-            seats: list[int | None] = [x["seat"] for x in fresh.seats]
-            seats.append(None)
-            # The previous version's public view lends its unchanged parts (rules.views_for).
-            earlier = None
-            if known is not None and (public := known[1].get(None)) is not None:
-                earlier = (known[0].state, public["view"])
-            rendered = render_all(fresh.state, fresh.version, seats, earlier)
-            known = (fresh, rendered, [dict(x) for x in fresh.seats])
-            self._renders[table_id] = known
-            self._renders.move_to_end(table_id)
-            while len(self._renders) > RENDERS_KEPT:
-                self._renders.popitem(last=False)
-        found = known[1].get(seat)
-        return (found if found is not None else render(fresh.state, fresh.version, seat)), known[2]
-
-    def catch_up_sync(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
-        frame = self.fresh_update(viewer, since, force)
-        if frame is not None:
-            return frame
-        return self.catch_up_db(viewer, since, force)
 
     def catch_up_db(self, viewer: Viewer, since: int | None, force: bool) -> CatchUp | None:
         """``catch_up`` read from the database (and remembered as the table's fresh state)."""

@@ -1,7 +1,8 @@
 """The table service: one object over the lobby, play, the fresh-table memory and the audit.
 
 ``app.state.service`` is this object: the endpoints, the socket and the bot runner call it. The
-work lives in the feature modules (``lobby``, ``play``, ``feed``, ``cache``, ``audit``);
+work lives in the feature modules (``lobby``, ``play``, ``feed``, ``history``, ``cache``,
+``audit``);
 this facade only wires them to one database, hub and set of per-table locks.
 """
 
@@ -22,6 +23,7 @@ from app.tables.audit import Audit
 from app.tables.cache import TableCache
 from app.tables.explain import ExplainAnswer, Explainer
 from app.tables.feed import GameFeed
+from app.tables.history import History
 from app.tables.host import HostActs
 from app.tables.lobby import Lobby
 from app.tables.locks import KeyedLocks
@@ -49,6 +51,9 @@ class TableService:
         self.host = HostActs(db, hub, self.locks)
         self.play = Play(db, hub, self.locks, self.cache, self.pace, channel)
         self.feed = GameFeed(db, self.cache, self.pace)
+        # What a socket that is behind receives: the frames after its version, or a full one.
+        self.history = History(self.cache, self.pace, self.feed.catch_up_db)
+        hub.watchers.append(self.history.heard)
         self.audit = Audit(db)
         self.explainer = Explainer(db)
 
@@ -157,7 +162,7 @@ class TableService:
         """``fresh``: read from the database, whatever this process remembers."""
         if fresh:
             return await to_thread.run_sync(self.feed.catch_up_db, viewer, since, force)
-        return await self.feed.catch_up(viewer, since, force)
+        return await self.history.catch_up(viewer, since, force)
 
     # ------------------------------------------------------------------ audit
     def replay_matches(self, table_id: str) -> bool:

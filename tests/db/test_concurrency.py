@@ -20,6 +20,7 @@ from app.db.session import Database
 from app.errors import StaleVersion
 from app.realtime.hub import Hub
 from app.tables import repository as repo
+from app.tables.history import Missing
 from app.tables.service import TableService
 from app.tables.status import TableStatus
 from tests.conftest import Player
@@ -66,6 +67,18 @@ def two_services(app: Any, database_url: str) -> Any:
 def log_length(svc: TableService, table_id: str) -> int:
     with svc.db.session() as s:
         return int(s.scalar(select(func.count()).where(MoveRecord.table_id == table_id)) or 0)
+
+
+def from_memory(svc: TableService, viewer: Any, since: int | None, force: bool) -> Any:
+    """The full catch-up the process's memory makes (None: it cannot, the database is read)."""
+    found = svc.history.remembered(viewer, since, force)
+    return None if isinstance(found, Missing) else found
+
+
+def read_through(svc: TableService, viewer: Any, since: int | None, force: bool) -> Any:
+    """The full catch-up from memory, else read from the database (and remembered)."""
+    found = from_memory(svc, viewer, since, force)
+    return svc.feed.catch_up_db(viewer, since, force) if found is None else found
 
 
 def test_two_writers_on_one_version_never_fork(
@@ -317,7 +330,7 @@ def test_the_sockets_of_a_game_that_starts_say_hello_from_one_read(
     tid = started_table(client, ann, bob)
     assert tid not in svc.cache.fresh
     reads = []
-    real = svc.feed.catch_up_db
+    real = svc.history.read
 
     def counted(*args: Any) -> Any:
         reads.append(args)
@@ -333,17 +346,17 @@ def test_the_sockets_of_a_game_that_starts_say_hello_from_one_read(
             )
         )
 
-    svc.feed.catch_up_db = counted  # type: ignore[method-assign]
+    svc.history.read = counted
     try:
         frames = asyncio.run(hellos())
     finally:
-        del svc.feed.catch_up_db
+        svc.history.read = real
     assert len(reads) == 1
     assert svc.cache.fresh[tid].version == 0
     assert [f["type"] for f in frames] == ["snapshot", "snapshot", "update", "snapshot"]
     assert frames[2]["moves"] == []
     remembered = [
-        svc.feed.fresh_update(Viewer(tid, seat, who), since, True)
+        from_memory(svc, Viewer(tid, seat, who), since, True)
         for seat, who, since in ((0, ann.id, None), (1, bob.id, 0), (None, None, None))
     ]
     svc.cache.fresh.clear()
@@ -352,7 +365,7 @@ def test_the_sockets_of_a_game_that_starts_say_hello_from_one_read(
         for seat, who, since in ((0, ann.id, None), (1, bob.id, 0), (None, None, None))
     ]
     assert remembered == read
-    assert svc.feed.fresh_update(Viewer(tid, 1, bob.id), 0, False) is None  # nothing to send
+    assert from_memory(svc, Viewer(tid, 1, bob.id), 0, False) is None  # nothing to send
     out, fresh = svc.play.submit_sync(
         tid, 0, read[0]["legal_moves"][0], 0, "first", profile_id=ann.id
     )
@@ -361,7 +374,7 @@ def test_the_sockets_of_a_game_that_starts_say_hello_from_one_read(
     assert svc.cache.fresh[tid].version == 1
     svc.hub.deliver(Notice(tid, "game", 2))  # a move made elsewhere
     assert tid not in svc.cache.fresh
-    assert svc.feed.fresh_update(Viewer(tid, 1, bob.id), 1, True) is None
+    assert from_memory(svc, Viewer(tid, 1, bob.id), 1, True) is None
 
 
 def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
@@ -389,17 +402,17 @@ def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
         )
 
     reads = []
-    real = other.feed.catch_up_sync
+    real = other.history.read
 
     def counted(*args: Any) -> Any:
         reads.append(args)
         return real(*args)
 
-    other.feed.catch_up_sync = counted  # type: ignore[method-assign]
+    other.history.read = counted
     try:
         frames = asyncio.run(both_seats())
     finally:
-        del other.feed.catch_up_sync
+        other.history.read = real
     assert len(reads) == 1  # the second socket waited for the first one's read
     assert [f["version"] for f in frames] == [1, 1]
     assert [f["type"] for f in frames] == ["update", "update"]
@@ -407,9 +420,9 @@ def test_a_catch_up_read_from_the_database_serves_the_rest_of_the_process(
     assert frames[0]["legal_moves"] and not frames[1]["legal_moves"]
     assert other.cache.fresh[tid].version == 1
     # Served from what was read: the same frame as a fresh read of the database gives.
-    again = other.feed.catch_up_sync(Viewer(tid, 1, None), 0, force=False)
+    again = read_through(other, Viewer(tid, 1, None), 0, force=False)
     other.cache.fresh.clear()
-    reread = other.feed.catch_up_sync(Viewer(tid, 1, None), 0, force=False)
+    reread = read_through(other, Viewer(tid, 1, None), 0, force=False)
     assert again == reread
     # The next move here starts from the remembered state.
     asyncio.run(other.catch_up(Viewer(tid, 0, None), 0))
@@ -490,7 +503,7 @@ def test_a_seat_changed_elsewhere_is_judged_from_the_database(
     # The other process reads the table again (a socket's catch-up), bot seat included.
     from app.tables.service import Viewer
 
-    other.feed.catch_up_sync(Viewer(tid, 1, None), version - 1, False)
+    read_through(other, Viewer(tid, 1, None), version - 1, False)
     assert other.cache.fresh[tid].seats_version == seats_version(other, tid)
     r = client.post(f"/api/tables/{tid}/seats/0/reclaim", headers=ann.headers)
     assert r.status_code == 200, r.text
@@ -686,7 +699,7 @@ def test_a_socket_a_few_moves_behind_is_caught_up_from_memory_as_the_database_wo
     top = svc.cache.fresh[tid].version
     assert top == LINES_KEPT + 2
     viewer = Viewer(tid, 1, bob.id)
-    kept = {since: svc.feed.fresh_update(viewer, since, False) for since in range(top)}
+    kept = {since: from_memory(svc, viewer, since, False) for since in range(top)}
     svc.cache.fresh.clear()
     for since, frame in kept.items():
         if since < top - LINES_KEPT:

@@ -1,10 +1,9 @@
 """The socket's parts on their own: the frame parser, the token bucket on an injected clock, the
-socket caps, the bounded outbox, and the shared catch-up renders."""
+socket caps and the bounded outbox (the catch-ups they send: tests/ws/test_history.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 import pytest
@@ -13,7 +12,6 @@ from app.realtime.frames import Hello, Move, Ping, Refusal, parse_client
 from app.realtime.hub import Notice
 from app.realtime.limits import Bucket, Slot, SocketLimits, SocketRegistry
 from app.realtime.outbox import GameChanged, LobbyChanged, Outbox, PingDue, Text
-from app.tables.renders import SharedRenders
 from tests.ws.fakes import FakeClock
 
 
@@ -122,45 +120,6 @@ def test_outbox_is_bounded_in_frames_and_bytes_and_notices_coalesce() -> None:
     asyncio.run(go())
 
 
-def test_shared_renders_render_once_per_table_version_and_seat() -> None:
-    async def go() -> None:
-        renders = SharedRenders()
-        gate = asyncio.Event()
-        calls: list[int] = []
-
-        async def produce() -> dict[str, Any]:
-            calls.append(1)
-            await gate.wait()
-            return {"type": "snapshot", "version": len(calls), "seat": 0}
-
-        key = ("t", 0, None, True)
-        waiting = [asyncio.create_task(renders.get(key, produce)) for _ in range(50)]
-        await asyncio.sleep(0)  # let every task reach the shared render
-        gate.set()
-        results = await asyncio.gather(*waiting)
-        assert len(calls) == 1 and all(r is results[0] for r in results)
-        assert results[0] is not None and json.loads(results[0].text)["version"] == 1
-        assert await renders.get(key, produce) is results[0]
-        renders.forget(Notice("other", "game", 2))
-        assert await renders.get(key, produce) is results[0]
-        renders.forget(Notice("t", "game", 2))
-        again = await renders.get(key, produce)
-        assert again is not None and again.version == 2
-
-        # a notice during a render: its result serves who waited, but is not kept
-        gate.clear()
-        first = asyncio.create_task(renders.get(("t", 1, None, True), produce))
-        await asyncio.sleep(0)
-        renders.forget(Notice("t", "game", 3))
-        gate.set()
-        assert (await first) is not None
-        assert len(calls) == 3
-        await renders.get(("t", 1, None, True), produce)
-        assert len(calls) == 4
-
-    asyncio.run(go())
-
-
 @pytest.mark.parametrize("env", [{"EMARA_WS_MAX_PER_PROFILE": "3", "EMARA_WS_OUTBOX_FRAMES": "9"}])
 def test_socket_limits_come_from_settings(env: dict[str, str], monkeypatch: Any) -> None:
     from app.config import Settings
@@ -170,25 +129,3 @@ def test_socket_limits_come_from_settings(env: dict[str, str], monkeypatch: Any)
     limits = SocketLimits.from_settings(Settings())
     assert limits.per_profile == 3 and limits.outbox_frames == 9
     assert limits.per_address == 64 and limits.per_table == 64 and limits.per_process == 5000
-
-
-def test_a_socket_leaving_mid_render_does_not_cancel_the_render_others_wait_for() -> None:
-    async def go() -> None:
-        renders = SharedRenders()
-        gate = asyncio.Event()
-
-        async def produce() -> dict[str, Any]:
-            await gate.wait()
-            return {"type": "snapshot", "version": 4, "seat": None}
-
-        key = ("t", None, None, True)
-        leaver = asyncio.create_task(renders.get(key, produce))
-        stayer = asyncio.create_task(renders.get(key, produce))
-        await asyncio.sleep(0)
-        leaver.cancel()
-        gate.set()
-        got = await stayer
-        assert got is not None and got.version == 4 and leaver.cancelled()
-        assert renders.renders == 1
-
-    asyncio.run(go())
