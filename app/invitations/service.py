@@ -52,7 +52,6 @@ from app.invitations.schemas import (
     RematchOut,
     TableInvitationOut,
 )
-from app.isotime import iso
 from app.profiles import suspension
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import removals
@@ -152,13 +151,7 @@ class Invitations:
 
     # ------------------------------------------------------------------ people
     async def people(self, profile_id: str) -> list[Person]:
-        rows = await self._run(lambda s: repo.people(s, profile_id))
-        return [
-            Person(
-                id=r["id"], name=r["name"], tables=r["tables"], last_played=iso(r["last_played"])
-            )
-            for r in rows
-        ]
+        return await self._run(lambda s: repo.people(s, profile_id))
 
     # ------------------------------------------------------------------ rematch
     async def rematch(self, profile_id: str, table_id: str) -> RematchOut:
@@ -368,8 +361,7 @@ class Invitations:
         await self._run(lambda s: repo.unblock(s, profile_id, other_id))
 
     async def blocks(self, profile_id: str) -> list[BlockedPerson]:
-        rows = await self._run(lambda s: repo.blocks_of(s, profile_id))
-        return [BlockedPerson(id=r["id"], name=r["name"], since=iso(r["since"])) for r in rows]
+        return await self._run(lambda s: repo.blocks_of(s, profile_id))
 
     # ------------------------------------------------------------------ lists
     async def of_table(self, profile_id: str, table_id: str) -> list[TableInvitationOut]:
@@ -394,8 +386,7 @@ class Invitations:
         ]
 
     async def mine(self, profile_id: str) -> list[MyInvitation]:
-        rows = await self._run(lambda s: repo.pending_for(s, profile_id))
-        return [MyInvitation(**{**r, "created_at": iso(r["created_at"])}) for r in rows]
+        return await self._run(lambda s: repo.pending_for(s, profile_id))
 
     def invitees_sync(self, table_id: str) -> list[str]:
         """Who was invited to the table (the My games feed wakes them too)."""
