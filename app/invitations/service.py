@@ -41,8 +41,15 @@ from app.blocks import checks
 from app.clock import SYSTEM_CLOCK, Clock
 from app.db.models import TableInvitation
 from app.db.session import Database
-from app.errors import AppError, NotFound, NotHost, NotYourSeat, WrongStatus
+from app.errors import NotFound, NotHost, NotYourSeat, WrongStatus
 from app.invitations import repository as repo
+from app.invitations.errors import (
+    AlreadyAnswered,
+    AlreadySeated,
+    HostBlocked,
+    NoFreeSeat,
+    NotWanted,
+)
 from app.invitations.schemas import (
     BlockedPerson,
     InvitationKind,
@@ -64,36 +71,6 @@ from app.tables.visibility import visible
 
 log = logging.getLogger("emara.invitations")
 T = TypeVar("T")
-
-
-class AlreadySeated(AppError):
-    status = 409
-    code = "already_seated"
-
-
-class NoFreeSeat(AppError):
-    status = 409
-    code = "table_full"
-
-
-class AlreadyAnswered(AppError):
-    status = 409
-    code = "invitation_answered"
-
-
-class NotWanted(AppError):
-    """The person declined this inviter's invitation lately, or takes none from them: one answer
-    for both, so a block is not told apart from the "no" the inviter already saw."""
-
-    status = 409
-    code = "invitation_not_wanted"
-
-
-class HostBlocked(AppError):
-    """The invited person blocked the table's host or their inviter (app/blocks)."""
-
-    status = 409
-    code = "host_blocked"
 
 
 @dataclass(frozen=True)
