@@ -30,6 +30,7 @@ from app.solo.models import SoloGame
 from app.solo.schemas import Mode, OpenSoloOut, SoloSheetOut, SoloStartOut
 from app.tables import published
 from app.tables.locks import KeyedLocks
+from app.tables.options import TableOptionsDoc
 from app.tables.schemas import LobbyOut
 from app.tables.service import TableService
 from app.tables.status import TableStatus
@@ -91,7 +92,7 @@ class SoloService:
                 if open_id is not None:
                     return await self._started(profile_id, open_id, resumed=True)
                 building_start = await to_thread.run_sync(self._next_campaign_start, profile_id)
-            options: dict[str, Any] = {"start_player": 0}
+            options: TableOptionsDoc = {"start_player": 0}
             if building_start is not None:
                 options["building_start"] = building_start
             try:

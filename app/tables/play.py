@@ -44,6 +44,7 @@ from app.tables import repository as repo
 from app.tables.answers import MoveAnswer
 from app.tables.cache import TableCache
 from app.tables.locks import KeyedLocks
+from app.tables.schemas import GameSeat
 from app.tables.status import TableStatus
 from app.tables.store import (
     FinishHook,
@@ -94,7 +95,7 @@ class Judged:
     """The table at the version a move expects, as the move is judged with it."""
 
     state: Any
-    seats: list[dict[str, Any]]
+    seats: list[GameSeat]
     holders: dict[int, str | None]
     seats_version: int
     clock: pc.ClockBlob | None  # the pace clock at that version
