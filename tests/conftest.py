@@ -425,9 +425,10 @@ def assert_records_round_trip(app: Any) -> None:
 
     from app import rules
     from app.db.models import GameTable
+    from app.records.intake import parse_record
     from app.records.replay import verify
     from app.records.repository import standing_moves
-    from app.records.service import parse_record, table_record
+    from app.records.service import table_record
     from app.tables.status import TableStatus
 
     with app.state.service.db.session() as s:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from anyio import to_thread
 from sqlalchemy.orm import Session
@@ -29,6 +29,7 @@ from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import published
 from app.tables.answers import LobbyAnswer
 from app.tables.locks import KeyedLocks
+from app.tables.options import TableOptionsDoc, options_of
 from app.tables.schemas import IDLE_SECONDS_DEFAULT, IDLE_SECONDS_MIN
 from app.tables.status import TableStatus
 from app.tables.visibility import lobby_of, visible
@@ -63,7 +64,7 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def idle_limit(options: dict[str, Any] | None) -> int:
+def idle_limit(options: TableOptionsDoc | None) -> int:
     """The table's idle time in seconds, never under the floor (older tables may hold less)."""
     asked = (options or {}).get("idle_seconds", IDLE_SECONDS_DEFAULT)
     return max(IDLE_SECONDS_MIN, int(asked))
@@ -75,7 +76,7 @@ def is_idle(t: GameTable, seat: int, now: datetime) -> bool:
         return False
     if seat not in rules.to_act(rules.decode_state(t.state)):
         return False
-    return (now - _aware(t.updated_at)).total_seconds() >= idle_limit(t.options)
+    return (now - _aware(t.updated_at)).total_seconds() >= idle_limit(options_of(t))
 
 
 def _seat_row(t: GameTable, seats: list[Seat], seat: int) -> Seat | None:

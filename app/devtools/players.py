@@ -12,8 +12,10 @@ from typing import Any, cast
 
 import httpx
 
+from app import rules
 from app.devtools.stack import TempDatabase
 from app.tables.delta import DOC_FIELDS, GameDoc, apply_patch, digest
+from app.tables.options import TableOptionsDoc
 
 
 @dataclass
@@ -42,7 +44,7 @@ class SeatedTable:
 
 
 def seat_table(
-    client: httpx.Client, seats: int = 4, options: dict[str, Any] | None = None
+    client: httpx.Client, seats: int = 4, options: TableOptionsDoc | None = None
 ) -> SeatedTable:
     """Create profiles, a table, join every seat, start; players[i] holds seat i."""
     players = [new_player(client) for _ in range(seats)]
@@ -79,7 +81,7 @@ def http_move(
     client: httpx.Client,
     table_id: str,
     player: Player,
-    move: dict[str, Any],
+    move: rules.EncodedMove,
     expected_version: int,
     move_id: str | None = None,
 ) -> httpx.Response:
@@ -162,7 +164,7 @@ class SeatSocket:
         # delta patches it); a delta that does not follow ``version``, or whose digest differs
         # from ``doc``'s, is counted in ``resyncs`` and answered with a hello for a snapshot.
         self.deltas = deltas
-        self.doc: dict[str, Any] | None = None
+        self.doc: GameDoc | None = None
         self.resyncs = 0
         self.origin = origin or ws_base.replace("ws://", "http://")
         self.token = token
@@ -171,8 +173,8 @@ class SeatSocket:
         self.ws: Any = None
         self.frames: list[dict[str, Any]] = []
         self.version = -1
-        self.legal_moves: list[dict[str, Any]] = []
-        self.view: dict[str, Any] | None = None
+        self.legal_moves: list[rules.EncodedMove] = []
+        self.view: rules.View | None = None
         self.close_code: int | None = None
         self._cond = asyncio.Condition()
         self._reader: asyncio.Task[None] | None = None
@@ -211,7 +213,10 @@ class SeatSocket:
         await self.ws.send(data)
 
     async def send_move(
-        self, move: dict[str, Any], expected_version: int | None = None, move_id: str | None = None
+        self,
+        move: rules.EncodedMove,
+        expected_version: int | None = None,
+        move_id: str | None = None,
     ) -> str:
         mid = move_id or uuid.uuid4().hex
         await self.send(
@@ -277,13 +282,14 @@ class SeatSocket:
             if self.doc is None or frame.get("since") != self.version:
                 return False
             try:
-                doc = apply_patch(self.doc, frame.get("patch") or [])
+                doc: GameDoc = apply_patch(self.doc, frame.get("patch") or [])
             except ValueError:
                 return False
-            if frame.get("digest") is not None and digest(cast(GameDoc, doc)) != frame["digest"]:
+            if frame.get("digest") is not None and digest(doc) != frame["digest"]:
                 return False
         else:
-            doc = {k: frame[k] for k in DOC_FIELDS if k in frame}
+            # (a snapshot or an update holds every field of the document)
+            doc = cast(GameDoc, {k: frame[k] for k in DOC_FIELDS if k in frame})
         self.doc = doc
         self.version = v
         self.legal_moves = list(doc.get("legal_moves") or [])

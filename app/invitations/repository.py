@@ -1,4 +1,5 @@
-"""All the SQL of play-again: invitations, the people one plays with, the rows My games shows."""
+"""All the SQL of play-again: invitations, the people one plays with, the rows My games shows
+(read straight into their response models, moments as ISO text)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,14 @@ from sqlalchemy.orm import Session, aliased
 
 from app.blocks.checks import kept_apart
 from app.db.models import GameTable, InvitationBlock, Profile, Seat, TableInvitation
-from app.invitations.schemas import InvitationKind, InvitationStatus
-from app.invitations.shapes import BlockRow, PendingRow, PersonRow
+from app.invitations.schemas import (
+    BlockedPerson,
+    InvitationKind,
+    InvitationStatus,
+    MyInvitation,
+    Person,
+)
+from app.isotime import iso
 from app.tables.status import TableStatus
 
 PEOPLE_LIMIT = 50
@@ -23,7 +30,7 @@ PEOPLE_TABLES_LOOKED_AT = 500
 BLOCKS_LIMIT = 200
 
 
-def people(s: Session, profile_id: str, limit: int = PEOPLE_LIMIT) -> list[PersonRow]:
+def people(s: Session, profile_id: str, limit: int = PEOPLE_LIMIT) -> list[Person]:
     """The people ``profile_id`` shared a table with (latest first), from its latest tables."""
     mine = (
         select(Seat.table_id)
@@ -51,11 +58,11 @@ def people(s: Session, profile_id: str, limit: int = PEOPLE_LIMIT) -> list[Perso
         .order_by(last.desc(), Profile.id)
         .limit(limit)
     ).all()
-    return [{"id": i, "name": n, "tables": int(c), "last_played": at} for i, n, c, at in rows]
+    return [Person(id=i, name=n, tables=int(c), last_played=iso(at)) for i, n, c, at in rows]
 
 
 def shared_a_table(s: Session, profile_id: str, other_id: str) -> bool:
-    return any(p["id"] == other_id for p in people(s, profile_id, PEOPLE_LIMIT))
+    return any(p.id == other_id for p in people(s, profile_id, PEOPLE_LIMIT))
 
 
 def deleted(s: Session, profile_id: str) -> bool:
@@ -124,7 +131,7 @@ def answer(s: Session, invitation_id: int, status: InvitationStatus, at: datetim
     return int(n.rowcount) == 1  # type: ignore[attr-defined]
 
 
-def pending_for(s: Session, profile_id: str) -> list[PendingRow]:
+def pending_for(s: Session, profile_id: str) -> list[MyInvitation]:
     """The invitations waiting for ``profile_id``, newest first, with what My games shows."""
     inviter = aliased(Profile)
     rows = s.execute(
@@ -160,7 +167,7 @@ def pending_for(s: Session, profile_id: str) -> list[PendingRow]:
         if ids
         else {}
     )
-    out: list[PendingRow] = []
+    out: list[MyInvitation] = []
     for inv, t, inviter_name in rows:
         names: list[str | None] = [None] * t.seat_count
         host: str | None = None
@@ -170,21 +177,21 @@ def pending_for(s: Session, profile_id: str) -> list[PendingRow]:
             if pid == t.host_profile_id:
                 host = who
         out.append(
-            {
-                "id": inv.id,
-                "kind": InvitationKind(inv.kind),
-                "table_id": t.id,
-                "table_name": t.name,
-                "table_status": t.status,
-                "host_name": host,
-                "inviter_name": inviter_name,
-                "seat": inv.seat,
-                "seat_count": t.seat_count,
-                "names": names,
-                "pace": (t.options or {}).get("pace", {"mode": "live", "clock": "none"}),
-                "rematch_of": rematch_of.get(t.id),
-                "created_at": inv.created_at,
-            }
+            MyInvitation(
+                id=inv.id,
+                kind=InvitationKind(inv.kind),
+                table_id=t.id,
+                table_name=t.name,
+                table_status=t.status,
+                host_name=host,
+                inviter_name=inviter_name,
+                seat=inv.seat,
+                seat_count=t.seat_count,
+                names=names,
+                pace=(t.options or {}).get("pace", {"mode": "live", "clock": "none"}),
+                rematch_of=rematch_of.get(t.id),
+                created_at=iso(inv.created_at),
+            )
         )
     return out
 
@@ -225,7 +232,7 @@ def unblock(s: Session, profile_id: str, inviter_id: str) -> None:
     )
 
 
-def blocks_of(s: Session, profile_id: str, limit: int = BLOCKS_LIMIT) -> list[BlockRow]:
+def blocks_of(s: Session, profile_id: str, limit: int = BLOCKS_LIMIT) -> list[BlockedPerson]:
     """The profiles ``profile_id`` takes no invitations from, latest first."""
     rows = s.execute(
         select(Profile.id, Profile.name, InvitationBlock.created_at)
@@ -234,7 +241,7 @@ def blocks_of(s: Session, profile_id: str, limit: int = BLOCKS_LIMIT) -> list[Bl
         .order_by(InvitationBlock.created_at.desc(), Profile.id)
         .limit(limit)
     ).all()
-    return [{"id": i, "name": n, "since": at} for i, n, at in rows]
+    return [BlockedPerson(id=i, name=n, since=iso(at)) for i, n, at in rows]
 
 
 def pending_from(s: Session, profile_id: str, inviter_id: str) -> list[TableInvitation]:

@@ -41,8 +41,15 @@ from app.blocks import checks
 from app.clock import SYSTEM_CLOCK, Clock
 from app.db.models import TableInvitation
 from app.db.session import Database
-from app.errors import AppError, NotFound, NotHost, NotYourSeat, WrongStatus
+from app.errors import NotFound, NotHost, NotYourSeat, WrongStatus
 from app.invitations import repository as repo
+from app.invitations.errors import (
+    AlreadyAnswered,
+    AlreadySeated,
+    HostBlocked,
+    NoFreeSeat,
+    NotWanted,
+)
 from app.invitations.schemas import (
     BlockedPerson,
     InvitationKind,
@@ -52,7 +59,6 @@ from app.invitations.schemas import (
     RematchOut,
     TableInvitationOut,
 )
-from app.isotime import iso
 from app.profiles import suspension
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import removals
@@ -65,36 +71,6 @@ from app.tables.visibility import visible
 
 log = logging.getLogger("emara.invitations")
 T = TypeVar("T")
-
-
-class AlreadySeated(AppError):
-    status = 409
-    code = "already_seated"
-
-
-class NoFreeSeat(AppError):
-    status = 409
-    code = "table_full"
-
-
-class AlreadyAnswered(AppError):
-    status = 409
-    code = "invitation_answered"
-
-
-class NotWanted(AppError):
-    """The person declined this inviter's invitation lately, or takes none from them: one answer
-    for both, so a block is not told apart from the "no" the inviter already saw."""
-
-    status = 409
-    code = "invitation_not_wanted"
-
-
-class HostBlocked(AppError):
-    """The invited person blocked the table's host or their inviter (app/blocks)."""
-
-    status = 409
-    code = "host_blocked"
 
 
 @dataclass(frozen=True)
@@ -152,13 +128,7 @@ class Invitations:
 
     # ------------------------------------------------------------------ people
     async def people(self, profile_id: str) -> list[Person]:
-        rows = await self._run(lambda s: repo.people(s, profile_id))
-        return [
-            Person(
-                id=r["id"], name=r["name"], tables=r["tables"], last_played=iso(r["last_played"])
-            )
-            for r in rows
-        ]
+        return await self._run(lambda s: repo.people(s, profile_id))
 
     # ------------------------------------------------------------------ rematch
     async def rematch(self, profile_id: str, table_id: str) -> RematchOut:
@@ -368,8 +338,7 @@ class Invitations:
         await self._run(lambda s: repo.unblock(s, profile_id, other_id))
 
     async def blocks(self, profile_id: str) -> list[BlockedPerson]:
-        rows = await self._run(lambda s: repo.blocks_of(s, profile_id))
-        return [BlockedPerson(id=r["id"], name=r["name"], since=iso(r["since"])) for r in rows]
+        return await self._run(lambda s: repo.blocks_of(s, profile_id))
 
     # ------------------------------------------------------------------ lists
     async def of_table(self, profile_id: str, table_id: str) -> list[TableInvitationOut]:
@@ -394,8 +363,7 @@ class Invitations:
         ]
 
     async def mine(self, profile_id: str) -> list[MyInvitation]:
-        rows = await self._run(lambda s: repo.pending_for(s, profile_id))
-        return [MyInvitation(**{**r, "created_at": iso(r["created_at"])}) for r in rows]
+        return await self._run(lambda s: repo.pending_for(s, profile_id))
 
     def invitees_sync(self, table_id: str) -> list[str]:
         """Who was invited to the table (the My games feed wakes them too)."""

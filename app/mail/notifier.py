@@ -39,6 +39,7 @@ from app.mail.texts import lang_of
 from app.mail.tokens import UnsubscribeSigner
 from app.pace import clock as pc
 from app.realtime.hub import Hub, Notice, NoticeKind, NoticeQueue
+from app.tables.options import TableOptionsDoc, options_of
 from app.tables.status import TableStatus
 
 log = logging.getLogger("emara.mail")
@@ -188,7 +189,7 @@ class MailNotifier:
                         params = {"place": places[x.seat], "of": of}
                         key = f"over:{table_id}:{x.profile_id}"
                         repo.enqueue(s, x.profile_id, table_id, "game_over", key, now, params)
-            elif t.status == TableStatus.PLAYING and _turn_based(t.options):
+            elif t.status == TableStatus.PLAYING and _turn_based(options_of(t)):
                 mover = repo.mover(s, table_id, t.version)
                 acting = set(rules.to_act(state))
                 for x in seats:
@@ -360,7 +361,7 @@ class MailNotifier:
         )
 
 
-def _turn_based(options: dict[str, Any] | None) -> bool:
+def _turn_based(options: TableOptionsDoc | None) -> bool:
     pace = (options or {}).get("pace") or {}
     return isinstance(pace, dict) and pace.get("mode") == "turn"
 

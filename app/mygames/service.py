@@ -14,7 +14,7 @@ from app import rules
 from app.db.session import Database
 from app.errors import NotFound
 from app.isotime import iso
-from app.mygames.shapes import MyFinishedDoc, MyResultLine, MyTableLine, MyTablesDoc
+from app.mygames.schemas import Group, MyFinishedOut, MyResult, MyTable, MyTablesOut
 from app.pace import clock as pc
 from app.tables import published
 from app.tables.status import TableStatus
@@ -29,7 +29,9 @@ FINISHED_MAX_PAGE = 100
 OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.PLAYING)
 # (table, my seat, the bot level playing my seat)
 Row: TypeAlias = "tuple[GameTable, int, str | None]"
-GROUP_ORDER = {"your_turn": 0, "playing": 1, "lobby": 2, "finished": 3}
+GROUP_ORDER: dict[Group, int] = {"your_turn": 0, "playing": 1, "lobby": 2, "finished": 3}
+# The group of a table that is not in play (one in play: my turn, or not).
+GROUP_OF: dict[TableStatus, Group] = {TableStatus.LOBBY: "lobby", TableStatus.FINISHED: "finished"}
 FAR = float("inf")
 
 
@@ -41,7 +43,7 @@ def _epoch(moment: datetime | None) -> float:
     return moment.timestamp()
 
 
-def result_of(state: Any, seat: int) -> MyResultLine | None:
+def result_of(state: Any, seat: int) -> MyResult | None:
     out = rules.outcome(state)
     if out is None:
         return None
@@ -58,10 +60,10 @@ class MyGames:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def tables(self, profile_id: str) -> MyTablesDoc:
+    async def tables(self, profile_id: str) -> MyTablesOut:
         return await to_thread.run_sync(self.tables_sync, profile_id)
 
-    def tables_sync(self, profile_id: str) -> MyTablesDoc:
+    def tables_sync(self, profile_id: str) -> MyTablesOut:
         """My open tables (at most ``OPEN_LIMIT``, the most recently changed) and the first page
         of my finished ones; ``finished_next`` continues them (``finished_page``)."""
         with self.db.read_session() as s:
@@ -79,10 +81,10 @@ class MyGames:
 
     async def finished_page(
         self, profile_id: str, after: str, limit: int = FINISHED_PAGE
-    ) -> MyFinishedDoc:
+    ) -> MyFinishedOut:
         return await to_thread.run_sync(self.finished_page_sync, profile_id, after, limit)
 
-    def finished_page_sync(self, profile_id: str, after: str, limit: int) -> MyFinishedDoc:
+    def finished_page_sync(self, profile_id: str, after: str, limit: int) -> MyFinishedOut:
         """My finished tables after table ``after`` in the list (latest change first); ``next``
         continues them (None: that was the last)."""
         limit = max(1, min(limit, FINISHED_MAX_PAGE))
@@ -107,7 +109,7 @@ class MyGames:
         by id), after the (updated_at, id) mark when given."""
         return published.tables_where_seated(s, profile_id, statuses, after, limit)
 
-    def _entries(self, s: Session, mine: list[Row]) -> list[tuple[float, MyTableLine]]:
+    def _entries(self, s: Session, mine: list[Row]) -> list[tuple[float, MyTable]]:
         """Each table's entry, with the key it is ordered by within its group."""
         ids = [t.id for t, _, _ in mine]
         seats: dict[str, list[tuple[int, str | None, str | None, str | None]]] = {}
@@ -122,7 +124,7 @@ class MyGames:
         seat: int,
         level: str | None,
         seats: list[tuple[int, str | None, str | None, str | None]],
-    ) -> tuple[float, MyTableLine]:
+    ) -> tuple[float, MyTable]:
         names: list[str | None] = [None] * t.seat_count
         for n, name, _, _ in seats:
             if 0 <= n < t.seat_count:
@@ -139,10 +141,7 @@ class MyGames:
         )
         deadline = pc.seat_deadlines(blob, humans).get(seat)
         updated = _epoch(t.updated_at)
-        group = {
-            TableStatus.LOBBY: "lobby",
-            TableStatus.FINISHED: "finished",
-        }.get(t.status, "your_turn" if my_turn else "playing")
+        group: Group = GROUP_OF.get(t.status, "your_turn" if my_turn else "playing")
         # my turn: the soonest deadline first; the rest: the latest change first
         order = (deadline if deadline is not None else FAR) if group == "your_turn" else -updated
         return order, {

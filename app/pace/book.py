@@ -11,7 +11,8 @@ memory misses is the clock read, one primary-key SELECT.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Final, cast
+from collections.abc import Iterable, Sequence
+from typing import Any, Final, TypedDict, cast
 
 from sqlalchemy import Connection
 
@@ -19,6 +20,7 @@ from app import rules
 from app.clock import Clock, SystemClock
 from app.pace import clock as pc
 from app.pace.repository import clock_of
+from app.pace.schemas import ClockOut, PaceOptions
 
 
 class _Unknown:
@@ -30,8 +32,16 @@ Stored = pc.ClockBlob | None | _Unknown
 REMEMBERED = 4000
 
 
-def humans_of(seats: list[dict[str, Any]]) -> set[int]:
-    """The seats a person plays (no bot level) from ``game_seats`` rows."""
+class SeatHolding(TypedDict):
+    """Who plays a seat, as far as its clock goes: a bot (its level), or a person (None). The
+    seats a table hands on (``GameSeat``, with the name) are these too."""
+
+    seat: int
+    bot_level: str | None
+
+
+def humans_of(seats: Iterable[SeatHolding]) -> set[int]:
+    """The seats a person plays (no bot level)."""
     return {int(x["seat"]) for x in seats if not x.get("bot_level")}
 
 
@@ -42,7 +52,7 @@ class PaceBook:
         # table -> (version, seats_version, clock at that point)
         self.memory: OrderedDict[str, tuple[int, int, pc.ClockBlob | None]] = OrderedDict()
         # table -> (version, seats_version, the public clock): rendered once for every socket
-        self.shown: dict[str, tuple[int, int, dict[str, Any] | None]] = {}
+        self.shown: dict[str, tuple[int, int, ClockOut | None]] = {}
 
     # ------------------------------------------------------------------ memory
     def remember(
@@ -66,9 +76,10 @@ class PaceBook:
 
     # ------------------------------------------------------------------ hot path
     def on_start(
-        self, options: dict[str, Any], seat_count: int, state: Any, seats: list[dict[str, Any]]
+        self, pace: PaceOptions | None, seat_count: int, state: Any, seats: Sequence[SeatHolding]
     ) -> tuple[pc.ClockBlob | None, float | None]:
-        blob = pc.initial(options.get("pace"), seat_count, rules.to_act(state), self.clock.now())
+        """The clock of a game dealt now (the table's ``pace`` option), and its deadline."""
+        blob = pc.initial(pace, seat_count, rules.to_act(state), self.clock.now())
         return blob, pc.table_deadline(blob, humans_of(seats))
 
     def on_move(
@@ -79,7 +90,7 @@ class PaceBook:
         seen: int,
         stored: Stored,
         state: Any,
-        seats: list[dict[str, Any]],
+        seats: Sequence[SeatHolding],
     ) -> tuple[pc.ClockBlob | None, float | None]:
         """The clock and the table deadline after a move that left ``state``."""
         if isinstance(stored, _Unknown):
@@ -89,7 +100,7 @@ class PaceBook:
         return self.after_move(stored, state, seats)
 
     def after_move(
-        self, stored: pc.ClockBlob | None, state: Any, seats: list[dict[str, Any]]
+        self, stored: pc.ClockBlob | None, state: Any, seats: Sequence[SeatHolding]
     ) -> tuple[pc.ClockBlob | None, float | None]:
         """The clock and the table deadline after a move that left ``state``, from the clock
         before it (None: the table has no clock)."""
@@ -99,12 +110,12 @@ class PaceBook:
         return blob, pc.table_deadline(blob, humans_of(seats))
 
     # ------------------------------------------------------------------ views
-    def public(self, blob: Any, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
+    def public(self, blob: Any, seats: Sequence[SeatHolding]) -> ClockOut | None:
         return pc.public(cast(pc.ClockBlob | None, blob), humans_of(seats))
 
     def public_known(
-        self, table_id: str, version: int, seats_version: int, seats: list[dict[str, Any]]
-    ) -> dict[str, Any] | _Unknown | None:
+        self, table_id: str, version: int, seats_version: int, seats: Sequence[SeatHolding]
+    ) -> ClockOut | _Unknown | None:
         shown = self.shown.get(table_id)
         if shown is not None and shown[0] == version and shown[1] == seats_version:
             return shown[2]

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
-from app.pace.schemas import LIVE_PRESETS
+from app.pace.schemas import LIVE_PRESETS, ClockOut, PaceOptions
 
 # A reclaimed seat whose time ran out starts again with at least this much.
 RECLAIM_FLOOR_SECONDS = 60.0
@@ -37,7 +37,7 @@ def iso_at(epoch: float) -> str:
 
 
 def initial(
-    pace: dict[str, Any] | None, seat_count: int, to_act: Iterable[int], now: float
+    pace: PaceOptions | None, seat_count: int, to_act: Iterable[int], now: float
 ) -> ClockBlob | None:
     """The clock of a game starting now; None when the table plays without one."""
     pace = pace or {}
@@ -153,7 +153,7 @@ def reclaimed(blob: ClockBlob, seat: int, now: float) -> ClockBlob:
     return out
 
 
-def public(blob: ClockBlob | None, humans: Collection[int]) -> dict[str, Any] | None:
+def public(blob: ClockBlob | None, humans: Collection[int]) -> ClockOut | None:
     """The clock as every viewer may see it (nothing in it is secret)."""
     if blob is None:
         return None

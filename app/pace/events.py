@@ -4,13 +4,14 @@ log replays from the seed and holds only moves)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import Connection, Table, insert, select
 from sqlalchemy.orm import Session
 
 from app.db.models import TableEvent
 from app.isotime import iso
+from app.pace.schemas import PaceEventOut
 
 EVENT: Table = TableEvent.__table__  # type: ignore[assignment]
 
@@ -21,12 +22,23 @@ class PaceEventKind:
     CLOCK_RESUMED = "clock_resumed"
 
 
+class PaceEventParams(TypedDict, total=False):
+    """What an event says besides its kind and seat: ``seat_timed_out``, the seat, who held it
+    (``name``) and the ``level`` of the bot that plays it now; ``clock_paused`` and
+    ``clock_resumed``, ``by`` (the host's name)."""
+
+    seat: int
+    name: str | None
+    level: str
+    by: str | None
+
+
 def add_event(
     conn: Connection | Session,
     table_id: str,
     kind: str,
     seat: int | None,
-    params: dict[str, Any],
+    params: PaceEventParams,
     at: datetime,
 ) -> None:
     conn.execute(
@@ -34,7 +46,7 @@ def add_event(
     )
 
 
-def pace_log(conn: Connection | Session, table_id: str, limit: int = 50) -> list[dict[str, Any]]:
+def pace_log(conn: Connection | Session, table_id: str, limit: int = 50) -> list[PaceEventOut]:
     """The table's latest pace events, oldest first."""
     rows = conn.execute(
         select(EVENT.c.kind, EVENT.c.seat, EVENT.c.params, EVENT.c.at)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import ConfigDict, Field, with_config
+from typing_extensions import TypedDict
 
 from app.strict import Strict
 
@@ -35,7 +36,20 @@ class TurnPace(Strict):
 PaceOption = Annotated[LivePace | TurnPace, Field(discriminator="mode")]
 
 
-class SeatClockOut(BaseModel):
+class PaceOptions(TypedDict, total=False):
+    """``pace`` in a table's options as stored: a ``LivePace`` or a ``TurnPace`` dumped (a table
+    opened another way may leave keys out: their defaults hold)."""
+
+    mode: Literal["live", "turn"]
+    clock: str
+    hours: int
+
+
+# The clock as clients see it and the pace log: one shape each, as the pace builds them and as
+# responses and frames declare them (``typing_extensions``' ``TypedDict``, which pydantic reads;
+# each with its own config, so that a frame's does not close it).
+@with_config(ConfigDict(extra="ignore"))
+class SeatClockOut(TypedDict):
     seat: int
     # Seconds left on this seat's clock at ``since`` (negative: it ran out).
     bank: float
@@ -46,7 +60,8 @@ class SeatClockOut(BaseModel):
     timed_out: bool
 
 
-class ClockOut(BaseModel):
+@with_config(ConfigDict(extra="ignore"))
+class ClockOut(TypedDict):
     """A table's clock: a client ticks ``deadline - now`` for running seats (the server judges)."""
 
     mode: Literal["live", "turn"]
@@ -58,7 +73,8 @@ class ClockOut(BaseModel):
     seats: list[SeatClockOut]
 
 
-class PaceEventOut(BaseModel):
+@with_config(ConfigDict(extra="ignore"))
+class PaceEventOut(TypedDict):
     """A line of the table's pace log: ``seat_timed_out`` (params: seat, name, level),
     ``clock_paused``, ``clock_resumed`` (params: by, the host's name)."""
 

@@ -15,9 +15,10 @@ from typing import Any, cast
 from app import rules
 from app.records.canonical import standing_indexes
 from app.records.schemas import FORMAT, FORMAT_VERSION, GameRecord
-from app.records.shapes import EngineOptions, RecordDoc
+from app.records.shapes import RecordDoc
 from app.records.version import rules_version
 from app.rules.simulate import play_greedy
+from app.tables.options import EngineOptions
 
 SEED = 20261206
 OPTIONS: EngineOptions = {

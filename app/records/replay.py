@@ -16,8 +16,9 @@ from app import rules
 from app.records.canonical import check_canonical
 from app.records.errors import BadMove, BadRecord, OutcomeMismatch, RecordUnfinished
 from app.records.schemas import GameRecord
-from app.records.shapes import EngineOptions, RecordDoc
+from app.records.shapes import RecordDoc
 from app.tables.answers import ScoreLine
+from app.tables.options import EngineOptions
 from app.tables.render import scores_of
 
 CHECKPOINT = 16

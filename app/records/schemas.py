@@ -13,8 +13,8 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from app.records.bounds import MAX_RECORD_MOVES
-from app.records.shapes import EngineOptions
 from app.strict import Strict
+from app.tables.options import EngineOptions
 
 FORMAT: Final = "emara-record"
 FORMAT_VERSION: Final = 1

@@ -9,18 +9,16 @@ importer of an imported replay. Anyone else is told there is no such replay.
 
 from __future__ import annotations
 
-import json
 import secrets
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from anyio import to_thread
-from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 
 from app.clock import Clock
 from app.db.session import Database
-from app.errors import AppError, Malformed, NotFound, NotHost, WrongStatus
+from app.errors import AppError, NotFound, NotHost, WrongStatus
 from app.isotime import iso
 from app.records import repository as repo
 from app.records import views
@@ -28,7 +26,8 @@ from app.records.cache import ReplayCache
 from app.records.canonical import check_canonical, game_digest, imported_replay_id
 from app.records.doors import Door, Doors
 from app.records.encoded import EncodedCache, Key
-from app.records.errors import NotFinished, OutcomeMismatch, RulesMismatch, UnsupportedFormat
+from app.records.errors import NotFinished, OutcomeMismatch
+from app.records.intake import parse_body, parse_record
 from app.records.replay import Replayed, Source, replay_of, stored_record, verify
 from app.records.schemas import (
     FORMAT,
@@ -121,49 +120,9 @@ def _check_table(s: Any, table_id: str, profile_id: str | None) -> GameTable:
     return t
 
 
-def parse_body(raw: bytes) -> JSONObject:
-    """The JSON object of an import's body. Not JSON, not UTF-8, nested past what the parser
-    takes (a record nests five deep; ``[[[…`` a hundred thousand deep is refused, not a
-    crash) or not an object: ``malformed``."""
-    try:
-        body = json.loads(raw)
-    except RecursionError as exc:
-        raise Malformed("the body nests too deeply to be a record") from exc
-    except ValueError as exc:  # not JSON, or not UTF-8
-        raise Malformed("the body is not JSON") from exc
-    if not isinstance(body, dict):
-        raise Malformed("a record is a JSON object")
-    return body
-
-
 def _encode(model: type[ReplayOut] | type[PositionOut], out: ReplayDoc | PositionDoc) -> bytes:
     """The response's bytes, checked against its contract once (then kept, not re-checked)."""
     return model.model_validate(out).model_dump_json().encode("utf-8")
-
-
-def parse_record(body: JSONObject) -> GameRecord:
-    """A record from a request body: the format first (a record of another format or version
-    is ``unsupported_format``, whatever its fields), then every field strictly."""
-    fmt, version = body.get("format"), body.get("format_version")
-    if fmt != FORMAT or type(version) is not int or version != FORMAT_VERSION:
-        raise UnsupportedFormat(
-            f"this server reads records of format {FORMAT!r} version {FORMAT_VERSION}"
-        )
-    try:
-        record = GameRecord.model_validate(body)
-    except ValidationError as exc:
-        details = [
-            {"loc": ["body", *e.get("loc", ())], "msg": str(e.get("msg", ""))}
-            for e in exc.errors()[:20]
-        ]
-        raise Malformed("malformed record", details=details) from exc
-    if record.rules_version != rules_version():
-        raise RulesMismatch(
-            f"the record was played with rules data {record.rules_version}; "
-            f"this server has {rules_version()}",
-            expected=rules_version(),
-        )
-    return record
 
 
 class RecordService:

@@ -18,17 +18,6 @@ from app.tables.answers import ScoreLine
 JSONObject = dict[str, Any]
 
 
-class EngineOptions(TypedDict, total=False):
-    """The options as the engine takes them (``rules.new_game``); a record's, without nulls."""
-
-    players: int
-    start_player: int
-    building_start: int
-    random_locations: bool
-    full_selection: bool
-    undo: bool
-
-
 class RecordOptionsDoc(TypedDict):
     players: int
     start_player: int

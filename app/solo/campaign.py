@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from app.solo.shapes import Mode, RecordSheet, SoloResultLine
+from app.solo.schemas import Mode, RecordSheet, SoloResultOut
 
 MODES: tuple[Mode, ...] = ("campaign", "high_score")
 
@@ -52,7 +52,7 @@ class SoloResult:
     won: bool
     table_id: str | None = None
 
-    def to_json(self) -> SoloResultLine:
+    def to_json(self) -> SoloResultOut:
         return {
             "table_id": self.table_id,
             "date": self.finished_at.isoformat(),

@@ -1,17 +1,25 @@
-"""The HTTP contracts of solo play: the start request (strict), the start reply, the sheet."""
+"""The HTTP contracts of solo play: the start request (strict), the start reply, the sheet.
+
+The record sheet is one shape, as app/solo/campaign.py and the service build it and as the
+response declares it: ``TypedDict``s (``typing_extensions``', which pydantic reads before Python
+3.12), checked once on the way out.
+"""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from pydantic import BaseModel
+from typing_extensions import TypedDict
 
 from app.strict import Strict
 from app.tables.schemas import LobbyOut
 
+Mode = Literal["campaign", "high_score"]
+
 
 class SoloIn(Strict):
-    mode: Literal["campaign", "high_score"]
+    mode: Mode
     # High score: any value the engine accepts (15 hard … 40 easy suggested); empty = the top
     # event card's value. Campaign: must be empty, the campaign decides.
     building_start: int | None = None
@@ -19,16 +27,16 @@ class SoloIn(Strict):
 
 class SoloStartOut(BaseModel):
     table_id: str
-    mode: Literal["campaign", "high_score"]
+    mode: Mode
     building_start: int
     resumed: bool
     table: LobbyOut
 
 
-class SoloResultOut(BaseModel):
+class SoloResultOut(TypedDict):
     table_id: str | None
     date: str
-    mode: Literal["campaign", "high_score"]
+    mode: Mode
     building_start: int
     cp: int
     bp: int
@@ -37,31 +45,36 @@ class SoloResultOut(BaseModel):
     won: bool
 
 
-class CampaignOut(BaseModel):
+class CampaignOut(TypedDict):
     next_start: int
     best_start: int | None
     best_score: int | None
     history: list[SoloResultOut]
 
 
-class SoloRulesOut(BaseModel):
+class SoloRulesOut(TypedDict):
     campaign_first_start: int
     campaign_win_step: int
     campaign_loss_step: int
 
 
-class OpenSoloOut(BaseModel):
+class OpenSoloOut(TypedDict):
     table_id: str
-    mode: Literal["campaign", "high_score"]
+    mode: Mode
     building_start: int
     created_at: str
 
 
-class SoloSheetOut(BaseModel):
-    """The record sheet: campaign, best score per start value, every result, open games."""
+class RecordSheet(TypedDict):
+    """The record sheet from a profile's results alone (app/solo/campaign.py)."""
 
     campaign: CampaignOut
     high_scores: dict[str, int]
     rules: SoloRulesOut
     results: list[SoloResultOut]
+
+
+class SoloSheetOut(RecordSheet):
+    """The record sheet: campaign, best score per start value, every result, open games."""
+
     open: list[OpenSoloOut]

@@ -27,9 +27,11 @@ from app.rules import data as rules_data
 from app.solo import repository as repo
 from app.solo.campaign import CampaignRules, SoloResult, record_sheet
 from app.solo.models import SoloGame
-from app.solo.shapes import Mode, OpenSoloLine, SoloSheet, SoloStarted
+from app.solo.schemas import Mode, OpenSoloOut, SoloSheetOut, SoloStartOut
 from app.tables import published
 from app.tables.locks import KeyedLocks
+from app.tables.options import TableOptionsDoc
+from app.tables.schemas import LobbyOut
 from app.tables.service import TableService
 from app.tables.status import TableStatus
 
@@ -78,7 +80,7 @@ class SoloService:
         self._locks = KeyedLocks()
 
     # ------------------------------------------------------------------ start
-    async def start(self, profile_id: str, mode: Mode, building_start: int | None) -> SoloStarted:
+    async def start(self, profile_id: str, mode: Mode, building_start: int | None) -> SoloStartOut:
         """Create and start a solo table; a campaign game still open is resumed instead."""
         async with self._locks[profile_id]:
             if mode == "campaign":
@@ -90,7 +92,7 @@ class SoloService:
                 if open_id is not None:
                     return await self._started(profile_id, open_id, resumed=True)
                 building_start = await to_thread.run_sync(self._next_campaign_start, profile_id)
-            options: dict[str, Any] = {"start_player": 0}
+            options: TableOptionsDoc = {"start_player": 0}
             if building_start is not None:
                 options["building_start"] = building_start
             try:
@@ -108,16 +110,16 @@ class SoloService:
                 raise CampaignBusy("a campaign game is being started; try again")
             return await self._started(profile_id, open_id, resumed=True)
 
-    async def _started(self, profile_id: str, table_id: str, resumed: bool) -> SoloStarted:
+    async def _started(self, profile_id: str, table_id: str, resumed: bool) -> SoloStartOut:
         lobby = await self.tables.lobby(profile_id, table_id, None)
         mode, building_start = await to_thread.run_sync(self._row, table_id)
-        return {
-            "table_id": table_id,
-            "mode": mode,
-            "building_start": building_start,
-            "resumed": resumed,
-            "table": lobby,
-        }
+        return SoloStartOut(
+            table_id=table_id,
+            mode=mode,
+            building_start=building_start,
+            resumed=resumed,
+            table=LobbyOut.model_validate(lobby),
+        )
 
     def _row(self, table_id: str) -> tuple[Mode, int]:
         """The solo game's mode and building start value."""
@@ -257,14 +259,14 @@ class SoloService:
         return [_result_of(r) for r in repo.finished_games(s, profile_id)]
 
     # ------------------------------------------------------------------ read
-    async def sheet(self, profile_id: str) -> SoloSheet:
+    async def sheet(self, profile_id: str) -> SoloSheetOut:
         return await to_thread.run_sync(self._sheet, profile_id)
 
-    def _sheet(self, profile_id: str) -> SoloSheet:
+    def _sheet(self, profile_id: str) -> SoloSheetOut:
         with self.db.session() as s:
             sheet = record_sheet(self.rules, self._results(s, profile_id))
             open_rows = repo.open_games(s, profile_id)
-            games: list[OpenSoloLine] = [
+            games: list[OpenSoloOut] = [
                 {
                     "table_id": r.table_id,
                     "mode": cast(Mode, r.mode),

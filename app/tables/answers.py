@@ -9,9 +9,12 @@ describe the same shapes to clients.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from app import rules
+from app.pace.schemas import ClockOut, PaceEventOut
+from app.tables.options import TableOptionsDoc
+from app.tables.schemas import GameSeat
 from app.tables.status import TableStatus
 
 
@@ -34,7 +37,7 @@ class LobbyAnswer(TypedDict):
     status: str
     seats: list[LobbySeatLine]
     seat_count: int
-    options: dict[str, Any]
+    options: TableOptionsDoc
     host: bool
     my_seat: int | None
     version: int
@@ -43,7 +46,7 @@ class LobbyAnswer(TypedDict):
     created_at: str | None
     name: str | None
     rematch_id: str | None
-    clock: NotRequired[dict[str, Any] | None]
+    clock: NotRequired[ClockOut | None]
 
 
 class MoveAnswer(TypedDict):
@@ -95,11 +98,11 @@ class GameAnswer(GameRender):
     """``GET /api/tables/{id}/game``: the render, the seats, the (newest) log and the clock."""
 
     status: TableStatus
-    seats: list[dict[str, Any]]
+    seats: list[GameSeat]
     log: list[LogLineOut]
     log_more: bool
-    clock: dict[str, Any] | None
-    pace_log: list[dict[str, Any]]
+    clock: ClockOut | None
+    pace_log: list[PaceEventOut]
 
 
 class LogPage(TypedDict):
@@ -112,9 +115,9 @@ class CatchUpBase(GameRender):
     rendered) is never sent: the socket checks its viewer against it and leaves it out."""
 
     status: TableStatus
-    seats: list[dict[str, Any]]
+    seats: list[GameSeat]
     holders: dict[int, str | None]
-    clock: dict[str, Any] | None
+    clock: ClockOut | None
 
 
 class SnapshotAnswer(CatchUpBase):

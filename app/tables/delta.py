@@ -28,6 +28,8 @@ from typing import Any, Literal, TypedDict
 import orjson
 
 from app.engine_types import EncodedMove, View
+from app.pace.schemas import ClockOut
+from app.tables.schemas import GameSeat
 
 
 class PatchOp(TypedDict, total=False):
@@ -41,8 +43,8 @@ class GameDoc(TypedDict):
     legal_moves: list[EncodedMove]
     scores: list[Any]
     status: str
-    seats: list[Any]
-    clock: dict[str, Any] | None
+    seats: list[GameSeat]
+    clock: ClockOut | None
 
 
 DOC_FIELDS = ("view", "legal_moves", "scores", "status", "seats", "clock")

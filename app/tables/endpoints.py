@@ -44,7 +44,7 @@ LOG_MAX_PAGE = 200  # the most one GET …/log (or ``log_tail`` of GET …/game)
 )
 async def create_table(body: TableIn, profile_id: ProfileId, svc: Service) -> LobbyAnswer:
     """Open a private table with the caller seated as host. One seat: a solo game, started."""
-    return await svc.create_table(profile_id, body.seats, body.options.model_dump())
+    return await svc.create_table(profile_id, body.seats, body.options.doc())
 
 
 @router.get("", response_model=TablesOut)

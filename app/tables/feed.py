@@ -26,6 +26,7 @@ from app.tables.answers import CatchUp, CatchUpBase, GameAnswer, LogPage, Update
 from app.tables.cache import TableCache
 from app.tables.history import MAX_CATCH_UP
 from app.tables.render import log_entry, render
+from app.tables.schemas import GameSeat
 from app.tables.types import LINES_KEPT, Fresh, LogRow, Viewer
 
 
@@ -123,7 +124,7 @@ class GameFeed:
         table_id: str,
         t: Any,
         state: Any,
-        game_seats: list[Any],
+        game_seats: list[GameSeat],
         holders: dict[int, str | None],
         lines: list[LogRow],
         epoch: int,
@@ -136,7 +137,7 @@ class GameFeed:
             state,
             t.status,
             lines[-1] if lines else None,
-            [dict(x) for x in game_seats],
+            [x.copy() for x in game_seats],
             t.seats_version,
             holders,
             tuple(lines[:-1]),

@@ -17,11 +17,12 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from typing import Any, NotRequired, TypedDict, TypeVar, cast
+from typing import NotRequired, TypedDict, TypeVar, cast
 
 from anyio import to_thread
 
 from app.pace.book import UNKNOWN, PaceBook
+from app.pace.schemas import ClockOut
 from app.realtime.frames import trusted_wire
 from app.realtime.hub import Notice, NoticeKind
 from app.realtime.ports import Render
@@ -73,7 +74,7 @@ class Rendered:
     __slots__ = ("_bases", "clock", "fresh", "origin", "seats", "views")
     fresh: Fresh
 
-    def __init__(self, fresh: Fresh, clock: dict[str, Any] | None, before: Rendered | None):
+    def __init__(self, fresh: Fresh, clock: ClockOut | None, before: Rendered | None):
         seats: list[Seat] = [x["seat"] for x in fresh.seats]
         seats.append(None)
         earlier = None
@@ -81,7 +82,7 @@ class Rendered:
             earlier = (before.fresh.state, public["view"])
         self.fresh, self.clock = fresh, clock
         self.views: dict[Seat, GameRender] = render_all(fresh.state, fresh.version, seats, earlier)
-        self.seats = [dict(x) for x in fresh.seats]
+        self.seats = [x.copy() for x in fresh.seats]
         self._bases: dict[Seat, CatchUpBase] = {}
         # The first rendering of this version: what its sockets hold, that the next delta patches.
         same = before is not None and before.fresh.version == fresh.version
@@ -169,7 +170,7 @@ class TableHistory:
         self.steps: deque[Step] = deque(maxlen=STEPS_KEPT)
         self.full: dict[tuple[Seat, int | None, bool, bool], Render] = {}
 
-    def move_to(self, fresh: Fresh, clock: dict[str, Any] | None) -> None:
+    def move_to(self, fresh: Fresh, clock: ClockOut | None) -> None:
         """``fresh`` is the table's state now: a step from the version held when its moves are
         all known; the steps before it go when the seats changed (their holders are old)."""
         before, at = self.at, Rendered(fresh, clock, self.at)
@@ -228,7 +229,7 @@ class History:
             )
             if shown is UNKNOWN:
                 return None
-            clock = cast(dict[str, Any] | None, shown)
+            clock = cast(ClockOut | None, shown)
             if h is None or fresh.version < h.at.fresh.version:
                 h = self.tables[table_id] = TableHistory(Rendered(fresh, clock, None))
                 if len(self.tables) > self.size:

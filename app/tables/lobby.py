@@ -15,7 +15,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
 
 from anyio import to_thread
 from sqlalchemy.exc import IntegrityError
@@ -40,19 +39,12 @@ from app.tables import lobby_repository as lobby_repo
 from app.tables import repository as repo
 from app.tables.answers import LobbyAnswer
 from app.tables.locks import KeyedLocks
+from app.tables.options import TableOptionsDoc, engine_options, options_of
 from app.tables.preview import seat_of_name
 from app.tables.removals import refuse_removed
 from app.tables.status import TableStatus
 from app.tables.types import Viewer
 from app.tables.visibility import lobby_of, seats_and_names, viewer_of, visible, visible_rows
-
-ENGINE_OPTION_KEYS = (
-    "building_start",
-    "random_locations",
-    "full_selection",
-    "start_player",
-    "undo",
-)
 
 
 def new_id() -> str:
@@ -63,22 +55,11 @@ def new_seed() -> int:
     return secrets.randbits(62)
 
 
-def engine_options(seat_count: int, options: dict[str, Any]) -> dict[str, Any]:
-    """The options as the engine takes them (a random start player drawn here)."""
-    out = {k: options[k] for k in ENGINE_OPTION_KEYS if k in options}
-    out["players"] = seat_count
-    if out.get("start_player", "random") == "random":
-        out["start_player"] = secrets.randbelow(seat_count)
-    if out.get("building_start") is None:
-        out.pop("building_start", None)
-    return out
-
-
 def insert_table(
     s: Session,
     host_id: str,
     seat_count: int,
-    options: dict[str, Any],
+    options: TableOptionsDoc,
     host_seat: int = 0,
     name: str | None = None,
     table_id: str | None = None,
@@ -157,10 +138,10 @@ def free_seat(s: Session, t: GameTable) -> int | None:
 
 # Options a person consents to for one game, as a rematch starts them (until chosen again):
 # ``public_replay`` shows the record to anyone (docs/records.md). The rest is copied.
-CHOSEN_AGAIN: dict[str, Any] = {"public_replay": False}
+CHOSEN_AGAIN: TableOptionsDoc = {"public_replay": False}
 
 
-def rematch_options(options: dict[str, Any]) -> dict[str, Any]:
+def rematch_options(options: TableOptionsDoc) -> TableOptionsDoc:
     """A finished table's options as its rematch starts with them (``CHOSEN_AGAIN`` reset)."""
     return {**options, **CHOSEN_AGAIN}
 
@@ -172,7 +153,7 @@ def open_rematch(s: Session, t: GameTable, host_id: str, host_seat: int) -> Game
     table_id = new_id()
     if not lobby_repo.claim_rematch(s, t.id, table_id):
         return None
-    options = rematch_options(t.options)
+    options = rematch_options(options_of(t))
     new = insert_table(s, host_id, t.seat_count, options, host_seat, t.name, table_id)
     for x in lobby_repo.seats(s, t.id):
         if x.profile_id is None and x.bot_level is not None and x.seat != host_seat:
@@ -199,7 +180,7 @@ class Lobby:
 
     # ------------------------------------------------------------------ open
     async def create_table(
-        self, profile_id: str, seat_count: int, options: dict[str, Any]
+        self, profile_id: str, seat_count: int, options: TableOptionsDoc
     ) -> LobbyAnswer:
         table_id = await to_thread.run_sync(self.create_sync, profile_id, seat_count, options)
         if seat_count == 1:
@@ -207,7 +188,7 @@ class Lobby:
             return await self.start(profile_id, table_id)
         return await self.lobby(profile_id, table_id, None)
 
-    def create_sync(self, profile_id: str, seat_count: int, options: dict[str, Any]) -> str:
+    def create_sync(self, profile_id: str, seat_count: int, options: TableOptionsDoc) -> str:
         """Insert the table (the caller seated as host); the creation limit is counted in the
         same transaction, after taking the profile's lock, so concurrent creations cannot all
         pass the count."""
@@ -374,10 +355,11 @@ class Lobby:
             if len(seats) != t.seat_count:
                 raise SeatsNotFilled("every seat must be taken")
             seed = self.new_seed() if fixed is None else fixed
-            options = engine_options(t.seat_count, t.options)
+            chosen = options_of(t)
+            options = engine_options(t.seat_count, chosen)
             state = rules.new_game(seed, options)
             clock, deadline = self.pace.on_start(
-                t.options,
+                chosen.get("pace"),
                 t.seat_count,
                 state,
                 [{"seat": x.seat, "bot_level": x.bot_level} for x in seats],
@@ -392,7 +374,7 @@ class Lobby:
                 blob,
                 at,
                 t.seats_version,
-                dict(clock) if clock else None,
+                clock,
                 deadline,
             ):
                 raise WrongStatus("the table changed while the game was dealt: look again")

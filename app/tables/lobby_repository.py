@@ -21,6 +21,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 
 from app.db.models import GameTable, Profile, Seat, TableInvitation
+from app.pace.clock import ClockBlob
+from app.tables.options import EngineOptions
 from app.tables.repository import SEAT, TABLE, count_moves
 from app.tables.status import TableStatus
 
@@ -99,11 +101,11 @@ def start_game(
     s: Session,
     table_id: str,
     seed: int,
-    engine_options: dict[str, Any],
+    engine_options: EngineOptions,
     state: dict[str, Any],
     at: datetime,
     seats_version: int,
-    clock: dict[str, Any] | None = None,
+    clock: ClockBlob | None = None,
     deadline: float | None = None,
 ) -> bool:
     """lobby -> playing with the dealt state, for the seats of ``seats_version`` (those it was

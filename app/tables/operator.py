@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -17,6 +16,7 @@ from app.errors import NotFound, WrongStatus
 from app.isotime import aware
 from app.tables import deadline_repository as deadline_repo
 from app.tables import lobby_repository as lobby_repo
+from app.tables.options import TableOptionsDoc, options_of
 from app.tables.status import TableStatus
 
 LIMIT = 50
@@ -156,7 +156,7 @@ def leave_everywhere(s: Session, profile_id: str) -> list[Changed]:
             lobby_repo.bump_seats(s, t.id)
             changed.append(Changed(t.id, None))
         else:
-            level = _level(t.options)
+            level = _level(options_of(t))
             for x in mine:
                 deadline_repo.hand_seat_to_bot(s, t.id, x.seat, level)
             humans = [x for x in seats if x.profile_id and x.profile_id != profile_id]
@@ -168,5 +168,5 @@ def leave_everywhere(s: Session, profile_id: str) -> list[Changed]:
     return changed
 
 
-def _level(options: dict[str, Any] | None) -> str:
+def _level(options: TableOptionsDoc | None) -> str:
     return str((options or {}).get("timeout_bot_level", HANDOVER_LEVEL))

@@ -44,6 +44,7 @@ from app.tables import repository as repo
 from app.tables.answers import MoveAnswer
 from app.tables.cache import TableCache
 from app.tables.locks import KeyedLocks
+from app.tables.schemas import GameSeat
 from app.tables.status import TableStatus
 from app.tables.store import (
     FinishHook,
@@ -75,11 +76,26 @@ class SeatsChanged(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Asked:
+    """A move as it was asked for: by the seat, at the table's version ``expected``, under its
+    ``move_id``; by a server-side ``bot`` (for a seat a bot holds), else by the person
+    ``profile_id`` (who must hold the seat)."""
+
+    table_id: str
+    seat: int
+    move: dict[str, Any]
+    expected: int
+    move_id: str
+    bot: bool
+    profile_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Judged:
     """The table at the version a move expects, as the move is judged with it."""
 
     state: Any
-    seats: list[dict[str, Any]]
+    seats: list[GameSeat]
     holders: dict[int, str | None]
     seats_version: int
     clock: pc.ClockBlob | None  # the pace clock at that version
@@ -180,16 +196,17 @@ class Play:
             raise NotYourSeat("you do not hold a seat at this table")
         if not isinstance(move, dict):
             raise Malformed("move must be an object")
+        asked = Asked(
+            viewer.table_id,
+            viewer.seat,
+            move,
+            expected_version,
+            move_id,
+            viewer.bot,
+            viewer.profile_id,
+        )
         async with self.locks[viewer.table_id]:
-            out, notice = await self._play(
-                viewer.table_id,
-                viewer.seat,
-                move,
-                expected_version,
-                move_id,
-                viewer.bot,
-                viewer.profile_id,
-            )
+            out, notice = await self._play(asked)
         if on_commit is not None:
             await on_commit(out)
         # Also on a duplicate: the first attempt may have committed without being announced.
@@ -210,49 +227,32 @@ class Play:
         event loop of its own, without this process's table lock (the conditional update
         holds) and without a notice. (result, True) when committed now, (earlier result,
         False) for a move_id this seat has played already."""
-        out, _notice = asyncio.run(
-            self._play(table_id, seat, move, expected, move_id, bot, profile_id)
-        )
+        asked = Asked(table_id, seat, move, expected, move_id, bot, profile_id)
+        out, _notice = asyncio.run(self._play(asked))
         return out, not out["duplicate"]
 
-    async def _play(
-        self,
-        table_id: str,
-        seat: int,
-        move: dict[str, Any],
-        expected: int,
-        move_id: str,
-        bot: bool,
-        profile_id: str | None,
-    ) -> tuple[MoveAnswer, Notice]:
+    async def _play(self, asked: Asked) -> tuple[MoveAnswer, Notice]:
         """The move's result and the notice to publish. A person's move (``bot`` False) is
         played only if ``profile_id`` holds ``seat`` in the seats the move is judged with; a
         ``bot`` only for a seat a bot holds."""
         for _ in range(SEAT_ATTEMPTS + 1):
             try:
-                return await self._attempt(table_id, seat, move, expected, move_id, bot, profile_id)
+                return await self._attempt(asked)
             except Prior as found:
                 version = found.result["version"]
-                return found.result, Notice(table_id, NoticeKind.GAME, version)
+                return found.result, Notice(asked.table_id, NoticeKind.GAME, version)
             except SeatsChanged:
-                self.cache.forget(table_id)  # the next attempt reads the seats
-        raise StaleVersion("the seats changed; try again", version=expected)
+                self.cache.forget(asked.table_id)  # the next attempt reads the seats
+        raise StaleVersion("the seats changed; try again", version=asked.expected)
 
-    async def _attempt(
-        self,
-        table_id: str,
-        seat: int,
-        move: dict[str, Any],
-        expected: int,
-        move_id: str,
-        bot: bool,
-        profile_id: str | None,
-    ) -> tuple[MoveAnswer, Notice]:
+    async def _attempt(self, asked: Asked) -> tuple[MoveAnswer, Notice]:
         """One judgement and write of the move, from the table at ``expected``: this process's
         memory of it when it has one (a table's state at a version never changes, and the
         conditional update checks both the version and the seats the move was judged with),
         else a read. A ``move_id`` seen before (for this seat) is caught by the log's unique
         key: the store writes nothing, and the earlier result is read."""
+        table_id, seat, move, expected = asked.table_id, asked.seat, asked.move, asked.expected
+        move_id, bot, profile_id = asked.move_id, asked.bot, asked.profile_id
         epoch = self.cache.epoch
         table = self._known(table_id, expected)
         if table is None:

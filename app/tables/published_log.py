@@ -11,6 +11,7 @@ from sqlalchemy import Integer, case, cast, func, select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import GameTable, MoveRecord, Seat
+from app.tables.options import EngineOptions, TableOptionsDoc, stored_options
 from app.tables.repository import full_log, log_between
 from app.tables.status import TableStatus
 
@@ -36,7 +37,7 @@ class FinishedRow(NamedTuple):
     table_id: str
     name: str | None
     seat_count: int
-    engine_options: dict[str, Any] | None
+    engine_options: EngineOptions | None
     state: dict[str, Any] | None
     finished_at: datetime | None
     my_seat: int
@@ -90,7 +91,7 @@ class TableAccess(NamedTuple):
     """What deciding who may see a table's record reads: no state, no log."""
 
     status: str
-    options: dict[str, Any]
+    options: TableOptionsDoc
     has_game: bool  # a seed and a state: the game was dealt
 
 
@@ -106,7 +107,7 @@ def table_access(s: Session, table_id: str) -> TableAccess | None:
     if row is None:
         return None
     status, options, has_seed, has_state = row
-    return TableAccess(status, dict(options or {}), bool(has_seed) and bool(has_state))
+    return TableAccess(status, stored_options(options), bool(has_seed) and bool(has_state))
 
 
 class LoggedMove(NamedTuple):

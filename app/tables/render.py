@@ -9,6 +9,7 @@ from typing import Any, Protocol, cast
 from app import rules
 from app.isotime import iso
 from app.tables.answers import GameRender, LobbyAnswer, LobbySeatLine, LogLineOut, ScoreLine
+from app.tables.options import options_of
 from app.tables.status import TableStatus
 from app.tables.types import LogRow, SeatLike, TableLike
 
@@ -136,7 +137,7 @@ def lobby_view(
         "status": t.status,
         "seats": seat_list,
         "seat_count": t.seat_count,
-        "options": t.options,
+        "options": options_of(t),
         "host": my_seat is not None and t.host_profile_id == profile_id,
         "my_seat": my_seat,
         "version": t.version,

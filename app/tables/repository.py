@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from app.db.direct import Compiled
 from app.db.models import GameTable, MoveRecord, Profile, Seat
+from app.tables.schemas import GameSeat
 from app.tables.status import TableStatus
 
 TABLE: Table = GameTable.__table__  # type: ignore[assignment]
@@ -137,7 +138,7 @@ def head(conn: Connection, table_id: str) -> Any:
     return conn.execute(HEAD, {"p_id": table_id}).first()
 
 
-def game_seats(conn: Connection | Session, table_id: str) -> list[dict[str, Any]]:
+def game_seats(conn: Connection | Session, table_id: str) -> list[GameSeat]:
     """Who holds each seat of a started table: the player's name, and the bot level if a bot
     plays the seat (a bot of its own has no name; a seat handed to a bot keeps the name)."""
     return game_seats_and_holders(conn, table_id)[0]
@@ -145,11 +146,13 @@ def game_seats(conn: Connection | Session, table_id: str) -> list[dict[str, Any]
 
 def game_seats_and_holders(
     conn: Connection | Session, table_id: str
-) -> tuple[list[dict[str, Any]], dict[int, str | None]]:
+) -> tuple[list[GameSeat], dict[int, str | None]]:
     """``game_seats``, and the profile that holds each seat (never sent: the seat checks of a
     move and of every frame a socket receives are made against it)."""
     rows = conn.execute(GAME_SEATS, {"p_id": table_id}).all()
-    seats = [{"seat": seat, "name": name, "bot_level": level} for seat, name, level, _ in rows]
+    seats: list[GameSeat] = [
+        {"seat": seat, "name": name, "bot_level": level} for seat, name, level, _ in rows
+    ]
     return seats, {seat: holder for seat, _, _, holder in rows}
 
 

@@ -7,14 +7,16 @@ own objects (the view, events, moves) are its typed contracts (``app.engine_type
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from fastapi import Path
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator, with_config
+from typing_extensions import TypedDict
 
 from app.engine_types import EncodedMove, EngineEvent, Outcome, View
 from app.pace.schemas import ClockOut, LivePace, PaceEventOut, PaceOption
 from app.strict import Strict
+from app.tables.options import TableOptionsDoc
 from app.tables.status import TableStatus
 
 # Seconds a player may stay idle on their turn before the host can hand the seat to a bot: at
@@ -50,6 +52,10 @@ class TableOptions(Strict):
     # Anyone may see the finished game's record and replay, not only its players (docs/records.md);
     # the host may change it later (PUT /api/tables/{id}/public_replay).
     public_replay: bool = False
+
+    def doc(self) -> TableOptionsDoc:
+        """The options as the lobby stores them: every key, checked here."""
+        return cast(TableOptionsDoc, self.model_dump())
 
 
 class TableIn(Strict):
@@ -137,7 +143,12 @@ class TablesOut(BaseModel):
     tables: list[LobbyOut]
 
 
-class GameSeat(BaseModel):
+# Who holds a seat of a started game (``repository.game_seats``): the player's name, and the bot
+# level if a bot plays the seat. One shape, as the table service hands it on and as responses and
+# frames declare it (``typing_extensions``' ``TypedDict``, which pydantic reads; its own config,
+# so that a frame's does not close it).
+@with_config(ConfigDict(extra="ignore"))
+class GameSeat(TypedDict):
     seat: int
     name: str | None
     bot_level: str | None

@@ -27,6 +27,7 @@ from app.tables.history import History
 from app.tables.host import HostActs
 from app.tables.lobby import Lobby
 from app.tables.locks import KeyedLocks
+from app.tables.options import TableOptionsDoc
 from app.tables.play import Play
 from app.tables.preview import preview
 from app.tables.preview_schemas import TablePreviewOut
@@ -67,7 +68,7 @@ class TableService:
 
     # ------------------------------------------------------------------ lobby
     async def create_table(
-        self, profile_id: str, seat_count: int, options: dict[str, Any]
+        self, profile_id: str, seat_count: int, options: TableOptionsDoc
     ) -> LobbyAnswer:
         return await self.lobbies.create_table(profile_id, seat_count, options)
 

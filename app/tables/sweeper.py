@@ -25,7 +25,7 @@ from app.background import Loop, every
 from app.clock import Clock
 from app.db.session import Database
 from app.pace import clock as pc
-from app.pace.events import PaceEventKind, add_event
+from app.pace.events import PaceEventKind, PaceEventParams, add_event
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import deadline_repository as deadline_repo
 from app.tables import published
@@ -111,7 +111,7 @@ class Sweeper:
             if not deadline_repo.hand_seat_to_bot(conn, row.id, seat, level):
                 continue
             holder = by_seat[seat]
-            params = {"seat": seat, "name": holder.name, "level": level}
+            params: PaceEventParams = {"seat": seat, "name": holder.name, "level": level}
             add_event(conn, row.id, PaceEventKind.SEAT_TIMED_OUT, seat, params, at)
             out.append(TimedOut(row.id, seat, str(holder.profile_id), level, row.version))
         return out

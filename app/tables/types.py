@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import Any, Protocol
 
 from app.isotime import iso
+from app.tables.schemas import GameSeat
 from app.tables.status import TableStatus
 
 
@@ -93,7 +94,7 @@ class Fresh:
     state: Any
     status: TableStatus
     entry: LogRow | None  # the move that led to ``version`` (None: a game with no move yet)
-    seats: list[dict[str, Any]]
+    seats: list[GameSeat]
     seats_version: int
     # The profile holding each seat at ``seats_version`` (server-side only: never rendered).
     holders: dict[int, str | None] = field(default_factory=dict)

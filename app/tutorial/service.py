@@ -3,7 +3,7 @@ once), the hint for the person's seat, and the profile's record of having got pa
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Final
 
 from anyio import to_thread
 
@@ -12,6 +12,7 @@ from app.bots.service import BotSeats
 from app.db.session import Database
 from app.errors import AppError, NotYourSeat, WrongStatus
 from app.tables.answers import LobbyAnswer
+from app.tables.options import TableOptionsDoc
 from app.tables.schemas import TableOptions
 from app.tables.service import TableService
 from app.tables.status import TableStatus
@@ -25,7 +26,7 @@ BOT_LEVEL = "greedy"  # the weakest level that still plays sensibly (docs/bots.m
 # The normal game (the rules offer no shorter one), with the first-game building start value and
 # the person starting, so the first hint is theirs.
 OPTIONS = TableOptions(start_player=0, building_start=35)
-GUIDED = "guided"  # the table option that marks a guided table
+GUIDED: Final = "guided"  # the table option that marks a guided table
 # Every guided game is dealt the same: with the bots' choices a function of what they see, a
 # person who follows the hints meets the same game each time — one in which a delivery at the
 # construction site, a title, an end-of-round event's offer and books sold at the market all
@@ -40,8 +41,8 @@ class NotGuided(AppError):
     code = "not_guided"
 
 
-def guided_options() -> dict[str, Any]:
-    return {**OPTIONS.model_dump(), GUIDED: True}
+def guided_options() -> TableOptionsDoc:
+    return {**OPTIONS.doc(), GUIDED: True}
 
 
 class Tutorial:

@@ -19,8 +19,8 @@ from app.db.models import GameTable, ImportedReplay
 from app.main import create_app
 from app.records.bounds import RECORD_KINDS, max_record_moves
 from app.records.canonical import standing_indexes
+from app.records.intake import parse_record
 from app.records.replay import verify
-from app.records.service import parse_record
 from app.rules import data
 from tests.conftest import Player, make_settings, new_player, wipe
 from tests.records.canonical_helpers import finish_table_in_process, play_with_undos
