@@ -118,11 +118,18 @@ def _still_by_default(b: Any) -> None:
     """Pages ask for reduced motion unless a test says otherwise (``reduced_motion=...``):
     the client then draws no transition or animation (static/css/app.css), so a click waits for
     no moving marker to come to rest. The motion itself is tested where it matters
-    (tests/browser/test_since.py opens contexts both ways)."""
+    (tests/browser/test_since.py opens contexts both ways).
+
+    The service worker is not installed unless a test says so (``service_workers="allow"``):
+    installed, it fetches and caches the whole client in every new context, which is a third of
+    the browser's work for a context that opens a page or two (measured: 12 page loads in six
+    contexts, 14 CPU-s blocked, 18 to 25 allowed). tests/browser/test_pwa.py allows it: the
+    worker, its cache and the push messages are tested there."""
     made = b.new_context
 
     def new_context(**kwargs: Any) -> Any:
         kwargs.setdefault("reduced_motion", "reduce")
+        kwargs.setdefault("service_workers", "block")
         return made(**kwargs)
 
     b.new_context = new_context

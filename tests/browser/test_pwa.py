@@ -98,7 +98,7 @@ def test_a_changed_static_file_is_a_new_worker_with_a_new_cache(tmp_path: Path) 
 
 @pytest.fixture
 def ctx(browser: Any) -> Iterator[Any]:
-    c = browser.new_context(viewport=VIEWPORT)
+    c = browser.new_context(viewport=VIEWPORT, service_workers="allow")
     try:
         yield c
     finally:
