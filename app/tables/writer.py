@@ -25,6 +25,8 @@ import threading
 from dataclasses import dataclass
 from typing import cast
 
+from sqlalchemy import Connection
+
 from app.db.checkpoint import CHECKPOINT_MOVES, Checkpointer
 from app.db.session import FIRST, Database
 from app.errors import Unavailable
@@ -36,6 +38,8 @@ log = logging.getLogger("emara.tables.writer")
 
 # Moves written in one transaction at most (the rest wait for the next).
 BATCH = 64
+# The thread keeps its connection while moves keep coming; idle this long, it gives it back.
+KEEP_CONNECTION_SECONDS = 1.0
 
 
 @dataclass
@@ -98,38 +102,62 @@ class SqliteMoves:
 
     # ------------------------------------------------------------------ the thread
     def _run(self) -> None:
-        while True:
-            first = self._jobs.get()
-            if first is None:
-                return
-            batch = [first]
-            with contextlib.suppress(queue.Empty):
-                while len(batch) < BATCH:
-                    job = self._jobs.get_nowait()
-                    if job is None:
-                        self._jobs.put(None)  # stop after this batch
-                        break
-                    batch.append(job)
-            results = self._write(batch)
-            for job, result in zip(batch, results, strict=True):
-                with contextlib.suppress(RuntimeError):  # its event loop has closed
-                    job.loop.call_soon_threadsafe(_settle, job.done, result)
+        # The thread's own connection, kept from one batch to the next: a checkout, its options
+        # and its return to the pool for every batch were a third of a lone move's write (at
+        # 1 move/s per table most batches hold one move). A batch that fails drops it.
+        conn: Connection | None = None
+        try:
+            while True:
+                # the connection is kept while moves keep coming, given back when they stop
+                idle = None if conn is None else KEEP_CONNECTION_SECONDS
+                try:
+                    first = self._jobs.get(timeout=idle)
+                except queue.Empty:
+                    _closed(cast(Connection, conn))
+                    conn = None
+                    continue
+                if first is None:
+                    return
+                batch = self._batch_from(first)
+                if conn is None:
+                    conn = self.db.engine.connect()
+                    # gated: its BEGIN IMMEDIATE goes ahead of the transactions that wait
+                    conn.execution_options(**{FIRST: True})
+                results = self._write(conn, batch)
+                if any(isinstance(r, Unavailable) for r in results):
+                    _closed(conn)  # the next batch starts on a fresh one
+                    conn = None
+                for job, result in zip(batch, results, strict=True):
+                    with contextlib.suppress(RuntimeError):  # its event loop has closed
+                        job.loop.call_soon_threadsafe(_settle, job.done, result)
+        finally:
+            if conn is not None:
+                _closed(conn)
 
-    def _write(self, batch: list[_Job]) -> list[Notice | Exception]:
+    def _batch_from(self, first: _Job) -> list[_Job]:
+        """``first`` and the moves queued behind it (``BATCH`` at most)."""
+        batch = [first]
+        with contextlib.suppress(queue.Empty):
+            while len(batch) < BATCH:
+                job = self._jobs.get_nowait()
+                if job is None:
+                    self._jobs.put(None)  # stop after this batch
+                    break
+                batch.append(job)
+        return batch
+
+    def _write(self, conn: Connection, batch: list[_Job]) -> list[Notice | Exception]:
         written: dict[int, bool] = {}
         try:
-            # (a gated connection: its BEGIN IMMEDIATE goes ahead of the transactions that wait)
-            with self.db.engine.connect() as conn:
-                conn.execution_options(**{FIRST: True})
-                with conn.begin():
-                    raw = cast(sqlite3.Connection, conn.connection.dbapi_connection)
-                    for jobs in _rounds(batch):
-                        moves = [(j.move.advance, j.move.line) for j in jobs]
-                        done = self._statements.write(raw, moves)
-                        written.update(zip(map(id, jobs), done, strict=True))
-                    for job in batch:
-                        if job.move.finished and written[id(job)]:
-                            self.finished(conn, job.move.table_id)
+            with conn.begin():
+                raw = cast(sqlite3.Connection, conn.connection.dbapi_connection)
+                for jobs in _rounds(batch):
+                    moves = [(j.move.advance, j.move.line) for j in jobs]
+                    done = self._statements.write(raw, moves)
+                    written.update(zip(map(id, jobs), done, strict=True))
+                for job in batch:
+                    if job.move.finished and written[id(job)]:
+                        self.finished(conn, job.move.table_id)
         except Exception:  # the transaction did not commit: none of its moves is written
             log.warning("a batch of %d moves failed", len(batch), exc_info=True)
             return [Unavailable("the database is unavailable, try again") for _ in batch]
@@ -145,6 +173,12 @@ class SqliteMoves:
             self._since_checkpoint = 0
             self.checkpointer.ask()
         return results
+
+
+def _closed(conn: Connection) -> None:
+    """Close the connection (one that broke, as it can)."""
+    with contextlib.suppress(Exception):
+        conn.close()
 
 
 def _rounds(batch: list[_Job]) -> list[list[_Job]]:
