@@ -67,7 +67,14 @@ export function personMenu({ key, name, items, testid = "person-menu" }) {
     placeSoon();
   }
   menu.addEventListener("toggle", () => {
-    if (menu.open) {
+    if (menu.open && !menu.isConnected) {
+      // a redraw replaced this menu between the click that opened it and this event: the
+      // menu drawn in its place opens instead (its own toggle places it)
+      openKeys.clear();
+      openKeys.add(key);
+      const now = [...document.querySelectorAll("details.person-menu")].find((d) => d.dataset.key === key);
+      if (now) now.open = true;
+    } else if (menu.open) {
       delete list.dataset.placed;
       placeSoon();
       closeOthers(menu);
