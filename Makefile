@@ -8,7 +8,7 @@ PORT   ?= 8000
 # Ctrl+C: open responses get this long to finish (event streams end at once) before they are cut.
 GRACE  ?= 5
 
-.PHONY: run test test-quick test-rules coverage lint bench bench-load migrate install install-dev lock docs clean
+.PHONY: run test test-quick test-rules shots coverage lint bench bench-load migrate install install-dev lock docs clean
 
 # Installs come from the locks in requirements/ (every package, pinned); `make lock` rewrites
 # them from pyproject.toml. app.lock: what the server runs; dev.lock: that plus tests and tools.
@@ -67,6 +67,11 @@ test-quick: install-dev
 # test-rules: the engine alone — its scenarios, golden games and properties.
 test-rules: install-dev
 	$(BIN)/python -m pytest $(XDIST) tests/rules tests/rulesref $(PYTEST_ARGS)
+
+# shots: the browser tests with their screenshots written to test-artifacts/, to look at the
+# screens (`make test` takes none: no test asserts on a picture; tests/browser/shots.py).
+shots: install-dev
+	EMARA_SCREENSHOTS=1 $(BIN)/python -m pytest $(XDIST) -m browser $(PYTEST_ARGS)
 
 # coverage: line and branch coverage of app/ over every test (the test processes, servers in
 # threads included; servers in processes of their own are not measured).

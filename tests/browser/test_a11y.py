@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_phone import (
     DESKTOP,
     PHONE,
@@ -252,7 +253,7 @@ def test_keyboard_focus_is_visible_with_contrast(
         assert outline_style == "solid"
         assert float(width.removesuffix("px")) >= 2
         assert contrast(rgb(color), rgb(page_bg)) >= 3, (color, page_bg)
-        mine.screenshot(path=str(artifacts / "focus-visible.png"))
+        screenshot(mine, path=str(artifacts / "focus-visible.png"))
 
 
 def test_score_bar_marks_the_lower_track_and_announces_changes(server: Any, browser: Any) -> None:
@@ -316,7 +317,7 @@ def test_solo_table_on_a_phone(server: Any, browser: Any, artifacts: Path) -> No
         assert page.locator("[data-key='victoria:cp']").count() >= 1
         assert assert_on_first_screen(page, "[data-testid=scorebar] td", PHONE) == 6
         assert axe_violations(page) == []
-        page.screenshot(path=str(artifacts / "phone-solo-en.png"))
+        screenshot(page, path=str(artifacts / "phone-solo-en.png"))
     finally:
         ctx.close()
 

@@ -25,6 +25,7 @@ from app.config import Settings
 from app.db.migrate import upgrade
 from app.db.session import Database
 from app.devtools.stack import ServerProcess
+from tests.browser.shots import screenshot
 from tests.browser.test_a11y import axe_violations
 
 WAIT = 30000  # ms: generous, for a loaded machine
@@ -84,8 +85,8 @@ def shot(page: Any, name: str) -> None:
     """The page, and the analysis panel alone, for looking at (when the folder exists)."""
     if SHOTS.parent.is_dir():
         SHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(SHOTS / name), full_page=True)
-        page.get_by_test_id("analysis").screenshot(path=str(SHOTS / ("panel-" + name)))
+        screenshot(page, path=str(SHOTS / name), full_page=True)
+        screenshot(page.get_by_test_id("analysis"), path=str(SHOTS / ("panel-" + name)))
 
 
 def test_the_analysis_in_the_replay_viewer_on_a_phone(browser: Any, tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_play import (
     CHOICES,
     Player,
@@ -172,7 +173,7 @@ def test_bots_take_seats_and_players_leave_and_reclaim(
         host.wait_for_function(
             "() => !document.querySelector('[data-testid=start-game]')?.disabled", timeout=WAIT
         )
-        host.screenshot(path=str(artifacts / "lobby-bot.png"))
+        screenshot(host, path=str(artifacts / "lobby-bot.png"))
         host.get_by_test_id("start-game").click()
         host.get_by_test_id("game").wait_for(timeout=WAIT)
         guest.get_by_test_id("game").wait_for(timeout=WAIT)
@@ -223,7 +224,7 @@ def test_bots_take_seats_and_players_leave_and_reclaim(
         # It was the guest's move: the bot makes it, nobody clicks.
         wait_version_above(guest, before, timeout=WAIT)
         assert [v for v in moves_of(guest, 2) if v > before], "no move was made for seat 2"
-        host.screenshot(path=str(artifacts / "game-bot-seat.png"))
+        screenshot(host, path=str(artifacts / "game-bot-seat.png"))
 
         # The guest takes the seat back: theirs again on both pages.
         guest.get_by_test_id("reclaim-seat").click()

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_endscreen import (
     DESKTOP,
     PHONE,
@@ -97,8 +98,8 @@ def test_the_end_screen_shows_where_the_points_came_from(
         page.goto(server.url(f"/t/{table_id}"))
         check_chart(page, outcome)
         shoot(page, artifacts, "breakdown-2p-desktop")
-        page.get_by_test_id("breakdown").screenshot(
-            path=str(artifacts / "breakdown-chart-desktop.png")
+        screenshot(
+            page.get_by_test_id("breakdown"), path=str(artifacts / "breakdown-chart-desktop.png")
         )
         page.set_viewport_size(PHONE)
         page.wait_for_function(f"{SIDEWAYS_JS} <= 0", timeout=WAIT)
@@ -111,8 +112,8 @@ def test_the_end_screen_shows_where_the_points_came_from(
             box = bar.bounding_box()
             assert box is not None and box["width"] >= 150  # readable on a phone
         shoot(page, artifacts, "breakdown-2p-phone")
-        page.get_by_test_id("breakdown").screenshot(
-            path=str(artifacts / "breakdown-chart-phone.png")
+        screenshot(
+            page.get_by_test_id("breakdown"), path=str(artifacts / "breakdown-chart-phone.png")
         )
     finally:
         ctx.close()

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_play import VIEWPORT, ConsoleWatch
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -91,7 +92,7 @@ def test_two_people_chat_mute_and_see_each_other_come_and_go(
         box_input.focus()
         box = box_input.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
-        guest.screenshot(path=str(artifacts / "chat-phone.png"))
+        screenshot(guest, path=str(artifacts / "chat-phone.png"))
 
         # Ann mutes Bob: his messages leave her page (not his), and the mute is kept for her
         host.locator("[data-testid=chat-mute][data-seat='1']").click()
@@ -107,7 +108,7 @@ def test_two_people_chat_mute_and_see_each_other_come_and_go(
         chat_api = host.url.split("/t/", 1)[0] + "/api/tables/" + host.url.split("/t/", 1)[1]
         res = host.context.request.get(chat_api.split("?", 1)[0] + "/chat")
         assert res.ok and res.json()["muted"] == [1]
-        host.screenshot(path=str(artifacts / "chat-host.png"), full_page=True)
+        screenshot(host, path=str(artifacts / "chat-host.png"), full_page=True)
 
         # a flood: past the limit a message shows as not sent, in words, with a way to retry
         for n in range(60):
@@ -126,7 +127,7 @@ def test_two_people_chat_mute_and_see_each_other_come_and_go(
         away = host.locator(SEAT_PRESENCE.format(1) + "[data-state=away]")
         away.wait_for(timeout=WAIT)
         assert "away since" in away.inner_text()
-        host.screenshot(path=str(artifacts / "chat-away.png"), full_page=True)
+        screenshot(host, path=str(artifacts / "chat-away.png"), full_page=True)
         assert watch.errors == []
     finally:
         host_ctx.close()

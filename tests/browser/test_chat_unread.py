@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_chat import SEAT_PRESENCE, say, seen
 from tests.browser.test_play import ConsoleWatch
 from tests.browser.test_since import FAKE_VISIBILITY, SET_HIDDEN, SUMMARY, Api
@@ -105,7 +106,7 @@ def test_the_chat_is_beside_the_board_and_counts_what_arrives_out_of_sight(
         bo.wait_for_function(f"() => ({TITLE_COUNT})() === 2", timeout=WAIT)
         assert bo_tab.inner_text() == "2"
         assert "2 new" in bo.get_by_test_id("tab-chat").inner_text()
-        bo.screenshot(path=str(artifacts / "chat-unread-phone.png"))
+        screenshot(bo, path=str(artifacts / "chat-unread-phone.png"))
         # opening the Chat tab reads them
         bo.get_by_test_id("tab-chat").click()
         seen(bo, "take your time")
@@ -121,7 +122,7 @@ def test_the_chat_is_beside_the_board_and_counts_what_arrives_out_of_sight(
         ann.wait_for_function(f"n => ({TITLE_COUNT})() === n + 2", arg=waiting, timeout=WAIT)
         assert ann.title().endswith(TITLE)
         assert ann.get_by_test_id("chat-unread").inner_text() == "2 new"
-        ann.screenshot(path=str(artifacts / "chat-unread-desktop.png"))
+        screenshot(ann, path=str(artifacts / "chat-unread-desktop.png"))
         # back on the page, with the chat in sight: read
         ann.evaluate(SET_HIDDEN, False)
         ann.wait_for_function(f"n => ({TITLE_COUNT})() === n", arg=waiting, timeout=WAIT)

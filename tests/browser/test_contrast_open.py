@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from app.devtools.stack import ServerProcess
+from tests.browser.shots import screenshot
 from tests.browser.test_a11y import axe_violations
 from tests.browser.test_reach import DESKTOP, PHONE, WAIT, sign_up
 
@@ -42,7 +43,7 @@ def test_menus_and_dialogs_open_meet_aa_contrast(
                 menu = page.get_by_test_id("profile-menu")
                 menu.locator("summary").click()
                 menu.get_by_test_id("history-link").wait_for(timeout=WAIT)
-                page.screenshot(path=str(artifacts / f"menu-open-{size_name}-{scheme}.png"))
+                screenshot(page, path=str(artifacts / f"menu-open-{size_name}-{scheme}.png"))
                 _check(page, found, f"profile menu, {at}")
                 page.keyboard.press("Escape")
                 page.evaluate(

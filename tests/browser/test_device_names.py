@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from app.devtools.stack import ServerProcess
+from tests.browser.shots import screenshot
 from tests.browser.test_a11y import axe_violations
 from tests.browser.test_devices import _add_by_code
 from tests.browser.test_reach import DESKTOP, PHONE, WAIT, people, sign_up
@@ -51,8 +52,9 @@ def test_devices_say_how_they_were_added_and_are_named_as_text(
             laptop.set_viewport_size(size)
             for scheme in ("light", "dark"):
                 laptop.emulate_media(color_scheme=scheme)
-                laptop.get_by_test_id("devices-section").screenshot(
-                    path=str(artifacts / f"devices-named-{name}-{scheme}.png")
+                screenshot(
+                    laptop.get_by_test_id("devices-section"),
+                    path=str(artifacts / f"devices-named-{name}-{scheme}.png"),
                 )
         laptop.set_viewport_size(DESKTOP)
         # an empty name forgets it: the browser's name again

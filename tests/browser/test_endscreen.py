@@ -19,6 +19,7 @@ import pytest
 
 from app.devtools.stack import ServerProcess
 from tests.browser.conftest import finish_in_server
+from tests.browser.shots import screenshot
 
 pytestmark = [pytest.mark.browser]
 
@@ -76,11 +77,11 @@ def play_to_end(server: ServerProcess, table_id: str, tokens: list[str], seed: i
 
 
 def shoot(page: Any, artifacts: Path, name: str) -> None:
-    page.screenshot(path=str(artifacts / f"{name}.png"), full_page=True)
+    screenshot(page, path=str(artifacts / f"{name}.png"), full_page=True)
     extra = os.environ.get("EMARA_SHOTS")
     if extra:
         Path(extra).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(extra) / f"{name}.png"), full_page=True)
+        screenshot(page, path=str(Path(extra) / f"{name}.png"), full_page=True)
 
 
 def sideways(page: Any) -> int:

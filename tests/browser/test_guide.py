@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_phone import DESKTOP, PHONE, WAIT
 from tests.browser.test_reach import sign_up
 
@@ -88,7 +89,7 @@ def follow_the_hints(page: Any, artifacts: Path, name: str) -> list[str]:
         if key not in shot:
             shot.add(key)
             short = key.removeprefix("guide.").replace(".", "-")
-            page.screenshot(path=str(artifacts / f"guide-{name}-{len(shot):02d}-{short}.png"))
+            screenshot(page, path=str(artifacts / f"guide-{name}-{len(shot):02d}-{short}.png"))
         if step == "done" or all(set(k) & set(keys) for k in NEW_KINDS.values()):
             return keys
         if seen["actionable"]:
@@ -124,7 +125,7 @@ def guided_game_past_round_1(
         offer = page.get_by_test_id("learn-offer")
         offer.wait_for(timeout=WAIT)
         assert offer.get_attribute("data-prominent") == "1"
-        page.screenshot(path=str(artifacts / f"guide-{lang}-{size}-00-landing.png"))
+        screenshot(page, path=str(artifacts / f"guide-{lang}-{size}-00-landing.png"))
         offer.get_by_test_id("learn-by-playing").click()
         page.wait_for_url("**/t/*", timeout=WAIT)
         page.locator(GUIDE).wait_for(timeout=WAIT)
@@ -159,7 +160,7 @@ def test_skip_is_remembered_and_a_new_guided_game_can_start_from_the_profile_pag
         page.goto(server.url("/learn"))
         page.locator(GUIDE).wait_for(timeout=WAIT)
         page.wait_for_function(READY_JS, timeout=WAIT)  # with the thing to click marked
-        page.screenshot(path=str(artifacts / "guide-en-desktop-first.png"))
+        screenshot(page, path=str(artifacts / "guide-en-desktop-first.png"))
         table_url = page.url
         with page.expect_response(lambda r: r.url.endswith("/api/profiles/me/guide")) as put:
             page.get_by_test_id("guide-skip").click()

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from app.devtools.stack import ServerProcess
+from tests.browser.shots import screenshot
 from tests.browser.test_a11y import axe_violations
 from tests.browser.test_reach import DESKTOP, PHONE, WAIT, api, people, sign_up
 
@@ -59,7 +60,7 @@ def test_no_more_invitations_from_a_person_and_allowed_again(
         guest.goto(server.url("/profile"))
         person = guest.get_by_test_id("blocked-person")
         person.filter(has_text="Cy").wait_for(timeout=WAIT)
-        guest.screenshot(path=str(artifacts / "profile-blocked-phone.png"), full_page=True)
+        screenshot(guest, path=str(artifacts / "profile-blocked-phone.png"), full_page=True)
         assert axe_violations(guest) == []
         guest.get_by_test_id("invitation-unblock").click()
         guest.get_by_test_id("blocked-section").wait_for(state="hidden", timeout=WAIT)

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_play import ConsoleWatch, wait_version_above, wait_version_at_least
 from tests.browser.test_since import Api
 
@@ -115,8 +116,8 @@ def test_the_banner_shows_a_bots_whole_turn_across_a_round_change_in_its_colour(
         assert bot.locator(".seat-token").evaluate("t => getComputedStyle(t).color") == SEAT1
         # the bot's turn is the latest one: its line comes first
         assert lines.first.get_attribute("data-seat") == "1"
-        page.get_by_test_id("last-move").screenshot(path=str(artifacts / "banner-bot-round.png"))
-        page.screenshot(path=str(artifacts / "banner-bot-round-page.png"))
+        screenshot(page.get_by_test_id("last-move"), path=str(artifacts / "banner-bot-round.png"))
+        screenshot(page, path=str(artifacts / "banner-bot-round-page.png"))
         assert watch.errors == []
     finally:
         ctx.close()

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_log_banner import new_table
 from tests.browser.test_play import ConsoleWatch, wait_version_at_least
 from tests.browser.test_reach import DESKTOP, PHONE, WAIT, finished_game, people, sign_up
@@ -166,7 +167,7 @@ def test_the_banner_shows_the_first_turn_and_the_log_who_began(server: Any, brow
 def shoot_log(page: Any, path: Path) -> None:
     """The page with the log's end in view (the table draws its panels again as frames arrive:
     the whole page, not one element's handle)."""
-    page.screenshot(path=str(path), full_page=True)
+    screenshot(page, path=str(path), full_page=True)
 
 
 def test_the_log_of_a_finished_game_ends_with_the_result(
@@ -205,4 +206,4 @@ def test_the_log_of_a_finished_game_ends_with_the_result(
         page.set_viewport_size(PHONE)
         page.get_by_test_id("tab-log").click()
         page.get_by_test_id("log-over").wait_for(timeout=WAIT)
-        page.screenshot(path=str(artifacts / "log-end-phone.png"))
+        screenshot(page, path=str(artifacts / "log-end-phone.png"))

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_play import VIEWPORT, ConsoleWatch, Player, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -146,7 +147,7 @@ def test_a_turn_based_game_across_the_day(server: Any, browser: Any, artifacts: 
             games.locator("[data-testid=my-games-group]").first.get_attribute("data-group")
             == "your_turn"
         )
-        games.screenshot(path=str(artifacts / "pace-my-games.png"))
+        screenshot(games, path=str(artifacts / "pace-my-games.png"))
         # the count is on every page, not only My games
         games.get_by_test_id("my-games-link").wait_for()
         games.locator("header a.brand-link").click()
@@ -162,9 +163,9 @@ def test_a_turn_based_game_across_the_day(server: Any, browser: Any, artifacts: 
         assert running_seat(games) == 1
         check_clock_against_server(games, table_id, 1)
         assert games.get_by_test_id("actions").is_visible()
-        games.screenshot(path=str(artifacts / "pace-guest-turn.png"))
+        screenshot(games, path=str(artifacts / "pace-guest-turn.png"))
         host.evaluate("() => window.scrollTo(0, 0)")
-        host.screenshot(path=str(artifacts / "pace-host-waits.png"))
+        screenshot(host, path=str(artifacts / "pace-host-waits.png"))
 
         # ---- the host's vacation: both sides show the clock paused, then running again
         before = version(games)
@@ -174,8 +175,8 @@ def test_a_turn_based_game_across_the_day(server: Any, browser: Any, artifacts: 
         assert games.locator("[data-testid=clock-time]").count() == 0
         assert games.get_by_test_id("clock-pause").count() == 0  # only the host has the button
         host.evaluate("() => window.scrollTo(0, 0)")
-        host.screenshot(path=str(artifacts / "pace-host-paused.png"))
-        games.screenshot(path=str(artifacts / "pace-guest-paused.png"))
+        screenshot(host, path=str(artifacts / "pace-host-paused.png"))
+        screenshot(games, path=str(artifacts / "pace-guest-paused.png"))
         host.get_by_test_id("clock-resume").click()
         games.locator("[data-testid=clock-time][data-seat='1']").wait_for(timeout=15000)
         assert games.get_by_test_id("clock-paused").count() == 0

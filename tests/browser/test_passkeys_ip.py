@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from app.devtools.stack import ServerProcess
+from tests.browser.shots import screenshot
 from tests.browser.test_reach import DESKTOP, PHONE, WAIT, sign_up
 
 pytestmark = [pytest.mark.browser]
@@ -38,7 +39,7 @@ def test_on_an_ip_address_the_passkey_section_says_why_and_links_to_localhost(
                 assert local in link.inner_text()
                 assert section.get_by_test_id("passkey-add").count() == 0
                 note.scroll_into_view_if_needed()
-                page.screenshot(path=str(artifacts / f"passkeys-ip-{size_name}-{scheme}.png"))
+                screenshot(page, path=str(artifacts / f"passkeys-ip-{size_name}-{scheme}.png"))
             # "Confirm it's you": the recovery code only, no passkey button that would fail.
             page.evaluate("() => { import('/js/stepup.js').then((m) => { m.confirmItsYou(); }); }")
             dialog = page.get_by_test_id("stepup-dialog")
@@ -56,6 +57,6 @@ def test_on_an_ip_address_the_passkey_section_says_why_and_links_to_localhost(
         assert panel.get_by_test_id("whoami-passkey").count() == 0
         href = panel.get_by_test_id("passkeys-localhost").get_attribute("href")
         assert href == f"{local}/solo"
-        page.screenshot(path=str(artifacts / "passkeys-ip-whoami-phone.png"))
+        screenshot(page, path=str(artifacts / "passkeys-ip-whoami-phone.png"))
     finally:
         context.close()

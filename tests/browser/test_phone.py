@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PHONE = {"width": 390, "height": 844}
@@ -148,13 +150,13 @@ def test_phone_table_fits_the_first_screen(server: Any, browser: Any, artifacts:
             assert assert_on_first_screen(mine, CHOICES, PHONE) >= 1
             # and the part of the board they concern: where my councilors stand
             assert assert_on_first_screen(mine, "[data-testid=focus] button", PHONE) >= 1
-            mine.screenshot(path=str(artifacts / f"phone-my-turn-{lang}.png"))
-            other.screenshot(path=str(artifacts / f"phone-their-turn-{lang}.png"))
+            screenshot(mine, path=str(artifacts / f"phone-my-turn-{lang}.png"))
+            screenshot(other, path=str(artifacts / f"phone-their-turn-{lang}.png"))
             # the other tabs: the board, then back to the hand
             other.get_by_test_id("tab-board").click()
             other.get_by_test_id("panel-board").locator(".rondels").wait_for(timeout=WAIT)
             assert other.get_by_test_id("panel-hand").is_hidden()
-            other.screenshot(path=str(artifacts / f"phone-board-tab-{lang}.png"))
+            screenshot(other, path=str(artifacts / f"phone-board-tab-{lang}.png"))
             # the score bar stays on screen when the long board panel is scrolled to its end
             other.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
             other.wait_for_function("() => window.scrollY > 0", timeout=WAIT)
@@ -177,11 +179,11 @@ def test_tablet_and_desktop_show_every_panel(server: Any, browser: Any, artifact
             for sel in ("#controls", ".board", ".side", ".log", "[data-testid=scorebar]"):
                 assert mine.locator(sel).is_visible(), sel
             if size is TABLET:
-                mine.screenshot(path=str(artifacts / "tablet-table-en.png"))
+                screenshot(mine, path=str(artifacts / "tablet-table-en.png"))
         for lang in ("en", "cs"):
             if lang != "en":
                 set_lang(mine, lang)
-            mine.screenshot(path=str(artifacts / f"desktop-table-{lang}.png"))
+            screenshot(mine, path=str(artifacts / f"desktop-table-{lang}.png"))
         # narrowing the window to a phone turns the panels into tabs, live
         mine.set_viewport_size(PHONE)
         mine.wait_for_function("() => document.querySelector('[data-layout=tabs]')", timeout=WAIT)
@@ -254,7 +256,7 @@ def test_a_whole_turn_with_the_keyboard_alone(
                 "() => !document.body.classList.contains('sending')", timeout=WAIT
             )
             if "play_card" in target and not played and size is PHONE:
-                mine.screenshot(path=str(artifacts / "phone-after-card-en.png"))
+                screenshot(mine, path=str(artifacts / "phone-after-card-en.png"))
             played = played or "play_card" in target
         assert played, "a card was played"
         # the turn passed: the other player now has it, on both screens

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 VIEWPORT = {"width": 1440, "height": 900}
@@ -196,7 +198,7 @@ def test_two_players_play_a_whole_game(server: Any, browser: Any, artifacts: Pat
         host.wait_for_function(
             "() => !document.querySelector('[data-testid=start-game]').disabled", timeout=10000
         )
-        host.screenshot(path=str(artifacts / "lobby.png"))
+        screenshot(host, path=str(artifacts / "lobby.png"))
         start.click()
 
         host.get_by_test_id("game").wait_for(timeout=15000)
@@ -260,7 +262,7 @@ def test_two_players_play_a_whole_game(server: Any, browser: Any, artifacts: Pat
                     twin.get_by_test_id("score-track").inner_text()
                     == host.get_by_test_id("score-track").inner_text()
                 )
-                host.screenshot(path=str(artifacts / "mid-game.png"))
+                screenshot(host, path=str(artifacts / "mid-game.png"))
                 shot_mid = True
 
         final = host.get_by_test_id("final-scores")
@@ -281,7 +283,7 @@ def test_two_players_play_a_whole_game(server: Any, browser: Any, artifacts: Pat
         wait_version_at_least(twin, version(host))
         twin.get_by_test_id("final-scores").wait_for(timeout=15000)
         final.scroll_into_view_if_needed()
-        host.screenshot(path=str(artifacts / "final-scores.png"), full_page=True)
+        screenshot(host, path=str(artifacts / "final-scores.png"), full_page=True)
 
         # Rematch: the host lands at a new table with the same options, its own invite link,
         # and the others are offered their seats there.

@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from app.devtools.stack import ServerProcess
+from tests.browser.shots import screenshot
 from tests.browser.test_a11y import axe_violations
 from tests.browser.test_play import ConsoleWatch
 from tests.browser.test_reach import DESKTOP, PHONE, WAIT, api, people, sign_up
@@ -92,7 +93,7 @@ def test_report_a_message_and_block_its_writer_from_the_chat(
         dialog.locator("input[value=harassment]").check()
         dialog.get_by_test_id("report-note").fill("he says this at every table")
         dialog.get_by_test_id("report-block").check()
-        ann_p.screenshot(path=str(artifacts / "protect-report-desktop.png"))
+        screenshot(ann_p, path=str(artifacts / "protect-report-desktop.png"))
         dialog.get_by_test_id("report-dialog-confirm").click()
         dialog.wait_for(state="detached", timeout=WAIT)
         rude.wait_for(state="detached", timeout=WAIT)  # his message left her chat
@@ -133,10 +134,10 @@ def test_the_host_removes_a_person_and_hands_the_host_role_over(
         bobs_seat.get_by_test_id("remove-person").click()
         dialog = ann_p.get_by_test_id("remove-dialog")
         assert "Bob" in dialog.inner_text()
-        ann_p.screenshot(path=str(artifacts / "protect-remove-desktop.png"))
+        screenshot(ann_p, path=str(artifacts / "protect-remove-desktop.png"))
         dialog.get_by_test_id("remove-dialog-confirm").click()
         bob_p.get_by_test_id("removed").wait_for(timeout=WAIT)  # told at once, on his phone
-        bob_p.screenshot(path=str(artifacts / "protect-removed-phone.png"), full_page=True)
+        screenshot(bob_p, path=str(artifacts / "protect-removed-phone.png"), full_page=True)
         ann_p.locator("[data-testid=lobby-seat][data-seat='1'].open").wait_for(timeout=WAIT)
         # the link no longer lets him in
         bob_p.goto(link)
@@ -169,7 +170,7 @@ def test_block_from_a_seat_and_unblock_on_the_profile_page(
         dialog = dee_p.get_by_test_id("block-dialog")
         assert "Eli" in dialog.inner_text()
         assert axe_violations(dee_p) == []
-        dee_p.screenshot(path=str(artifacts / "protect-block-phone.png"))
+        screenshot(dee_p, path=str(artifacts / "protect-block-phone.png"))
         dialog.get_by_test_id("block-dialog-confirm").click()
         dialog.wait_for(state="detached", timeout=WAIT)
         assert [
@@ -179,7 +180,7 @@ def test_block_from_a_seat_and_unblock_on_the_profile_page(
         listed = dee_p.get_by_test_id("block-listed").filter(has_text="Eli")
         listed.wait_for(timeout=WAIT)
         assert dee_p.get_by_test_id("person").filter(has_text="Eli").count() == 0
-        dee_p.screenshot(path=str(artifacts / "protect-blocked-list-phone.png"), full_page=True)
+        screenshot(dee_p, path=str(artifacts / "protect-blocked-list-phone.png"), full_page=True)
         listed.get_by_test_id("unblock-person").click()
         dee_p.get_by_test_id("blocked-empty").wait_for(timeout=WAIT)
         dee_p.get_by_test_id("person").filter(has_text="Eli").wait_for(timeout=WAIT)

@@ -17,6 +17,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from app.devtools.stack import ServerProcess
+from tests.browser.shots import screenshot
 from tests.browser.test_reach import DESKTOP, PHONE, WAIT, api
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -96,7 +97,7 @@ def write_chat(
 
 
 def check(page: Any, shots: Path, name: str, *selectors: str) -> None:
-    page.screenshot(path=str(shots / f"{name}.png"))
+    screenshot(page, path=str(shots / f"{name}.png"))
     problems = [p for sel in selectors for p in page.evaluate(FITS, sel)]
     problems += page.evaluate(FITS, "main")
     assert problems == [], (name, problems)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_play import ConsoleWatch
 
 pytestmark = [pytest.mark.browser]
@@ -35,13 +36,13 @@ def test_the_new_table_form_sets_public_replay(
             box.check()
         SHOTS.mkdir(parents=True, exist_ok=True)
         box.scroll_into_view_if_needed()
-        page.screenshot(path=str(SHOTS / f"landing-{size['width']}.png"))
+        screenshot(page, path=str(SHOTS / f"landing-{size['width']}.png"))
         page.get_by_test_id("create-table").click()
         shown = page.get_by_test_id("lobby-public-replay")
         shown.wait_for(timeout=WAIT)
         assert shown.inner_text() == ("yes" if public else "no")
         # The lobby redraws when its socket reports: a whole-page picture needs no scrolling.
-        page.screenshot(path=str(SHOTS / f"lobby-{size['width']}.png"), full_page=True)
+        screenshot(page, path=str(SHOTS / f"lobby-{size['width']}.png"), full_page=True)
         table_id = page.url.rstrip("/").split("/")[-1].split("?")[0]
         lobby = page.evaluate("async (id) => (await fetch(`/api/tables/${id}`)).json()", table_id)
         assert lobby["options"]["public_replay"] is public

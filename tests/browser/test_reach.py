@@ -17,6 +17,7 @@ import pytest
 
 from app.devtools.stack import ServerProcess
 from tests.browser.conftest import FINISHED_IN_SERVER, PLAYED_OVER_HTTP, finish_in_server
+from tests.browser.shots import screenshot
 from tests.browser.test_a11y import axe_violations
 from tests.mail.smtpserver import Inbox, smtp_server
 
@@ -77,7 +78,7 @@ def in_czech(page: Any) -> None:
 
 
 def shoot(page: Any, artifacts: Path, name: str) -> None:
-    page.screenshot(path=str(artifacts / f"{name}.png"), full_page=True)
+    screenshot(page, path=str(artifacts / f"{name}.png"), full_page=True)
 
 
 @contextlib.contextmanager

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_log_banner import new_table
 from tests.browser.test_reach import DESKTOP, PHONE, WAIT
 from tests.browser.test_since import Api
@@ -59,7 +60,7 @@ def test_rondel_names_are_whole_and_fit_their_nodes(
                     assert label["widest"] <= label["room"], (lang, where, label)
                     assert label["px"] >= 7, (lang, where, label)  # at least 7 px tall on screen
                 # the page, not the element: the table redraws its panels as frames arrive
-                page.screenshot(path=str(artifacts / f"rondel-{lang}-{where}.png"))
+                screenshot(page, path=str(artifacts / f"rondel-{lang}-{where}.png"))
             page.set_viewport_size(DESKTOP)
     finally:
         ctx.close()

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_phone import DESKTOP, PHONE, WAIT
 from tests.rulesref.paths import resolve, shown
 
@@ -81,10 +82,10 @@ def test_every_number_comes_from_the_data(server: Any, browser: Any, lang: str) 
         for size_name, size in (("desktop", DESKTOP), ("phone", PHONE)):
             page.set_viewport_size(size)
             SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SHOTS / f"rules-{lang}-{size_name}.png"))
-            page.screenshot(path=str(SHOTS / f"rules-{lang}-{size_name}-full.png"), full_page=True)
+            screenshot(page, path=str(SHOTS / f"rules-{lang}-{size_name}.png"))
+            screenshot(page, path=str(SHOTS / f"rules-{lang}-{size_name}-full.png"), full_page=True)
             page.locator(".rules-markers").first.scroll_into_view_if_needed()
-            page.screenshot(path=str(SHOTS / f"rules-{lang}-{size_name}-markers.png"))
+            screenshot(page, path=str(SHOTS / f"rules-{lang}-{size_name}-markers.png"))
     finally:
         ctx.close()
 

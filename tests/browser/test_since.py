@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from app.devtools.stack import ServerProcess
+from tests.browser.shots import screenshot
 from tests.browser.test_play import VIEWPORT, ConsoleWatch
 from tests.conftest import pick_move
 
@@ -150,7 +151,7 @@ def test_a_person_away_while_two_seats_moved_sees_what_they_did(
         )
         assert style == (["none", "solid"] if motion == "reduce" else ["since-pulse", "solid"])
         summary.scroll_into_view_if_needed()
-        page.screenshot(path=str(artifacts / f"since-summary-{lang}.png"), full_page=False)
+        screenshot(page, path=str(artifacts / f"since-summary-{lang}.png"), full_page=False)
         # dismissed: the marks go, and opening the table again shows nothing new
         page.click("[data-testid=since-dismiss]")
         page.wait_for_selector(SUMMARY, state="detached", timeout=WAIT)

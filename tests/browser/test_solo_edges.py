@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_endscreen import play_to_end
 from tests.browser.test_reach import DESKTOP, PHONE, WAIT, api, people, sign_up
 
@@ -38,14 +39,14 @@ def test_a_solo_table_has_no_chat_and_no_tab_notice_and_solo_starts_at_the_last_
                  >= document.querySelector('.table-layout').getBoundingClientRect().width - 40""",
             timeout=WAIT,
         )
-        page.screenshot(path=str(artifacts / "solo-table-desktop.png"))
+        screenshot(page, path=str(artifacts / "solo-table-desktop.png"))
         page.set_viewport_size(PHONE)
         page.get_by_test_id("tab-log").wait_for(timeout=WAIT)
         assert page.get_by_test_id("tab-chat").count() == 0
         assert page.locator("[role=tab]").count() == 4
         page.get_by_test_id("tab-log").press("End")  # the last tab is the log now
         assert page.get_by_test_id("tab-log").get_attribute("aria-selected") == "true"
-        page.screenshot(path=str(artifacts / "solo-table-phone.png"))
+        screenshot(page, path=str(artifacts / "solo-table-phone.png"))
 
         final = play_to_end(server, tid, [token], seed=3)
         score = final["view"]["outcome"]["players"][0]["score"]
@@ -59,9 +60,9 @@ def test_a_solo_table_has_no_chat_and_no_tab_notice_and_solo_starts_at_the_last_
         assert link.inner_text() == "Rules of the solo game"
         assert link.inner_text() != page.locator("h1").inner_text()
         assert link.get_attribute("href") == "/rules#solo"
-        page.screenshot(path=str(artifacts / "solo-page-desktop.png"), full_page=True)
+        screenshot(page, path=str(artifacts / "solo-page-desktop.png"), full_page=True)
         page.set_viewport_size(PHONE)
-        page.screenshot(path=str(artifacts / "solo-page-phone.png"), full_page=True)
+        screenshot(page, path=str(artifacts / "solo-page-phone.png"), full_page=True)
 
 
 def test_the_profile_page_signed_out_asks_who_you_are(
@@ -73,9 +74,9 @@ def test_the_profile_page_signed_out_asks_who_you_are(
         panel = page.get_by_test_id("whoami")
         panel.wait_for(timeout=WAIT)
         assert panel.get_by_test_id("whoami-code").is_visible()
-        page.screenshot(path=str(artifacts / "profile-signed-out-desktop.png"), full_page=True)
+        screenshot(page, path=str(artifacts / "profile-signed-out-desktop.png"), full_page=True)
         page.set_viewport_size(PHONE)
-        page.screenshot(path=str(artifacts / "profile-signed-out-phone.png"), full_page=True)
+        screenshot(page, path=str(artifacts / "profile-signed-out-phone.png"), full_page=True)
         page.set_viewport_size(DESKTOP)
         page.locator("#name-input").fill("Pia")
         page.get_by_test_id("whoami-new-go").click()

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_a11y import axe_violations, contrast, luminance, rgb
 from tests.browser.test_phone import DESKTOP, PHONE, WAIT, two_players, wait_turn_known
 
@@ -70,15 +71,15 @@ def test_a_running_table_in_the_dark(server: Any, browser: Any, artifacts: Path)
             p.emulate_media(color_scheme="dark")
         mine, other = wait_turn_known(pages)
         assert is_dark(mine)
-        mine.screenshot(path=str(artifacts / "dark-table-desktop.png"))
+        screenshot(mine, path=str(artifacts / "dark-table-desktop.png"))
         found = {"desktop": axe_violations(mine)}
         for p in pages:
             p.set_viewport_size(PHONE)
             p.wait_for_function("() => document.querySelector('[data-layout=tabs]')", timeout=WAIT)
-        mine.screenshot(path=str(artifacts / "dark-table-phone.png"))
+        screenshot(mine, path=str(artifacts / "dark-table-phone.png"))
         found["phone"] = axe_violations(mine)
         other.get_by_test_id("tab-board").click()
         other.get_by_test_id("panel-board").locator(".rondels").wait_for(timeout=WAIT)
         found["phone, board"] = axe_violations(other)
-        other.screenshot(path=str(artifacts / "dark-table-phone-board.png"))
+        screenshot(other, path=str(artifacts / "dark-table-phone-board.png"))
         assert found == {k: [] for k in found}

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_a11y import axe_violations
 from tests.browser.test_phone import DESKTOP, PHONE, WAIT, focused, set_lang, tab_to
 
@@ -119,7 +120,7 @@ def test_long_press_on_a_phone_explains_a_location(server: Any, browser: Any) ->
             tb["x"] <= x <= tb["x"] + tb["width"] and tb["y"] <= y <= tb["y"] + tb["height"]
         )
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / "tooltip-phone-castle.png"))
+        screenshot(page, path=str(SHOTS / "tooltip-phone-castle.png"))
         # a touch elsewhere puts it away; a short touch is the piece's tap again (the filter)
         # Desktop Chromium's touch emulation keeps a mouse pointer where an earlier event left
         # it and hovers with it when the page's layout changes: one left over the castle showed
@@ -144,7 +145,7 @@ def test_long_press_on_a_phone_explains_a_location(server: Any, browser: Any) ->
             "() => document.querySelector('[data-testid=explain-tip]').innerText.includes('prsten')"
         )
         page.wait_for_function(in_czech, timeout=WAIT)
-        page.screenshot(path=str(SHOTS / "tooltip-phone-castle-cs.png"))
+        screenshot(page, path=str(SHOTS / "tooltip-phone-castle-cs.png"))
 
 
 def test_keyboard_focus_explains_a_piece_and_escape_dismisses(server: Any, browser: Any) -> None:
@@ -160,7 +161,7 @@ def test_keyboard_focus_explains_a_piece_and_escape_dismisses(server: Any, brows
         assert "explain-tip" in described
         assert inside(tip.bounding_box(), DESKTOP)
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / "tooltip-desktop-marker.png"))
+        screenshot(page, path=str(SHOTS / "tooltip-desktop-marker.png"))
         page.keyboard.press("Escape")
         assert tip.is_hidden()
         assert focused(page, "[data-explain^='marker:']")  # Escape keeps the place
@@ -175,7 +176,7 @@ def test_keyboard_focus_explains_a_piece_and_escape_dismisses(server: Any, brows
             "() => document.querySelector('[data-testid=explain-tip]').textContent.includes(':')",
             timeout=WAIT,
         )
-        page.screenshot(path=str(SHOTS / "tooltip-desktop-move.png"))
+        screenshot(page, path=str(SHOTS / "tooltip-desktop-move.png"))
         # with a card played, a location the councilor can reach lists the moves it offers
         page.keyboard.press("Enter")
         page.wait_for_function(
@@ -189,7 +190,7 @@ def test_keyboard_focus_explains_a_piece_and_escape_dismisses(server: Any, brows
             "() => document.querySelector('[data-testid=explain-tip] .tip-moves li')", timeout=WAIT
         )
         assert "What you can do now" in tip.inner_text()
-        page.screenshot(path=str(SHOTS / "tooltip-desktop-location-moves.png"))
+        screenshot(page, path=str(SHOTS / "tooltip-desktop-location-moves.png"))
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
@@ -207,7 +208,7 @@ def test_axe_with_a_tooltip_open(server: Any, browser: Any, size: str) -> None:
             timeout=WAIT,
         )
         assert axe_violations(page) == []
-        page.screenshot(path=str(SHOTS / f"tooltip-{size}-hut.png"))
+        screenshot(page, path=str(SHOTS / f"tooltip-{size}-hut.png"))
 
 
 def tip_text(page: Any, has: str) -> str:
@@ -235,13 +236,13 @@ def test_the_score_table_explains_its_labels_by_hover_focus_and_tap(
         page.locator(".scorebar .low-mark").first.hover()
         assert "lower of" in tip_text(page, "▼")
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / "tooltip-desktop-score-lower.png"))
+        screenshot(page, path=str(SHOTS / "tooltip-desktop-score-lower.png"))
     with solo_table(browser, server, PHONE, touch=True) as page:
         page.get_by_test_id("score-head-score").tap()
         text = tip_text(page, "lower")
         assert "CP" in text and "BP" in text
         assert inside(page.locator(TIP).bounding_box(), PHONE)
-        page.screenshot(path=str(SHOTS / "tooltip-phone-score.png"))
+        screenshot(page, path=str(SHOTS / "tooltip-phone-score.png"))
         page.touchscreen.tap(5, 5)
         page.locator(TIP).wait_for(state="hidden", timeout=WAIT)
 
@@ -261,7 +262,7 @@ def test_moves_say_where_they_lead_and_a_redraw_opens_no_tooltip(server: Any, br
         text = tip_text(page, "Slot")
         assert "steps clockwise" in text or "step clockwise" in text, text
         assert "its action:" in text and "no change" not in text, text
-        page.screenshot(path=str(SHOTS / "tooltip-desktop-play-card.png"))
+        screenshot(page, path=str(SHOTS / "tooltip-desktop-play-card.png"))
         # a redraw under a resting pointer opens nothing: hover a location (its tooltip), put
         # the tooltip away, then click it (its filter: the table is drawn anew under the pointer)
         castle = page.locator(
@@ -299,4 +300,4 @@ def test_moves_say_where_they_lead_and_a_redraw_opens_no_tooltip(server: Any, br
         page.mouse.move(sb["x"] + 8, sb["y"] + 6)
         text = tip_text(page, "Lands on the")
         assert "no change" not in text and "There you can" in text, text
-        page.screenshot(path=str(SHOTS / "tooltip-desktop-councilor-move.png"))
+        screenshot(page, path=str(SHOTS / "tooltip-desktop-councilor-move.png"))

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_play import VIEWPORT, ConsoleWatch, wait_version_at_least
 from tests.browser.test_since import Api
 
@@ -84,7 +85,7 @@ def test_the_undo_button_and_ctrl_z_take_back_moves(
         page.click("[data-testid=undo-more]")
         point = page.locator("[data-testid=undo-point]")
         assert point.count() == 1 and point.inner_text().strip() == "Take back 2 moves"
-        page.screenshot(path=str(artifacts / "undo-menu-en.png"))
+        screenshot(page, path=str(artifacts / "undo-menu-en.png"))
         point.click()
         wait_version_at_least(page, v0 + 5, WAIT)
         assert view_of(ctx, server, tid) == (v0 + 5, view0, legal0)

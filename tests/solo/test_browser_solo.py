@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import artifacts, browser, server  # noqa: F401  (fixtures)
+from tests.browser.shots import screenshot
 from tests.browser.test_play import VIEWPORT, ConsoleWatch, Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -93,7 +94,7 @@ def test_solo_game_to_the_end_updates_the_record_sheet(
         board = page.locator("article.victoria").inner_text()
         for title in ("Baron", "Count", "Prince", "Marquess"):
             assert title in board, board
-        page.screenshot(path=str(artifacts / "solo-final.png"), full_page=True)
+        screenshot(page, path=str(artifacts / "solo-final.png"), full_page=True)
 
         # The score the page shows is the one recorded on the sheet.
         game = page.evaluate(
@@ -117,7 +118,7 @@ def test_solo_game_to_the_end_updates_the_record_sheet(
         cells = results.first.locator("td").all_inner_texts()
         assert cells[2] == "30" and cells[5] == str(my_score) and cells[6] == str(victoria_score)
         assert page.get_by_test_id("campaign-next").inner_text().strip() == "40"
-        page.screenshot(path=str(artifacts / "solo-records.png"), full_page=True)
+        screenshot(page, path=str(artifacts / "solo-records.png"), full_page=True)
 
         # A campaign game started and left unfinished is offered for resuming.
         page.goto(server.url("/solo"))
