@@ -76,11 +76,24 @@ def played_some(server: Any, tokens: list[str], table_id: str, api: Any, moves: 
                 done += 1
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_every_page_desktop_and_phone(server: Any, browser: Any, scheme: str) -> None:
+SCHEMES = ("light", "dark")
+
+
+def axe_in_both_schemes(page: Any, found: dict[str, list[str]], name: str) -> None:
+    """The page's violations in the light colours and in the dark ones (the browser asking for
+    prefers-color-scheme: dark, which the stylesheet follows without a reload)."""
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        dark = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+        assert dark == (scheme == "dark")
+        found[f"{name}, {scheme}"] = axe_violations(page)
+    page.emulate_media(color_scheme="light")
+
+
+def test_axe_every_page_desktop_and_phone_light_and_dark(server: Any, browser: Any) -> None:
     from tests.browser.test_reach import api, finished_game, sign_up  # it imports this module
 
-    contexts = [browser.new_context(viewport=DESKTOP, color_scheme=scheme) for _ in range(2)]
+    contexts = [browser.new_context(viewport=DESKTOP) for _ in range(2)]
     try:
         page, other = (c.new_page() for c in contexts)
         ann = sign_up(page, server, "Ann")
@@ -109,11 +122,12 @@ def test_axe_every_page_desktop_and_phone(server: Any, browser: Any, scheme: str
                         "() => { const l = document.getElementById('log-list');"
                         " return l.scrollHeight > l.clientHeight; }"
                     )
-                found[f"{name}, {size_name}"] = axe_violations(page)
+                axe_in_both_schemes(page, found, f"{name}, {size_name}")
                 if name == "playing":  # the profile menu, open over the table
                     page.get_by_test_id("profile-menu").locator("summary").click()
                     page.get_by_test_id("theme-select").wait_for(timeout=WAIT)
-                    found[f"menu, {size_name}"] = axe_violations(page)
+                    axe_in_both_schemes(page, found, f"menu, {size_name}")
+        assert len(found) == 2 * 2 * (len(PAGES) + 1)
         assert found == {k: [] for k in found}
     finally:
         for c in contexts:
@@ -322,9 +336,8 @@ def test_solo_table_on_a_phone(server: Any, browser: Any, artifacts: Path) -> No
         ctx.close()
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_rules_page(server: Any, browser: Any, scheme: str) -> None:
-    ctx = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
+def test_axe_rules_page(server: Any, browser: Any) -> None:
+    ctx = browser.new_context(viewport=DESKTOP)
     try:
         page = ctx.new_page()
         found: dict[str, list[str]] = {}
@@ -332,8 +345,10 @@ def test_axe_rules_page(server: Any, browser: Any, scheme: str) -> None:
             page.set_viewport_size(size)
             page.goto(server.url("/rules#advisors"))
             page.get_by_test_id("rules-page").wait_for(timeout=WAIT)
-            found[size_name] = axe_violations(page)
-        assert found == {"desktop": [], "phone": []}
+            axe_in_both_schemes(page, found, size_name)
+        assert found == {
+            f"{size}, {scheme}": [] for size in ("desktop", "phone") for scheme in SCHEMES
+        }
     finally:
         ctx.close()
 
