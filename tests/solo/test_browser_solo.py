@@ -1,5 +1,8 @@
-"""A player starts a solo game from the browser, plays it to the end by clicking, sees Victoria at
-the table (score track, titles, her round-end steps in the log) and then the record sheet updated.
+"""A player starts a solo game from the browser and plays it by clicking until Victoria's first
+round end (her delivery and her first title in the log and on her board); the server plays the
+rest (``finish_in_server``: a whole game clicked in the browser is tests/browser/test_play.py's),
+and the page, told over its socket, shows the final scores with her four titles; then the record
+sheet is updated and an unfinished campaign game is offered for resuming.
 
 Uses the browser suite's uvicorn server and Chromium fixtures (tests/browser/conftest.py) and its
 clicking player (tests/browser/test_play.py). Missing Chromium/Playwright skips loudly; with
@@ -15,7 +18,12 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import artifacts, browser, server  # noqa: F401  (fixtures)
+from tests.browser.conftest import (  # noqa: F401  (fixtures)
+    artifacts,
+    browser,
+    finish_in_server,
+    server,
+)
 from tests.browser.shots import screenshot
 from tests.browser.test_play import VIEWPORT, ConsoleWatch, Player
 
@@ -66,7 +74,7 @@ def test_solo_game_to_the_end_updates_the_record_sheet(
         player = Player(page, random.Random(11))
         steps = 0
         seen_first_round_end = False
-        while steps < MAX_STEPS and not page.get_by_test_id("final-scores").count():
+        while steps < MAX_STEPS and not seen_first_round_end:
             try:
                 moved = player.act()
             except PlaywrightError as exc:
@@ -84,11 +92,12 @@ def test_solo_game_to_the_end_updates_the_record_sheet(
                 assert victoria_lines(page, "deliver")
                 board = page.locator("article.victoria").inner_text()
                 assert "Baron" in board
+        assert seen_first_round_end, "Victoria's title of round 2 never showed in the log"
+        finish_in_server(server, table_path.rsplit("/", 1)[-1], seed=11)
         final = page.get_by_test_id("final-scores")
         final.wait_for(timeout=15000)
         final_text = final.inner_text()
         assert "Victoria" in final_text
-        assert seen_first_round_end, "Victoria's title of round 2 never showed in the log"
         # Her last delivery (round 6) closes the log, and she holds her four titles.
         assert victoria_lines(page, "deliver")
         board = page.locator("article.victoria").inner_text()
