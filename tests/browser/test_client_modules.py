@@ -37,16 +37,26 @@ window.WebSocket = FakeSocket;
 }"""
 
 
-@pytest.fixture
-def page(server: Any, browser: Any) -> Any:
+@pytest.fixture(scope="module")
+def one_page(server: Any, browser: Any) -> Any:
+    """One browser page for the module: each test gets it back as a new visitor's (below)."""
     ctx = browser.new_context(viewport=VIEWPORT)
     try:
-        p = ctx.new_page()
-        p.goto(server.url("/"))
-        p.get_by_test_id("create-table").wait_for(timeout=10000)
-        yield p
+        yield ctx.new_page()
     finally:
         ctx.close()
+
+
+@pytest.fixture
+def page(server: Any, one_page: Any) -> Any:
+    """The landing page, freshly loaded (its modules new, no fake left in place), for a visitor
+    the site knows nothing of: no cookie, nothing stored."""
+    one_page.context.clear_cookies()
+    one_page.goto(server.url("/favicon.svg"))  # the site's origin, without the client
+    one_page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    one_page.goto(server.url("/"))
+    one_page.get_by_test_id("create-table").wait_for(timeout=10000)
+    return one_page
 
 
 def test_a_move_sent_while_reconnecting_goes_again_after_hello(page: Any) -> None:
