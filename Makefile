@@ -54,10 +54,14 @@ run: migrate
 # servers, browser and databases are its own).
 WORKERS ?= 4
 XDIST   := -n $(WORKERS) --dist loadfile
+# make test: two workers (TEST_WORKERS chooses). Its CPU is mostly Chromium's, and four browsers
+# on two cores cost more CPU for the same tests (CI=true, pytest's time: four workers 15:59 and
+# 1,811 CPU-s, screenshots still taken; two workers 12:37 and 1,289 CPU-s, without them).
+TEST_WORKERS ?= 2
 # test: every test — the engine, the server on SQLite, on Postgres where the database matters,
 # servers in processes of their own, and the browser.
 test: install-dev
-	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # test-quick: everything but the browser, servers in processes of their own and Postgres.
 test-quick: install-dev
