@@ -2,8 +2,11 @@
 // carries the version of its move (`data-version`): since.js marks the lines new since you looked.
 // A taken-back turn reads as its event `moves_taken_back` ("Ada took back 2 moves").
 //
-// The page holds the newest moves of the log (GET …/game?log_tail=); "Show older moves" reads the
-// earlier ones a page at a time (GET …/log?before=), so the whole game can be read back.
+// The page holds the newest moves of the log (GET …/game?log_tail=) and draws the newest
+// LOG_TAIL of those it holds: the moves that arrive meanwhile are held too, but a long game's log
+// drawn whole would be drawn again on every move. "Show older moves" draws the held ones a page
+// at a time, then reads the earlier ones from the server (GET …/log?before=), so the whole game
+// can be read back; the lines it showed stay while the game goes on.
 import { t } from "/js/i18n.js";
 import { h } from "/js/dom.js";
 import { get } from "/js/api.js";
@@ -76,32 +79,81 @@ export function renderLastMove(ts) {
 // Older moves, above the ones the page holds; the reader keeps their place in the list.
 async function showOlder(ts) {
   const st = ts.state;
+  const shown = firstShown(ts);
+  if (shown > 0) {
+    // held but not drawn: draw a page more of them, no request
+    const place = fromBottom();
+    ts.logFrom = st.log[movesBack(st.log, shown, LOG_PAGE)].version;
+    redrawAt(ts, place);
+    return;
+  }
   const first = st.log.find((e) => typeof e.version === "number");
   if (!first || ts.logLoading) return;
+  const place = fromBottom();
   ts.logLoading = true;
   ts.logFailed = false;
   ts.render();
   const q = new URLSearchParams({ before: String(first.version), limit: String(LOG_PAGE) });
   if (ts.inviteCode()) q.set("invite", ts.inviteCode());
-  const list = document.getElementById("log-list");
-  const fromBottom = list ? list.scrollHeight - list.scrollTop : 0;
+  let entries = null;
   try {
     const r = await get(`/api/tables/${encodeURIComponent(ts.id)}/log?${q}`);
-    st.addOlder(r.entries || [], !!r.more);
+    entries = r.entries || [];
+    st.addOlder(entries, !!r.more);
   } catch {
     ts.logFailed = true;
   }
   ts.logLoading = false;
+  if (entries && st.log.length) ts.logFrom = st.log[0].version; // every held line drawn
+  redrawAt(ts, place);
+}
+
+// The reader's place in the log, from its bottom: the lines added above push the list down.
+function fromBottom() {
+  const list = document.getElementById("log-list");
+  return list ? list.scrollHeight - list.scrollTop : 0;
+}
+
+function redrawAt(ts, place) {
   ts.render();
   const after = document.getElementById("log-list");
-  if (after) after.scrollTop = after.scrollHeight - fromBottom;
+  if (after) after.scrollTop = after.scrollHeight - place;
+}
+
+// Where the drawn lines begin in the held log: at `ts.logFrom` (a version) once the reader asked
+// for older lines, else at the newest LOG_TAIL moves.
+function firstShown(ts) {
+  const log = ts.log;
+  if (typeof ts.logFrom === "number") {
+    const i = log.findIndex((e) => typeof e.version === "number" && e.version >= ts.logFrom);
+    return i < 0 ? log.length : i;
+  }
+  return movesBack(log, log.length, LOG_TAIL);
+}
+
+// The index where the `count` moves (versions) held before index `end` begin.
+function movesBack(log, end, count) {
+  let seen = 0;
+  let last;
+  let i = end;
+  while (i > 0) {
+    const v = log[i - 1].version;
+    if (v !== last) {
+      if (seen === count) break;
+      seen += 1;
+      last = v;
+    }
+    i -= 1;
+  }
+  return i;
 }
 
 export function renderLog(ts) {
   // focusable: a long log scrolls, and keyboards must reach it
   const list = h("ol.log-list", { id: "log-list", "aria-live": "polite", tabindex: "0", "aria-label": t("table.log") });
   const entries = [];
-  for (const entry of ts.log) {
+  const first = firstShown(ts);
+  for (const entry of ts.log.slice(first)) {
     if (Array.isArray(entry.events)) for (const e of entry.events) entries.push({ ...e, version: entry.version });
     else if (entry.type) entries.push(entry);
     else if (entry.move) entries.push({ type: "move_made", seat: entry.seat, ...entry.move });
@@ -110,7 +162,7 @@ export function renderLog(ts) {
   const nameOf = (seat) => ts.nameOf(seat);
   // who began, at the top once the log reaches back to the game's start
   const start = ts.view && ts.view.options ? ts.view.options.start_player : null;
-  if (!ts.state.logMore && typeof start === "number") {
+  if (!ts.state.logMore && first === 0 && typeof start === "number") {
     list.append(h("li.round.began", { "data-testid": "log-began" },
       h("span.seat-token", { class: "seat" + start }, SEAT_SYMBOLS[start]), " ", beganText(start, nameOf)));
   }
@@ -121,7 +173,7 @@ export function renderLog(ts) {
       over ? gameOverText(e.outcome, nameOf) : describeEvent(e, nameOf)));
   }
   if (!entries.length && typeof start !== "number") list.append(h("li.muted", t("table.log_empty")));
-  const older = ts.state.logMore
+  const older = ts.state.logMore || first > 0
     ? h("button.small.log-older", { type: "button", "data-testid": "log-older", disabled: !!ts.logLoading, onclick: () => showOlder(ts) }, t("log.older"))
     : null;
   const failed = ts.logFailed ? h("p.muted", { "data-testid": "log-older-error", role: "status" }, t("log.older_failed")) : null;

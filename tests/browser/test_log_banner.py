@@ -1,8 +1,8 @@
 """The "last move" banner and the game log, in the browser. The banner shows each player's whole
 last turn, each in that player's colour: a bot's turn begun by its own move that ended a round
 reads from the first card it played, and the round's change does not hand the banner to another
-player. The log holds the newest moves; "Show older moves" reads the earlier ones from the server
-(GET …/log?before=) back to the first. Screenshot: test-artifacts/banner-bot-round.png.
+player. The log draws the newest 100 moves; "Show older moves" draws the earlier ones the page holds,
+then reads the rest from the server (GET …/log?before=) back to the first. Screenshot: test-artifacts/banner-bot-round.png.
 """
 
 from __future__ import annotations
@@ -131,32 +131,49 @@ def test_show_older_reads_the_log_back_to_the_first_move(
     try:
         api = Api(server)
         tid, tokens = new_table(server, ctx, api, "Bo")
+        page = ctx.new_page()
+        watch.attach(page, "ann")
+        asked: list[str] = []
+        page.on("request", lambda req: "/log?" in req.url and asked.append(req.url))
+        page.goto(server.url(f"/t/{tid}"))
+        page.get_by_test_id("game").wait_for(timeout=WAIT)
+        versions = (
+            "() => [...new Set([...document.querySelectorAll('#log-list li[data-version]')]"
+            + (".map(li => Number(li.dataset.version)))]")
+        )
+        # The page watches 130 moves come: it holds them all and draws the newest 100.
         rng = random.Random(9)
         now = 0
         while now < 130:
             seat = api.to_act(tid, tokens[0])[0]
             now = api.play(tid, tokens, seat, rng)
-        page = ctx.new_page()
-        watch.attach(page, "ann")
-        page.goto(server.url(f"/t/{tid}"))
         wait_version_at_least(page, now, WAIT)
-        versions = (
-            "() => [...new Set([...document.querySelectorAll('#log-list li[data-version]')]"
-            + (".map(li => Number(li.dataset.version)))]")
-        )
+        assert page.evaluate(versions) == list(range(now - 99, now + 1))
+        assert page.get_by_test_id("log-began").count() == 0
+        older = page.get_by_test_id("log-older")
+        assert older.is_visible() and older.inner_text() == "Show older moves"
+        older.click()  # the held lines are drawn: nothing is asked of the server
+        page.get_by_test_id("log-began").wait_for(state="attached", timeout=WAIT)
+        assert page.evaluate(versions) == list(range(1, now + 1))
+        assert page.get_by_test_id("log-older").count() == 0 and asked == []
+
+        # Opened afresh, the page holds the newest 100 moves: older ones come from the server.
+        page.reload()
+        wait_version_at_least(page, now, WAIT)
         shown = page.evaluate(versions)
         assert shown == list(range(now - 99, now + 1))  # the newest 100 moves
         older = page.get_by_test_id("log-older")
         assert older.is_visible() and older.inner_text() == "Show older moves"
-        with page.expect_request(lambda req: "/log?" in req.url, timeout=WAIT) as asked:
+        with page.expect_request(lambda req: "/log?" in req.url, timeout=WAIT) as request:
             older.click()
-        assert f"before={now - 99}" in asked.value.url
+        assert f"before={now - 99}" in request.value.url
         page.locator("#log-list li[data-version='1']").wait_for(state="attached", timeout=WAIT)
         assert page.evaluate(versions) == list(range(1, now + 1))
         assert page.get_by_test_id("log-older").count() == 0  # nothing older remains
-        # a move after it: the log goes on, the older lines stay
-        seat = api.to_act(tid, tokens[0])[0]
-        after = api.play(tid, tokens, seat, rng)
+        # moves after it: the log goes on, the older lines stay
+        for _ in range(2):
+            seat = api.to_act(tid, tokens[0])[0]
+            after = api.play(tid, tokens, seat, rng)
         wait_version_at_least(page, after, WAIT)
         assert page.evaluate(versions) == list(range(1, after + 1))
         assert watch.errors == []
