@@ -9,7 +9,8 @@ just after its start:
 - the database's rows are wiped;
 - every object of the app reachable from ``app.state`` (three steps deep, the app's own classes
   and the rate-limit storage) gets back the attributes it had — a test that replaced a hook, a
-  seed source or a setting leaves nothing behind — and its containers (the caches of tables,
+  seed source or a setting leaves nothing behind; a thread the app started and that still runs
+  (the move writer's) stays — and its containers (the caches of tables,
   clocks and replays, the rate-limit counters, the hub's listeners) get back their contents;
 - the client's cookies and headers are cleared.
 
@@ -21,6 +22,7 @@ A test that needs an app of its own (other settings, an injected clock) builds i
 from __future__ import annotations
 
 import collections
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +36,13 @@ DEPTH = 3
 def _own(obj: Any) -> bool:
     module = type(obj).__module__
     return hasattr(obj, "__dict__") and module.startswith(OWN_MODULES)
+
+
+def _running(value: Any) -> bool:
+    """A thread the app started and that still runs: it stays the app's. Put back to the None it
+    had at start, it would run on unseen (the move writer's thread waits on its queue for good),
+    and the stop at the end would hand its one None to such a thread and wait 30 s for its own."""
+    return isinstance(value, threading.Thread) and value.is_alive()
 
 
 def _copy(value: Any) -> Any:
@@ -92,10 +101,11 @@ class StateSnapshot:
     def restore(self) -> None:
         for obj, saved in self.attributes:
             values = vars(obj)
-            for name in [n for n in values if n not in saved]:
+            for name in [n for n in values if n not in saved and not _running(values[n])]:
                 del values[name]
             for name, value in saved.items():
-                if values.get(name, saved) is not value:
+                now = values.get(name, saved)
+                if now is not value and not _running(now):
                     values[name] = value
         for container, saved in self.contents:
             _put_back(container, saved)
