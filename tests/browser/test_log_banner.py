@@ -1,8 +1,9 @@
 """The "last move" banner and the game log, in the browser. The banner shows each player's whole
 last turn, each in that player's colour: a bot's turn begun by its own move that ended a round
 reads from the first card it played, and the round's change does not hand the banner to another
-player. The log draws the newest 100 moves; "Show older moves" draws the earlier ones the page holds,
-then reads the rest from the server (GET …/log?before=) back to the first. Screenshot: test-artifacts/banner-bot-round.png.
+player. The log draws the newest 100 moves; "Show older moves" draws the earlier ones the page
+holds, then reads the rest from the server (GET …/log?before=) back to the first. Screenshot
+(make shots): test-artifacts/banner-bot-round.png.
 """
 
 from __future__ import annotations
