@@ -18,7 +18,14 @@ import websockets
 from app.metrics.logs import JsonLines
 from tests.conftest import LiveServer
 
-CANARIES = ("canary-query-token", "canary-invite", "canary-bearer", "canary-cookie", "canary-ws")
+CANARIES = (
+    "canary-query-token",
+    "canary-invite",
+    "canary-bearer",
+    "canary-cookie",
+    "canary-ws",
+    "canary-frame-token",
+)
 
 
 @contextlib.contextmanager
@@ -61,6 +68,9 @@ def test_json_lines_carry_ids_and_no_credentials(live_factory: Any) -> None:
         async def socket() -> None:
             url = f"{live.ws}/ws/tables/nosuchtable?invite=canary-ws"
             async with websockets.connect(url) as ws:
+                # a first frame with a token that is nobody's: refused at once (without a frame
+                # the server waits the auth timeout, 10 s, for one)
+                await ws.send(json.dumps({"type": "auth", "token": "canary-frame-token"}))
                 await ws.recv()
 
         with contextlib.suppress(websockets.ConnectionClosed):
