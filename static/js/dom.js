@@ -3,10 +3,14 @@
 // go through classes, or `style: {prop: value}` set property by property (allowed under the
 // Content-Security-Policy, unlike a style="" attribute).
 
+// The elements built with an event handler (`onclick: ...`): morph.js never patches one in place,
+// since its handler may close over what the element showed when it was built.
+export const HANDLED = new WeakSet();
+
 function setAttrs(el, attrs) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v), HANDLED.add(el);
     else if (k === "class") el.setAttribute("class", ((el.getAttribute("class") || "") + " " + v).trim());
     else if (k === "text") el.textContent = v;
     else if (k === "style") Object.assign(el.style, v);

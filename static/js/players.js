@@ -139,7 +139,7 @@ export function seatTools(ts, seat) {
         : h("button.small", { type: "button", "data-testid": "hand-to-bot", "data-seat": seat, disabled: ts.seatBusy, onclick: () => ts.openSeatAction(seat, kind) }, BOT_GLYPH, " ", t("bot.hand_over")));
   }
   const idle = Number((ts.table && ts.table.options && ts.table.options.idle_seconds) ?? 120);
-  const select = botLevelSelect(a.level, { "data-testid": "bot-level", "data-seat": seat, disabled: ts.seatBusy, onchange: (e) => (a.level = e.target.value) });
+  const select = botLevelSelect(a.level, { "data-testid": "bot-level", "data-seat": seat, disabled: ts.seatBusy, onchange: (e) => ts.seatAction && (ts.seatAction.level = e.target.value) });
   return h("div.seat-tools.seat-confirm", { role: "group", "aria-label": own ? t("bot.leave") : t("bot.hand_over"), "data-testid": "seat-confirm", "data-seat": seat },
     h("p", own ? t("bot.leave_confirm") : t("bot.hand_confirm", { name: ts.nameOf(seat), seconds: idle })),
     h("label", t("bot.level_choice"), " ", select),
@@ -149,7 +149,7 @@ export function seatTools(ts, seat) {
         "data-testid": own ? "leave-confirm" : "hand-confirm",
         "data-seat": seat,
         disabled: ts.seatBusy,
-        onclick: () => ts.seatToBot(seat, select.value),
+        onclick: (e) => ts.seatToBot(seat, e.currentTarget.closest("[data-testid=seat-confirm]").querySelector("select").value),
       }, own ? t("bot.leave") : t("bot.hand_over")),
       h("button.link", { type: "button", "data-testid": "seat-cancel", onclick: () => { ts.seatAction = null; ts.render(); } }, t("table.cancel"))));
 }

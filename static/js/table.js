@@ -1,33 +1,28 @@
 // The live table screen: holds the table's state (state.js) and its socket (socket.js), sends the
 // chosen move as a `move` frame and waits for `accepted` (or shows the `error` in words), and
-// composes the board, players, controls and log renderers.
+// draws itself through tabledraw.js (the board, players, controls and log renderers composed).
 import { t } from "/js/i18n.js";
 import { h, clear } from "/js/dom.js";
 import { get, post, ApiError } from "/js/api.js";
-import { showError, setTurnBadge } from "/js/notices.js";
+import { showError } from "/js/notices.js";
 import { BOT_GLYPH, SEAT_SYMBOLS, botTag } from "/js/pieces.js";
-import { involves, stableKey } from "/js/moves.js";
+import { involves } from "/js/moves.js";
 import { inviteFor, inviteUrl } from "/js/invites.js";
 import { TableSocket, tableSocketUrl } from "/js/socket.js";
 import { TableState } from "/js/state.js";
-import { renderStatus } from "/js/board.js";
-import { renderFinal } from "/js/players.js";
 import { renderControls } from "/js/controls.js";
-import { LOG_TAIL, renderLastMove, renderLog } from "/js/log.js";
-import { renderScoreBar } from "/js/scorebar.js";
-import { PHONE_QUERY, isPhone, renderPanels, refreshBadge } from "/js/panels.js";
+import { LOG_TAIL } from "/js/log.js";
+import { PHONE_QUERY, isPhone, refreshBadge } from "/js/panels.js";
 // since you looked + the Undo button: mounted here, drawn after each render (since.js, undo.js)
 import { SinceMarks } from "/js/since.js";
 import { UndoControl, undoRefusal } from "/js/undo.js";
 import { ChatPanel } from "/js/chat.js"; // table chat and presence
-import { focusKey, restoreFocus } from "/js/focus.js";
-import { renderClocks } from "/js/pace.js";
 import { RematchOffer } from "/js/rematch.js";
 import { Tooltips } from "/js/tooltips.js";
 import { setPageUnread } from "/js/waiting.js";
 import { LogPin } from "/js/logpin.js";
-import { rulesLink } from "/js/ruleslink.js";
 import { Guide } from "/js/guide.js"; // the guided first game's hints
+import { draw, markValue, setTitle } from "/js/tabledraw.js";
 
 const enc = encodeURIComponent;
 
@@ -137,9 +132,14 @@ export class TableScreen {
     return `${SEAT_SYMBOLS[seat] || ""} ${this.nameOf(seat)}${bot}`;
   }
 
+  // What the legal moves touch ("loc:castle", "adv:baker" ...): asked by every board part of a
+  // draw, worked out once per legal list and view.
   legalInvolving() {
+    const memo = this.involvedMemo;
+    if (memo && memo.legal === this.legal && memo.view === this.view) return memo.set;
     const set = new Set();
     for (const m of this.legal) for (const x of involves(m, this.view)) set.add(x);
+    this.involvedMemo = { legal: this.legal, view: this.view, set };
     return set;
   }
 
@@ -323,90 +323,12 @@ export class TableScreen {
     this.logPin.opened();
   }
 
-  // ---------- rendering ----------
+  // ---------- rendering (tabledraw.js) ----------
 
-  render() {
-    const v = this.view;
-    if (!v || this.stopped) return;
-    document.body.dataset.version = String(this.version);
-    this.values = new Map();
-    const scrollLog = document.getElementById("log-list");
-    const logAtBottom = !scrollLog || scrollLog.scrollTop + scrollLog.clientHeight >= scrollLog.scrollHeight - 20;
-    const active = document.activeElement;
-    const hadFocus = active && this.root.contains(active) ? focusKey(active) : null;
-    const inControls = !!(active && active.closest && active.closest("#controls"));
-    if (this.layout.parentNode !== this.root) clear(this.root).append(this.layout);
-    clear(this.slot);
-    const phone = this.phone;
-    const game = h("div.game", { class: phone ? "tabbed" : "", "data-testid": "game", "data-phase": v.phase, "data-layout": phone ? "tabs" : "all" });
-    game.append(h("h1.sr", t("table.title")), renderStatus(this));
-    const clocks = renderClocks(this);
-    if (clocks) game.append(clocks);
-    const last = renderLastMove(this);
-    if (last) game.append(last);
-    if (v.outcome) game.append(renderFinal(this));
-    game.append(renderScoreBar(this));
-    game.append(h("p.rules-at-table", rulesLink("turn", null, { target: "_blank", "data-testid": "table-rules-link" })));
-    for (const el of renderPanels(this, phone).flat()) if (el) game.append(el);
-    this.slot.append(game);
-    // the chat: in its tab on a phone (built above), else the column beside the game
-    this.layout.classList.toggle("solo", this.solo);
-    if (this.solo) this.chat.el.remove(); // nobody to talk to at a solo table
-    else if (!phone && this.chat.el.parentNode !== this.layout) this.layout.append(this.chat.el);
-    renderControls(this);
-    restoreFocus(this.root, hadFocus, inControls);
-    const list = document.getElementById("log-list");
-    if (list && logAtBottom) list.scrollTop = list.scrollHeight;
-    this.logPin.afterRender();
-    this.flashChanges();
-    this.turnSignal();
-    this.undo.afterRender(); // since you looked + Undo: drawn over the fresh page
-    this.since.afterRender();
-    this.tips.afterRender();
-  }
-
+  render() { draw(this); }
   // record a value for change highlighting
-  mark(el, key, value) {
-    el.dataset.k = key;
-    this.values.set(key, stableKey(value));
-    return el;
-  }
-
-  flashChanges() {
-    const prev = this.prevValues;
-    this.prevValues = this.values;
-    if (!prev) return;
-    for (const [k, val] of this.values) {
-      if (prev.has(k) && prev.get(k) !== val) {
-        const el = this.root.querySelector(`[data-k="${CSS.escape(k)}"]`);
-        if (el) {
-          el.classList.add("flash");
-          setTimeout(() => el.classList.remove("flash"), 2400);
-        }
-      }
-    }
-  }
-
-  turnSignal() {
-    const mine = this.isMyTurn() && this.legal.length > 0 && !this.botPlaysMe();
-    this.setTitle(mine);
-    setTurnBadge(mine);
-    if (mine && !this.wasMyTurn) {
-      if (this.sound) beep();
-      if (document.hidden && this.notify && "Notification" in window && Notification.permission === "granted") {
-        try { new Notification(t("table.your_turn"), { body: t("app.title"), icon: "/favicon-turn.svg" }); } catch {}
-      }
-    }
-    this.wasMyTurn = mine;
-  }
-
-  // The tab's title: whose turn it is; the chat messages that arrived out of sight add to the
-  // count in front of it ("(2) Crown of Emara", laid over by waiting.js with the tables waiting).
-  setTitle(mine = this.wasMyTurn) {
-    const named = this.table && this.table.name ? this.table.name + " — " : ""; // the host's name for it
-    document.title = named + (mine ? t("table.title_turn") : t("table.title"));
-    setPageUnread(this.chat.unread);
-  }
+  mark(el, key, value) { return markValue(this, el, key, value); }
+  setTitle(mine = this.wasMyTurn) { setTitle(this, mine); }
 
   // ---------- seats and bots (HTTP: they are table settings, not moves) ----------
 
@@ -443,17 +365,4 @@ export class TableScreen {
   reclaim() {
     return this.seatCall(`/api/tables/${enc(this.id)}/seats/${this.mySeat}/reclaim`, {});
   }
-}
-
-function beep() {
-  try {
-    const ctx = new (window.AudioContext || window.webkitAudioContext)();
-    const o = ctx.createOscillator();
-    const g = ctx.createGain();
-    o.frequency.value = 660;
-    g.gain.value = 0.08;
-    o.connect(g).connect(ctx.destination);
-    o.start();
-    o.stop(ctx.currentTime + 0.18);
-  } catch {}
 }

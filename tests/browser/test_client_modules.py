@@ -247,3 +247,70 @@ def test_sign_out_from_the_profile_menu(server: Any, page: Any, everywhere: bool
     assert page.get_by_test_id("profile-name").count() == 0
     assert page.evaluate("async () => (await fetch('/api/profiles/me')).status") == 401
     assert not [c for c in page.context.cookies() if c["name"] == "emara_token" and c["value"]]
+
+
+def test_a_redraw_in_place_keeps_what_did_not_change_and_rebuilds_what_has_a_handler(
+    page: Any,
+) -> None:
+    """morph.js, which draws the table over its last drawing: the page ends up exactly as the new
+    copy; nodes the copy repeats stay the same nodes (a reader's focus and scroll stay on them);
+    an element built with a handler is replaced when it changed, so its new handler runs; a form
+    field is replaced when its value changed; a banner put in first shifts no later sibling."""
+    found = page.evaluate(
+        """async () => {
+             const { h } = await import('/js/dom.js');
+             const { morph } = await import('/js/morph.js');
+             const clicks = [];
+             const draw = (n, banner) => h('div.game', { 'data-n': String(n) },
+               banner ? h('p.banner', { 'data-testid': 'banner' }, 'news ' + n) : null,
+               h('section.board', h('span.same', 'unchanged'), h('span.count', String(n))),
+               h('button', { type: 'button', 'data-testid': 'go', onclick: () => clicks.push(n) },
+                 n < 2 ? 'go' : 'go on'),
+               h('input', { value: 'v' + Math.min(n, 2) }),
+               h('ul.log', [...Array(n)].map((_, i) =>
+                 h('li', { 'data-v': String(i) }, 'line ' + i))));
+             const root = document.createElement('div');
+             document.body.append(root);
+             const shown = draw(1, false);
+             root.append(shown);
+             const board = shown.querySelector('.board');
+             const same = shown.querySelector('.same');
+             const button = shown.querySelector('button');
+             const input = shown.querySelector('input');
+             const first = shown.querySelector('li');
+             const kept = morph(shown, draw(1, false));
+             const keptAll = kept === shown && shown.querySelector('button') === button
+               && shown.querySelector('input') === input;
+             const copy = draw(2, true);
+             const expected = copy.outerHTML;
+             const after = morph(shown, copy);
+             shown.querySelector('button').click();
+             const out = {
+               keptAll,
+               sameRoot: after === shown,
+               html: shown.outerHTML === expected,
+               boardKept: shown.querySelector('.board') === board,
+               sameKept: shown.querySelector('.same') === same,
+               buttonNew: shown.querySelector('button') !== button,
+               clicks,
+               inputNew: shown.querySelector('input') !== input
+                 && shown.querySelector('input').value === 'v2',
+               firstLineKept: shown.querySelector('li') === first,
+               lines: shown.querySelectorAll('li').length,
+             };
+             root.remove();
+             return out;
+           }"""
+    )
+    assert found == {
+        "keptAll": True,
+        "sameRoot": True,
+        "html": True,
+        "boardKept": True,
+        "sameKept": True,
+        "buttonNew": True,
+        "clicks": [2],
+        "inputNew": True,
+        "firstLineKept": True,
+        "lines": 2,
+    }
