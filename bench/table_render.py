@@ -9,7 +9,8 @@ or ``EMARA_CHROMIUM``). Ann watches in the browser; Ann and Bo play by HTTP, eac
 first-or-random legal one of a seeded generator. Printed: the drawings, the JavaScript time of
 each (``TableScreen.render``, wall clock in the page) and of each panel's build, and the page's
 main-thread CPU per drawing from Chromium's Performance domain (scripts, style, layout, the
-rest). The suite's browser tests are CPU-bound (bench/cpu_by_test.py): this is the loop to try
+rest), and the CPU of every Chromium process over the moves (its threads too: raster, GC,
+the compositor). ``--chromium-arg`` tries a flag. The suite's browser tests are CPU-bound (bench/cpu_by_test.py): this is the loop to try
 a change of the client's drawing against.
 """
 
@@ -74,6 +75,22 @@ def play(http: Any, tid: str, tokens: list[str], rng: random.Random) -> int:
     return int(call(http, "POST", f"/api/tables/{tid}/moves", tokens[seat], json=body)["version"])
 
 
+def chromium_cpu() -> float:
+    """CPU-seconds used so far by every Chromium process (all its threads), from /proc."""
+    total = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"chrom" not in f.read().split(b"\0")[0]:
+                    continue
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def metrics(cdp: Any) -> dict[str, float]:
     return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
 
@@ -92,12 +109,14 @@ def start_table(srv: ServerProcess, ctx: Any) -> tuple[str, list[str]]:
     return tid, [ann, bo]
 
 
-def watch(srv: ServerProcess, viewport: Any, moves: int, seed: int) -> dict[str, Any]:
+def watch(
+    srv: ServerProcess, viewport: Any, moves: int, seed: int, extra: list[str]
+) -> dict[str, Any]:
     """The page's figures, and the CPU metrics before and after, for ``moves`` moves."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS + extra)
         try:
             ctx = browser.new_context(viewport=viewport, reduced_motion="reduce")
             ctx.add_init_script("localStorage.setItem('emara.lang', 'en')")
@@ -110,12 +129,14 @@ def watch(srv: ServerProcess, viewport: Any, moves: int, seed: int) -> dict[str,
             cdp = ctx.new_cdp_session(page)
             cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
             before = metrics(cdp)
+            chromium_before = chromium_cpu()
             rng = random.Random(seed)
             version = 0
             for _ in range(moves):
                 version = play(srv.http(), tid, tokens, rng)
             page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version)
             got: dict[str, Any] = page.evaluate("window.__bench")
+            got["chromium"] = chromium_cpu() - chromium_before
             got["cpu"] = {k: v - before[k] for k, v in metrics(cdp).items() if k in METRICS}
             return got
         finally:
@@ -127,6 +148,7 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=100)
     ap.add_argument("--seed", type=int, default=9)
     ap.add_argument("--phone", action="store_true", help="390x844 (the tabs) instead of 1366x900")
+    ap.add_argument("--chromium-arg", action="append", default=[], help="one more Chromium flag")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="emara-render-"))
     db = f"sqlite:///{tmp / 'emara.db'}"
@@ -135,7 +157,7 @@ def main() -> None:
     viewport = PHONE if args.phone else DESKTOP
     quiet = ["--log-level", "warning"]
     with ServerProcess(db, tmp / "server.log", extra_args=quiet, env=env) as srv:
-        got = watch(srv, viewport, args.moves, args.seed)
+        got = watch(srv, viewport, args.moves, args.seed, args.chromium_arg)
     n = max(got["draws"], 1)
     size = f"{viewport['width']}x{viewport['height']}"
     print(f"{args.moves} moves, {got['draws']} drawings at {size}")
@@ -144,6 +166,7 @@ def main() -> None:
         print(f"    panel {pid:8s} built in {ms / n:6.2f} ms")
     for key in METRICS:
         print(f"  {key:20s} {1000 * got['cpu'][key] / n:6.1f} ms a drawing (main-thread CPU)")
+    print(f"  Chromium, every process {1000 * got['chromium'] / n:6.1f} ms a drawing (CPU)")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,12 @@ pytestmark = [pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[2]
 
+DRAWN = """(castle) => {
+  const nodes = document.querySelectorAll('svg.rondel .loc-node');
+  const label = document.querySelector('svg.rondel [data-location=castle] .node-label');
+  return nodes.length === 8 && !!label && label.textContent.includes(castle);
+}"""
+
 LABELS = """() => [...document.querySelectorAll('svg.rondel .loc-node')].map((g) => {
   const node = g.querySelector('circle.node');
   const lines = [...g.querySelectorAll('.node-label tspan')];
@@ -51,8 +57,8 @@ def test_rondel_names_are_whole_and_fit_their_nodes(
                 page.set_viewport_size(size)
                 if where == "phone":
                     page.get_by_test_id("tab-board").click()
-                castle = page.locator("svg.rondel [data-location=castle] .node-label")
-                castle.filter(has_text=names["loc.castle"]).wait_for(timeout=WAIT)
+                # every node drawn, in this language (a drawing may still be on its way)
+                page.wait_for_function(DRAWN, arg=names["loc.castle"], timeout=WAIT)
                 labels = page.evaluate(LABELS)
                 assert len(labels) == 8
                 for label in labels:
