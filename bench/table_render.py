@@ -10,8 +10,8 @@ first-or-random legal one of a seeded generator. Printed: the drawings, the Java
 each (``TableScreen.render``, wall clock in the page) and of each panel's build, and the page's
 main-thread CPU per drawing from Chromium's Performance domain (scripts, style, layout, the
 rest), and the CPU of every Chromium process over the moves (its threads too: raster, GC,
-the compositor). ``--chromium-arg`` tries a flag. The suite's browser tests are CPU-bound (bench/cpu_by_test.py): this is the loop to try
-a change of the client's drawing against.
+the compositor). ``--chromium-arg`` tries a flag. The suite's browser tests are CPU-bound
+(bench/cpu_by_test.py): this is the loop to try a change of the client's drawing against.
 """
 
 from __future__ import annotations
