@@ -10,8 +10,8 @@
 //   screen it calls (a handler that closes over other state must not rely on being rebuilt);
 // - a form field (input, select, textarea) is replaced unless its value is the same too, since a
 //   value set as a property is not an attribute isEqualNode sees;
-// - children are matched in order; one left out or put in is recognised by its tag, id, test id
-//   and class, so that a banner coming or going does not shift every later sibling.
+// - children are matched in order; one left out or put in is recognised by its tag, id, test id,
+//   data-key and class, so that a banner coming or going does not shift every later sibling.
 import { HANDLED } from "/js/dom.js";
 
 const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);

@@ -149,7 +149,7 @@ export function seatTools(ts, seat) {
         "data-testid": own ? "leave-confirm" : "hand-confirm",
         "data-seat": seat,
         disabled: ts.seatBusy,
-        onclick: (e) => ts.seatToBot(seat, e.currentTarget.closest("[data-testid=seat-confirm]").querySelector("select").value),
+        onclick: () => ts.seatAction && ts.seatToBot(seat, ts.seatAction.level),
       }, own ? t("bot.leave") : t("bot.hand_over")),
       h("button.link", { type: "button", "data-testid": "seat-cancel", onclick: () => { ts.seatAction = null; ts.render(); } }, t("table.cancel"))));
 }
