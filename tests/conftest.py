@@ -58,6 +58,23 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """The browser tests' Playwright (one per test process, tests/browser/conftest.py) leaves its
+    event loop marked as running in this thread; a test that does not use the browser runs (its
+    fixtures' set-up and teardown included) with the mark taken away, so that it may call
+    asyncio.run(), and the mark is put back after it."""
+    loop = asyncio._get_running_loop()
+    aside = loop is not None and "browser" not in getattr(item, "fixturenames", ())
+    if aside:
+        asyncio._set_running_loop(None)
+    try:
+        return (yield)
+    finally:
+        if aside and loop is not None and not loop.is_closed():
+            asyncio._set_running_loop(loop)
+
+
 @pytest.fixture(autouse=True)
 def finished_games_add_up(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every outcome the engine computes during a test (the finish of a game, the views and

@@ -4,6 +4,7 @@ fails instead."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import warnings
@@ -98,23 +99,31 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield srv
 
 
-# Module scope: the sync API runs an event loop in this thread while it is open, which would
-# break every later test that calls asyncio.run(); closing it after each module frees the thread.
-@pytest.fixture(scope="module")
+# One browser per test process, its contexts handed out again (tests/browser/contexts.py). The
+# sync API leaves its event loop marked as running in this thread while it is open, which would
+# break every later test that calls asyncio.run(): tests/conftest.py's ``playwright_loop_aside``
+# takes the mark away around every test that does not use the browser.
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     need_browser()
     from playwright.sync_api import sync_playwright
 
+    from tests.browser.contexts import ContextPool
+
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        _still_by_default(b)
+        pool = ContextPool(b)
+        _still_by_default(b, pool.new_context)
+        loop = asyncio._get_running_loop()
         try:
             yield b
         finally:
+            # The last test of the process may not have used the browser (its mark is aside).
+            asyncio._set_running_loop(loop)
             b.close()
 
 
-def _still_by_default(b: Any) -> None:
+def _still_by_default(b: Any, made: Any) -> None:
     """Pages ask for reduced motion unless a test says otherwise (``reduced_motion=...``):
     the client then draws no transition or animation (static/css/app.css), so a click waits for
     no moving marker to come to rest. The motion itself is tested where it matters
@@ -125,7 +134,6 @@ def _still_by_default(b: Any) -> None:
     the browser's work for a context that opens a page or two (measured: 12 page loads in six
     contexts, 14 CPU-s blocked, 18 to 25 allowed). tests/browser/test_pwa.py allows it: the
     worker, its cache and the push messages are tested there."""
-    made = b.new_context
 
     def new_context(**kwargs: Any) -> Any:
         kwargs.setdefault("reduced_motion", "reduce")
