@@ -250,7 +250,7 @@ LONGEST_FIRST = (
     "browser/test_guide.py",  # a guided game clicked through past round 1 (English, desktop)
     "browser/test_protect_screens.py",  # every new screen in three languages, two sizes
     "browser/test_guide_phone.py",  # the same in Czech on a phone
-    "solo/test_browser_solo.py",
+    "browser/test_solo_game.py",
     "browser/test_reach.py",
     "browser/test_ui_details.py",
     "browser/test_protect.py",

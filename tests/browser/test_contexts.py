@@ -47,14 +47,27 @@ def test_a_closed_context_comes_back_empty_but_warm(server: Any, browser: Any) -
     other.close()
 
 
-def test_a_context_with_an_init_script_is_closed_for_real(browser: Any) -> None:
+def test_the_init_scripts_of_a_closed_context_are_gone(browser: Any) -> None:
     options = {"viewport": VIEWPORT, "locale": "de-DE"}
     ctx = browser.new_context(**options)
     ctx.add_init_script("window.leftOver = 1")
+    page = ctx.new_page()
+    page.goto("data:text/html,<p>x")
+    assert page.evaluate("() => window.leftOver") == 1
     ctx.close()
-    fresh = browser.new_context(**options)
-    assert fresh is not ctx
-    page = fresh.new_page()
+    again = browser.new_context(**options)
+    assert again is ctx
+    page = again.new_page()
     page.goto("data:text/html,<p>x")
     assert page.evaluate("() => window.leftOver") is None
-    fresh.close()
+    again.close()
+
+
+def test_a_context_whose_page_installed_the_fake_clock_is_closed_for_real(browser: Any) -> None:
+    options = {"viewport": VIEWPORT, "locale": "fr-FR"}
+    ctx = browser.new_context(**options)
+    page = ctx.new_page()
+    page.clock.install()
+    page.goto("data:text/html,<p>x")
+    ctx.close()
+    assert browser.new_context(**options) is not ctx

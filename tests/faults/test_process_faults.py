@@ -64,7 +64,9 @@ def test_kill9_mid_game_loses_no_acknowledged_move(pg_db, tmp_path):
             fresh = []
             for old in socks:
                 s = SeatSocket(ws_base, table.id, old.token)
-                s.version = old.version
+                # the page keeps what it saw: when nothing moved since, the server sends nothing
+                s.version, s.doc, s.view = old.version, old.doc, old.view
+                s.legal_moves = old.legal_moves
                 await s.connect(since=seen)
                 fresh.append(s)
             current = table_version(pg_db, table.id)

@@ -4,9 +4,7 @@ rest (``finish_in_server``: a whole game clicked in the browser is tests/browser
 and the page, told over its socket, shows the final scores with her four titles; then the record
 sheet is updated and an unfinished campaign game is offered for resuming.
 
-Uses the browser suite's uvicorn server and Chromium fixtures (tests/browser/conftest.py) and its
-clicking player (tests/browser/test_play.py). Missing Chromium/Playwright skips loudly; with
-CI=true it fails instead.
+Uses the browser suite's clicking player (tests/browser/test_play.py).
 """
 
 from __future__ import annotations
@@ -18,12 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import (  # noqa: F401  (fixtures)
-    artifacts,
-    browser,
-    finish_in_server,
-    server,
-)
+from tests.browser.conftest import finish_in_server
 from tests.browser.shots import screenshot
 from tests.browser.test_play import VIEWPORT, ConsoleWatch, Player
 
@@ -39,9 +32,9 @@ def victoria_lines(page: Any, word: str) -> list[str]:
 
 
 def test_solo_game_to_the_end_updates_the_record_sheet(
-    server: Any,  # noqa: F811
-    browser: Any,  # noqa: F811
-    artifacts: Path,  # noqa: F811
+    server: Any,
+    browser: Any,
+    artifacts: Path,
 ) -> None:
     from playwright.sync_api import Error as PlaywrightError
 
