@@ -101,7 +101,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 # One browser per test process, its contexts handed out again (tests/browser/contexts.py). The
 # sync API leaves its event loop marked as running in this thread while it is open, which would
-# break every later test that calls asyncio.run(): tests/conftest.py's ``playwright_loop_aside``
+# break every later test that calls asyncio.run(): tests/conftest.py's ``pytest_runtest_protocol``
 # takes the mark away around every test that does not use the browser.
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:

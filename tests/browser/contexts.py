@@ -60,20 +60,15 @@ class ContextPool:
     """Wraps ``browser.new_context``: contexts with the same options are reused."""
 
     def __init__(self, browser: Any) -> None:
-        self.browser = browser
         self.made = browser.new_context
         self.idle: dict[str, list[tuple[Any, Lease]]] = {}
-        self.created = 0
-        self.reused = 0
 
     def new_context(self, **options: Any) -> Any:
         key = self.key(options)
         if key is not None and self.idle.get(key):
-            self.reused += 1
             ctx, lease = self.idle[key].pop()
             lease.out = True
             return ctx
-        self.created += 1
         ctx = self.made(**options)
         if key is not None:
             self.adopt(ctx, key)
