@@ -50,12 +50,14 @@ export function draw(ts) {
   else if (!phone && ts.chat.el.parentNode !== ts.layout) ts.layout.append(ts.chat.el);
   renderControls(ts);
   restoreFocus(ts.root, hadFocus, inControls);
-  ts.logPin.afterRender();
   flashChanges(ts);
   turnSignal(ts);
   ts.undo.afterRender(); // since you looked + Undo: drawn over the fresh page
   ts.since.afterRender();
   ts.tips.afterRender();
+  // the phone's log tab back at its newest lines once all of the above is in the page (its
+  // ResizeObserver waits for a frame, which a page in the background may not get for a while)
+  ts.logPin.afterRender();
   // last: reading the log's height lays the page out, once, with every change above made
   const list = document.getElementById("log-list");
   if (list && logAtBottom) list.scrollTop = list.scrollHeight;
