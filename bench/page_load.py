@@ -32,28 +32,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.db.migrate import upgrade
 from app.devtools.stack import ServerProcess
+from bench.cpu_by_test import busy_seconds
 
 CHROMIUM = os.environ.get("EMARA_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu"]
-HZ = os.sysconf("SC_CLK_TCK")
 SMALL = "/favicon.svg"  # a file of the site that starts no client
-
-
-def busy() -> float:
-    """The machine's busy CPU-s since boot (every core)."""
-    with open("/proc/stat") as f:
-        v = [int(x) for x in f.readline().split()[1:]]
-    return (sum(v) - v[3] - v[4]) / HZ
 
 
 def measure(step: Callable[[], None], tries: int) -> float:
     costs = []
     for _ in range(tries):
         time.sleep(0.4)
-        start = busy()
+        start = busy_seconds()
         step()
         time.sleep(1.0)  # what the step set going (network, GC, the server's answer) settles
-        costs.append(busy() - start)
+        costs.append(busy_seconds() - start)
     return statistics.median(costs)
 
 
