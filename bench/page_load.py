@@ -14,6 +14,8 @@ the step and a quiet second after it, so run it on an otherwise idle machine. Th
 - a new page, and a navigation, to that one-line page in a context that has one open;
 - the client's page (``--path``) in a fresh context: every file fetched and compiled;
 - the same page in a new page, and by a navigation, of a context that loaded it before.
+
+``--chromium-arg`` tries a switch (``--chromium-arg=--renderer-process-limit=2``).
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--path", default="/rules", help="the client's page to open")
     ap.add_argument("--tries", type=int, default=5)
+    ap.add_argument(
+        "--chromium-arg", action="append", default=[], help="one more Chromium switch (repeatable)"
+    )
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -62,7 +67,7 @@ def main() -> None:
     upgrade(db)
     quiet = ["--log-level", "warning"]
     with ServerProcess(db, tmp / "server.log", extra_args=quiet) as srv, sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS + args.chromium_arg)
         opts: dict[str, Any] = {"service_workers": "block"}
         warm = b.new_context(**opts)
         warm_page = warm.new_page()
