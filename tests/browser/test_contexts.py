@@ -34,11 +34,14 @@ def test_a_closed_context_comes_back_empty_but_warm(server: Any, browser: Any) -
     again = browser.new_context(**options)
     other = browser.new_context(**options)
     assert again is first and other is not first  # each context is held by one test at a time
-    assert again.pages == [] and again.cookies() == []
-    page = again.new_page()
+    assert [p.url for p in again.pages] == ["about:blank"] and again.cookies() == []
+    kept = again.new_page()
+    assert kept is page and kept.url == "about:blank"  # the page is kept, on a blank document
     page.goto(server.url("/rules"))
     page.get_by_test_id("rules-page").wait_for()
     assert page.evaluate(STORED) == [None, "", 0]
+    # its history begins at the blank document: nothing of the test before
+    assert page.evaluate("() => history.length") == 2
     permission = "async () => (await navigator.permissions.query({name: 'clipboard-read'})).state"
     assert page.evaluate(permission) == "prompt"
     # The client's modules came from the HTTP cache (or a 304 without a body), not over again.
@@ -71,3 +74,21 @@ def test_a_context_whose_page_installed_the_fake_clock_is_closed_for_real(browse
     page.goto("data:text/html,<p>x")
     ctx.close()
     assert browser.new_context(**options) is not ctx
+
+
+def test_a_page_with_a_listener_of_its_own_is_not_kept(browser: Any) -> None:
+    options = {"viewport": VIEWPORT, "locale": "it-IT"}
+    ctx = browser.new_context(**options)
+    page = ctx.new_page()
+    heard: list[str] = []
+    page.on("console", lambda m: heard.append(m.text))
+    page.goto("data:text/html,<p>x")
+    ctx.close()
+    assert page.is_closed()
+    again = browser.new_context(**options)
+    assert again is ctx and again.pages == []
+    fresh = again.new_page()
+    assert fresh is not page
+    fresh.goto("data:text/html,<script>console.log('hi')</script>")
+    assert heard == []
+    again.close()
