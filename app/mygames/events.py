@@ -3,7 +3,11 @@
 The feed is a hub watcher (it hears notices published here and relayed from other instances);
 a notice only names a table, so the feed looks up who sits there (remembered per table until a
 lobby notice) and wakes those profiles' streams. A stream says ``event: tables`` with the table
-id and the kind of change; the client then reads ``GET /api/me/tables`` (with ``If-None-Match``).
+id, the kind of change and ``waiting``, the profile's count of tables waiting for it (counted
+once per profile, as ``GET /api/me/tables`` counts it): a page that shows only the count has no
+need to read the list; one that shows the list reads ``GET /api/me/tables`` (with
+``If-None-Match``). When the count cannot be read the event goes without it, and the page reads
+the list.
 
 Bounded: at most ``per_profile`` streams per profile (the next is refused with 429), a comment
 line every ``heartbeat`` seconds keeps proxies from closing it, and a stream ends after
@@ -29,6 +33,7 @@ from app.clock import Clock
 from app.db.session import Database
 from app.errors import AppError
 from app.exitsignal import ExitHook, chain
+from app.mygames.service import MyGames
 from app.realtime.hub import Notice, NoticeKind
 from app.tables import published
 
@@ -53,6 +58,7 @@ class MeFeed:
         max_seconds: float = 1800.0,
     ) -> None:
         self.db = db
+        self.games = MyGames(db)
         self.clock = clock
         self.per_profile = per_profile
         self.heartbeat = heartbeat
@@ -129,11 +135,22 @@ class MeFeed:
             self.sitting[notice.table_id] = profiles
             while len(self.sitting) > REMEMBERED_TABLES:
                 self.sitting.popitem(last=False)
-        line = event_line(
-            "tables",
-            {"table_id": notice.table_id, "kind": notice.kind, "version": notice.version},
-        )
-        for pid in profiles:
+        listening = [pid for pid in profiles if self.streams.get(pid)]
+        if not listening:
+            return
+        try:
+            waiting = await to_thread.run_sync(self.games.waiting_sync, listening)
+        except Exception:
+            log.exception("my games feed: no count of waiting tables for table %s", notice.table_id)
+            waiting = {}
+        event: dict[str, object] = {
+            "table_id": notice.table_id,
+            "kind": notice.kind,
+            "version": notice.version,
+        }
+        for pid in listening:
+            count = {"waiting": waiting[pid]} if pid in waiting else {}
+            line = event_line("tables", event | count)
             for q in list(self.streams.get(pid, ())):
                 with contextlib.suppress(asyncio.QueueFull):
                     q.put_nowait(line)

@@ -56,9 +56,36 @@ def result_of(state: Any, seat: int) -> MyResult | None:
     return {"place": mine["rank"], "of": of, "score": mine["score"], "won": out["won"]}
 
 
+def is_my_turn(t: GameTable, seat: int, level: str | None, state: Any) -> bool:
+    """The table waits for me: in play, my seat to act, and no bot playing it."""
+    return (
+        t.status == TableStatus.PLAYING
+        and state is not None
+        and level is None
+        and seat in rules.to_act(state)
+    )
+
+
 class MyGames:
     def __init__(self, db: Database) -> None:
         self.db = db
+
+    def waiting_sync(self, profile_ids: list[str]) -> dict[str, int]:
+        """Each profile's ``waiting`` as ``tables_sync`` counts it (my turn among my
+        ``OPEN_LIMIT`` most recently changed open tables), without building the list."""
+        counts: dict[str, int] = {}
+        with self.db.read_session() as s:
+            for pid in profile_ids:
+                rows = self._rows(s, pid, OPEN_STATUSES, None, OPEN_LIMIT)
+                counts[pid] = sum(
+                    1
+                    for t, seat, level in rows
+                    if t.status == TableStatus.PLAYING
+                    and level is None
+                    and t.state is not None
+                    and is_my_turn(t, seat, level, rules.decode_state(t.state))
+                )
+        return counts
 
     async def tables(self, profile_id: str) -> MyTablesOut:
         return await to_thread.run_sync(self.tables_sync, profile_id)
@@ -133,12 +160,7 @@ class MyGames:
         host = next((name for _, name, _, pid in seats if pid == t.host_profile_id), None)
         blob = cast(pc.ClockBlob | None, t.clock)
         state = rules.decode_state(t.state) if t.state is not None else None
-        my_turn = (
-            t.status == TableStatus.PLAYING
-            and state is not None
-            and level is None
-            and seat in rules.to_act(state)
-        )
+        my_turn = is_my_turn(t, seat, level, state)
         deadline = pc.seat_deadlines(blob, humans).get(seat)
         updated = _epoch(t.updated_at)
         group: Group = GROUP_OF.get(t.status, "your_turn" if my_turn else "playing")

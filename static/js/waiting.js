@@ -4,8 +4,9 @@
 // chat messages that arrived out of sight), so the title carries one number.
 //
 // One EventSource per page on GET /api/me/events (same origin, so the CSP's connect-src 'self'
-// covers it): each `tables` event (something changed at one of my tables) and each (re)connect
-// reads GET /api/me/tables again. The browser reconnects a dropped stream by itself; a refused
+// covers it): each (re)connect reads GET /api/me/tables again, and so does each `tables` event
+// (something changed at one of my tables) while the page shows the list (onMyTables); a page
+// that shows only the count takes it from the event's `waiting`. The browser reconnects a dropped stream by itself; a refused
 // one (closed for good) is opened again here, with a growing pause. Nothing runs without a profile.
 import { get, ApiError } from "/js/api.js";
 import { h } from "/js/dom.js";
@@ -135,13 +136,31 @@ function openFeed() {
   source = es;
   es.addEventListener("open", () => (pause = 2000));
   es.addEventListener("hello", refresh);
-  es.addEventListener("tables", refresh);
+  es.addEventListener("tables", changed);
   es.addEventListener("error", () => {
     if (es.readyState !== EventSource.CLOSED || source !== es) return;
     source = null;
     reopen = setTimeout(openFeed, pause);
     pause = Math.min(pause * 2, 60000);
   });
+}
+
+// Something changed at one of my tables: the count comes with the event (read the list when the
+// page shows it, when a read is under way and could answer an older count, or when the count
+// did not come).
+function changed(e) {
+  let waiting = null;
+  try {
+    waiting = JSON.parse(e.data).waiting;
+  } catch {
+    waiting = null;
+  }
+  if (!Number.isInteger(waiting) || waiting < 0 || listeners.size > 0 || reading) {
+    refresh();
+    return;
+  }
+  latest = null; // the list was not read: whoever shows it next reads it
+  setCount(waiting);
 }
 
 function stopFeed() {

@@ -312,18 +312,28 @@ FAKE_EVENTS = """(() => {
       window.__streams.push(this);
     }
     close() { this.readyState = 2; }
-    emit(type) { this.readyState = type === 'error' ? this.readyState : 1;
-                 this.dispatchEvent(new Event(type)); }
+    emit(type, data) { this.readyState = type === 'error' ? this.readyState : 1;
+                       this.dispatchEvent(data === undefined ? new Event(type)
+                         : new MessageEvent(type, { data: JSON.stringify(data) })); }
   }
   window.EventSource = FakeEventSource;
 })()"""
 
 
+# Sends `tables` with the count of waiting tables and tells whether the header shows it.
+COUNT_SHOWN = """(n) => {
+  window.__streams[0].emit('tables', { table_id: 'T1', kind: 'game', version: 1, waiting: n });
+  return document.querySelector('[data-testid=waiting-count]').dataset.count === String(n);
+}"""
+
+
 def test_the_my_games_feed_reads_again_on_each_event_and_reopens_a_refused_stream(
     server: Any, browser: Any
 ) -> None:
-    """The page's one event stream (replaced by a recording fake): `tables` reads My games again;
-    a stream the server refused for good (closed) is opened again by the page."""
+    """The page's one event stream (replaced by a recording fake): `tables` with the count of
+    tables waiting sets the header's count, without a read; `tables` without it reads My games
+    again, and so does every `tables` on the My games page, which shows the list; a stream the
+    server refused for good (closed) is opened again by the page."""
     ctx = browser.new_context(viewport=VIEWPORT)
     try:
         page = ctx.new_page()
@@ -341,7 +351,23 @@ def test_the_my_games_feed_reads_again_on_each_event_and_reopens_a_refused_strea
         page.wait_for_function("() => window.__streams.length === 1", timeout=15000)
         assert page.evaluate("window.__streams[0].url") == "/api/me/events"
         with page.expect_request(lambda r: r.url.endswith("/api/me/tables"), timeout=15000):
-            page.evaluate("window.__streams[0].emit('tables')")
+            page.evaluate("window.__streams[0].emit('hello')")
+        # While that read is under way a count that comes reads the list too (the read could
+        # answer an older count): the event is sent until the count shows.
+        page.wait_for_function(COUNT_SHOWN, arg=3, timeout=15000)
+        read: list[str] = []
+        page.on("request", lambda r: r.url.endswith("/api/me/tables") and read.append(r.url))
+        page.wait_for_function(COUNT_SHOWN, arg=4, timeout=15000)
+        count = page.get_by_test_id("waiting-count").first
+        assert count.inner_text() == "4" and page.title().startswith("(4) ")
+        with page.expect_request(lambda r: r.url.endswith("/api/me/tables"), timeout=15000):
+            page.evaluate("window.__streams[0].emit('tables')")  # no count: the list is read
+        assert len(read) == 1  # the count came without a read
+        page.get_by_test_id("my-games-link").click()
+        page.wait_for_url("**/games", timeout=15000)
+        page.get_by_test_id("my-games").wait_for(timeout=15000)
+        with page.expect_request(lambda r: r.url.endswith("/api/me/tables"), timeout=15000):
+            page.evaluate("window.__streams.at(-1).emit('tables', {table_id: 'T1', waiting: 0})")
         # refused for good: closed, then an error; the page opens a new stream after a pause
         page.evaluate("window.__streams[0].readyState = 2; window.__streams[0].emit('error')")
         page.wait_for_function("() => window.__streams.length === 2", timeout=20000)

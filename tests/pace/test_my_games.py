@@ -4,12 +4,16 @@ the server-sent event stream that says when the list changed."""
 from __future__ import annotations
 
 import contextlib
+import json
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
 
 from app.clock import ManualClock
+from app.mygames.service import MyGames
 from tests import games
 from tests.conftest import Player, new_player, serve
 from tests.pace.conftest import START, end_turn, game, open_game
@@ -99,12 +103,40 @@ def test_event_stream_says_when_my_list_changed_and_is_capped(clocked: Any) -> N
             assert '"profile_id"' in read_events(lines, "hello")["data"]
             # A table Ben does not sit at changes: nothing for him; then Ada moves at his table.
             http.post("/api/tables", json={"seats": 2}, headers=eve.headers)
-            end_turn(http, t["id"], ada)  # type: ignore[arg-type]
-            data = read_events(lines, "tables")["data"]
-            assert t["id"] in data
+            after = end_turn(http, t["id"], ada)["version"]  # type: ignore[arg-type]
+            data = json.loads(read_events(lines, "tables")["data"])
+            assert data["table_id"] == t["id"] and data["kind"] == "game"
+            while data["version"] < after:  # one event a move: Ada's turn until her last
+                assert data["waiting"] == 0
+                data = json.loads(read_events(lines, "tables")["data"])
+            # the count of tables waiting for Ben comes with each, as GET /api/me/tables counts it
+            mine = http.get("/api/me/tables", headers=ben.headers).json()
+            assert data["waiting"] == mine["waiting"] == 1
             # The cap: 4 streams per profile by default; the fifth is refused.
             with contextlib.ExitStack() as more:
                 for _ in range(3):
                     more.enter_context(http.stream("GET", "/api/me/events", headers=sse))
                 r = http.get("/api/me/events", headers=sse)
                 assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_streams"
+
+
+def test_an_event_whose_count_cannot_be_read_goes_without_it(
+    clocked: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The count is the database's: when it cannot be read the event still goes, without
+    ``waiting``, and the page reads the list."""
+
+    def broken(self: Any, profile_ids: list[str]) -> dict[str, int]:
+        raise OperationalError("SELECT", {}, Exception("the database is away"))
+
+    monkeypatch.setattr(MyGames, "waiting_sync", broken)
+    with serve(clocked) as live, httpx.Client(base_url=live.http, timeout=10) as http:
+        ada, ben = (new_player(http, n) for n in ("Ada", "Ben"))  # type: ignore[arg-type]
+        t = open_game(http, [ada, ben], {"mode": "live", "clock": "10+20"})  # type: ignore[arg-type]
+        sse = {**ben.headers, "Accept": "text/event-stream"}
+        with http.stream("GET", "/api/me/events", headers=sse) as stream:
+            lines = stream.iter_lines()
+            read_events(lines, "hello")
+            end_turn(http, t["id"], ada)  # type: ignore[arg-type]
+            data = json.loads(read_events(lines, "tables")["data"])
+            assert data["table_id"] == t["id"] and "waiting" not in data
