@@ -1,6 +1,6 @@
 """The JSON Schema of the table socket's frames, both directions: the transport's own frames
-(app/realtime/frames.py), the tables feature's (app/tables/frames.py) and chat's and presence's
-(app/chat/frames.py), in one document.
+(app/realtime/frames.py), the tables feature's (app/tables/frames.py), chat's and presence's
+(app/chat/frames.py) and since-you-looked's (app/seen/frames.py), in one document.
 
 ``python -m app.frames_schema > docs/frames.schema.json`` writes the committed copy (a test
 fails when it is stale).
@@ -22,6 +22,7 @@ from app.realtime.frames import (
     ServerPong,
     Welcome,
 )
+from app.seen.frames import SeenMarked
 from app.tables.frames import Delta, Lobby, Snapshot, Update
 
 ServerFrame = Annotated[
@@ -37,7 +38,8 @@ ServerFrame = Annotated[
     | PresenceFrame
     | ChatMessage
     | ChatHistory
-    | ChatAccepted,
+    | ChatAccepted
+    | SeenMarked,
     Field(discriminator="type"),
 ]
 SERVER_FRAME: TypeAdapter[Any] = TypeAdapter(ServerFrame)

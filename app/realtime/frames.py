@@ -87,10 +87,25 @@ class Chat(Frame):
     ref: Ref | None = None
 
 
+class MarkSeen(Frame):
+    """The person has seen ``version`` of the game at their seat (rendered, the page visible):
+    the since-you-looked mark moves there (``POST /api/tables/{id}/seen`` over the socket),
+    answered by ``seen_marked`` or an ``error`` (``not_your_seat``, ``stale_version``)."""
+
+    type: Literal["seen"]
+    version: Version
+    ref: Ref | None = None
+
+
 # What a client may send: the transport's own frames, the game's (hello, move) and a companion's
-# (chat, answered by app/chat/feed.py); parsed here, before anything is done with them.
-ClientFrame = Annotated[Hello | Move | Ping | Pong | Auth | Chat, Field(discriminator="type")]
-CLIENT_FRAME: TypeAdapter[Hello | Move | Ping | Pong | Auth | Chat] = TypeAdapter(ClientFrame)
+# (chat, answered by app/chat/feed.py; seen, by app/seen/feed.py); parsed here, before anything
+# is done with them.
+ClientFrame = Annotated[
+    Hello | Move | Ping | Pong | Auth | Chat | MarkSeen, Field(discriminator="type")
+]
+CLIENT_FRAME: TypeAdapter[Hello | Move | Ping | Pong | Auth | Chat | MarkSeen] = TypeAdapter(
+    ClientFrame
+)
 
 
 # ---------------------------------------------------------------------------- server → client
@@ -312,7 +327,7 @@ def peek_ref(text: str | None) -> str | int | None:
 
 def parse_client(
     text: str | None, max_bytes: int, max_depth: int, meter: Meter | None = None
-) -> Hello | Move | Ping | Pong | Auth | Chat | Refusal:
+) -> Hello | Move | Ping | Pong | Auth | Chat | MarkSeen | Refusal:
     if text is None:
         return Refusal("malformed", "frames are JSON text")
     size = len(text.encode())

@@ -290,7 +290,7 @@ class Connection:
         self.outbox.put_text(f.wire(frame))
 
     async def _handle(
-        self, frame: f.Hello | f.Move | f.Ping | f.Pong | f.Auth | f.Chat | f.Refusal
+        self, frame: f.Hello | f.Move | f.Ping | f.Pong | f.Auth | f.Chat | f.MarkSeen | f.Refusal
     ) -> None:
         if isinstance(frame, f.Refusal):
             self._reply(frame.frame())
@@ -300,7 +300,7 @@ class Connection:
             self._hello(frame)
         elif isinstance(frame, f.Move):
             await self._move(frame)
-        elif isinstance(frame, f.Chat):
+        elif isinstance(frame, f.Chat | f.MarkSeen):
             await self._companion_frame(frame)
         # pong answers our ping; a later auth needs nothing (the socket is authenticated)
 
@@ -313,9 +313,10 @@ class Connection:
         self.game.deltas = frame.deltas
         self.outbox.put_hello(frame.since, frame.ref)
 
-    async def _companion_frame(self, frame: f.Chat) -> None:
-        """A client frame a companion answers (a chat message): its direct answer, with the
-        frame's ref; what it announces reaches the table's sockets through the companion's feeds."""
+    async def _companion_frame(self, frame: f.Chat | f.MarkSeen) -> None:
+        """A client frame a companion answers (a chat message, a seen mark): its direct answer,
+        with the frame's ref; what it announces reaches the table's sockets through the
+        companion's feeds."""
         for companion in self.companions:
             if frame.type in companion.frame_kinds and self.viewer is not None:
                 self._reply(await companion.answer(self.viewer, frame))

@@ -1,6 +1,7 @@
 """Since you looked: the last version each seat's person saw, and what changed after it.
 
-``POST …/seen`` moves the caller's mark forward (never back, never past the table's version);
+``POST …/seen`` (or the table socket's ``seen`` frame, app/seen/feed.py) moves the caller's mark
+forward (never back, never past the table's version);
 ``GET …/since`` compares the caller's view at the mark with the current one
 (``rules.changes_between``) and summarises the log entries in between as that seat received them
 (``rules.summarize`` over ``events_for``), so the answer reveals nothing the seat was not sent.
@@ -29,7 +30,7 @@ from app.errors import NotFound, NotYourSeat, StaleVersion, WrongStatus
 from app.seen import repository as seen_repo
 from app.seen.schemas import SeenOut
 from app.seen.shapes import SinceDoc
-from app.tables import published_log
+from app.tables import published, published_log
 from app.tables.types import Viewer
 
 # The most versions one answer replays and summarises.
@@ -64,8 +65,17 @@ class Seen:
             self._mark, viewer.table_id, viewer.seat, viewer.profile_id, version
         )
 
-    def _mark(self, table_id: str, seat: int, profile_id: str, version: int) -> SeenOut:
+    async def mark_held(self, table_id: str, profile_id: str, version: int) -> SeenOut:
+        """The mark of the seat the profile holds now (a socket's ``seen`` frame: the seat is
+        judged at the moment of the act, not when the socket opened)."""
+        return await to_thread.run_sync(self._mark, table_id, None, profile_id, version)
+
+    def _mark(self, table_id: str, seat: int | None, profile_id: str, version: int) -> SeenOut:
         with self.db.session() as s:
+            if seat is None:
+                seat = published.seat_held(s, table_id, profile_id)
+                if seat is None:
+                    raise NotYourSeat("you do not hold a seat at this table")
             head = published_log.table_version(s, table_id)
             if head is None:
                 raise NotFound("no such table")

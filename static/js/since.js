@@ -1,6 +1,7 @@
 // "Since you looked": what changed at the table while this person was away, and the mark of what
-// they have seen. The server keeps the mark per seat (POST …/seen) and answers what changed after
-// it (GET …/since: the changed board elements by key, a summary per other player, the new log
+// they have seen. The server keeps the mark per seat (a `seen` frame on the socket, or POST …/seen)
+// and answers what changed after it (GET …/since: the changed board elements by key, a summary
+// per other player, the new log
 // versions): the page never guesses. Opening a table (or coming back to a hidden page that got
 // updates) asks the server once, shows the summary in words and outlines every changed element
 // (`[data-key]`, a changed player's board, the new log lines) until dismissed or until the
@@ -85,6 +86,7 @@ export class SinceMarks {
     this.loading = false;
     this.posted = -1; // the highest mark the server confirmed
     this.posting = false;
+    this.postOnly = false; // the server's socket does not take `seen` frames: mark by request
     this.rendered = -1; // the version of the last render
     this.onVisibility = () => this.visibility();
   }
@@ -143,7 +145,9 @@ export class SinceMarks {
     this.markSeen();
   }
 
-  // Tell the server this person has seen the current version (page visible, version rendered).
+  // Tell the server this person has seen the current version (page visible, version rendered):
+  // a `seen` frame on the table's socket while it is open (no request of its own after every
+  // move), else POST …/seen. A mark that failed is tried again at the next render or return.
   markSeen() {
     const ts = this.ts;
     if (!this.seated || this.loading || this.posting || ts.stopped) return;
@@ -151,14 +155,25 @@ export class SinceMarks {
     const v = this.rendered;
     if (v <= this.posted) return;
     this.posting = true;
-    post(`/api/tables/${enc(ts.id)}/seen`, { version: v })
+    const socket = ts.socket;
+    const bySocket = !this.postOnly && socket && socket.live;
+    const marked = bySocket
+      ? socket.request({ type: "seen", version: v })
+      : post(`/api/tables/${enc(ts.id)}/seen`, { version: v });
+    marked
       .then((r) => {
         this.posted = Math.max(this.posted, r.last_seen_version ?? v);
-      })
-      .catch((e) => console.warn("seen:", e && e.message ? e.message : e))
-      .finally(() => {
         this.posting = false;
-        if (this.rendered > this.posted) this.markSeen();
+        if (this.rendered > this.posted) this.markSeen(); // rendered again meanwhile
+      })
+      .catch((e) => {
+        this.posting = false;
+        if (bySocket && e && e.code === "unknown_frame") {
+          this.postOnly = true; // a server that does not take the frame: by request from now on
+          this.markSeen();
+          return;
+        }
+        console.warn("seen:", e && e.message ? e.message : e);
       });
   }
 

@@ -245,7 +245,8 @@ export class TableScreen {
       case "chat_history":
       case "chat_accepted":
       case "presence":
-        return; // nothing more to do (the chat took its own above)
+      case "seen_marked":
+        return; // nothing more to do (the chat took its own above; since.js awaits its mark)
     }
   }
 

@@ -57,6 +57,25 @@ class Api:
 
 
 SIGNED_IN = "localStorage.setItem('emara.signed_in', '1')"
+# The page's socket, watched: the versions of the `seen` frames it sends and of the marks the
+# server answers (`seen_marked`).
+WATCH_MARKS = """
+window.__seen = []; window.__marked = [];
+window.WebSocket = class extends window.WebSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener('message', (e) => {
+      const f = JSON.parse(e.data);
+      if (f.type === 'seen_marked') window.__marked.push(f.last_seen_version);
+    });
+  }
+  send(data) {
+    const f = JSON.parse(data);
+    if (f.type === 'seen') window.__seen.push(f.version);
+    return super.send(data);
+  }
+};
+"""
 
 
 def away_while_two_moved(server: Any, ctx: Any, watch: ConsoleWatch) -> tuple[str, int, int]:
@@ -79,11 +98,12 @@ def away_while_two_moved(server: Any, ctx: Any, watch: ConsoleWatch) -> tuple[st
         if 0 not in api.to_act(tid, tokens[0]):
             break
         api.play(tid, tokens, 0, rng)
+    ctx.add_init_script(WATCH_MARKS)
     page = ctx.new_page()
     watch.attach(page, "first look")
-    with page.expect_response(lambda res: res.url.endswith("/seen"), timeout=WAIT) as seen:
-        page.goto(server.url(f"/t/{tid}"))
-    mark = int(seen.value.json()["last_seen_version"])
+    page.goto(server.url(f"/t/{tid}"))
+    page.wait_for_function("() => window.__marked.length > 0", timeout=WAIT)
+    mark = int(page.evaluate("() => window.__marked[0]"))
     assert mark == int(page.evaluate("document.body.dataset.version")) > 0
     assert page.locator(SUMMARY).count() == 0  # nothing happened since the start
     page.close()
@@ -116,11 +136,11 @@ def test_a_person_away_while_two_seats_moved_sees_what_they_did(
         tid, mark, now = away_while_two_moved(server, ctx, watch)
         page = ctx.new_page()
         watch.attach(page, "back")
-        with page.expect_response(lambda res: res.url.endswith("/seen"), timeout=WAIT) as seen:
-            page.goto(server.url(f"/t/{tid}"))
-            page.wait_for_selector(SUMMARY, timeout=WAIT)
+        page.goto(server.url(f"/t/{tid}"))
+        page.wait_for_selector(SUMMARY, timeout=WAIT)
         # the page marked the version it showed, after asking what changed
-        assert seen.value.json() == {"last_seen_version": now}
+        page.wait_for_function("() => window.__marked.length > 0", timeout=WAIT)
+        assert page.evaluate("() => window.__marked") == [now]
         summary = page.locator(SUMMARY)
         assert words in summary.inner_text()
         lines = page.locator("[data-testid=since-player]")
@@ -185,6 +205,7 @@ def test_a_hidden_page_marks_nothing_and_shows_what_changed_when_it_comes_back(
     ctx = browser.new_context(viewport=VIEWPORT)
     ctx.add_init_script("localStorage.setItem('emara.lang', 'en')")
     ctx.add_init_script(FAKE_VISIBILITY)
+    ctx.add_init_script(WATCH_MARKS)
     try:
         api = Api(server)
         r = ctx.request.post(server.url("/api/profiles"), data={"name": "Ann"})
@@ -204,12 +225,15 @@ def test_a_hidden_page_marks_nothing_and_shows_what_changed_when_it_comes_back(
             api.play(tid, tokens, 0, rng)
         page = ctx.new_page()
         watch.attach(page, "ann")
-        with page.expect_response(lambda res: res.url.endswith("/seen"), timeout=WAIT) as seen:
-            page.goto(server.url(f"/t/{tid}"))
-        mark = int(seen.value.json()["last_seen_version"])
-        page.evaluate(SET_HIDDEN, True)
         posted: list[str] = []
         page.on("request", lambda req: req.url.endswith("/seen") and posted.append(req.url))
+        page.goto(server.url(f"/t/{tid}"))
+        # the version on the page is marked over the table's socket
+        page.wait_for_function("() => window.__marked.length > 0", timeout=WAIT)
+        mark = int(page.evaluate("() => window.__marked[0]"))
+        assert mark == int(page.evaluate("() => document.body.dataset.version"))
+        assert page.evaluate("() => window.__seen") == [mark] and posted == []
+        page.evaluate(SET_HIDDEN, True)
         now = mark
         while 1 in api.to_act(tid, tokens[0]):
             now = api.play(tid, tokens, 1, rng)
@@ -217,14 +241,16 @@ def test_a_hidden_page_marks_nothing_and_shows_what_changed_when_it_comes_back(
         page.wait_for_function(
             "v => Number(document.body.dataset.version) === v", arg=now, timeout=WAIT
         )
-        # rendered while hidden: not seen, nothing posted
-        assert posted == []
+        # rendered while hidden: not seen, nothing marked
+        assert page.evaluate("() => window.__seen") == [mark] and posted == []
         mine = ctx.request.get(server.url(f"/api/tables/{tid}/since")).json()
         assert mine["last_seen_version"] == mark and mine["to_version"] == now
-        with page.expect_response(lambda res: res.url.endswith("/seen"), timeout=WAIT) as seen:
-            page.evaluate(SET_HIDDEN, False)
-            page.wait_for_selector(SUMMARY, timeout=WAIT)
-        assert seen.value.json() == {"last_seen_version": now}
+        page.evaluate(SET_HIDDEN, False)
+        page.wait_for_selector(SUMMARY, timeout=WAIT)
+        page.wait_for_function("() => window.__marked.length > 1", timeout=WAIT)
+        assert page.evaluate("() => window.__marked") == [mark, now] and posted == []
+        mine = ctx.request.get(server.url(f"/api/tables/{tid}/since")).json()
+        assert mine["last_seen_version"] == now
         lines = page.locator("[data-testid=since-player]")
         assert lines.count() == 1 and lines.first.inner_text().startswith("Bo ")
         assert "changed" in (page.locator(BOARD.format(1)).get_attribute("class") or "")

@@ -19,7 +19,7 @@ def test_schema_names_every_frame_in_both_directions() -> None:
     schema = frames_schema()
     client = set(schema["client"]["discriminator"]["mapping"])
     server = set(schema["server"]["discriminator"]["mapping"])
-    assert client == {"hello", "move", "ping", "pong", "auth", "chat"}
+    assert client == {"hello", "move", "ping", "pong", "auth", "chat", "seen"}
     assert server == {
         "welcome",
         "lobby",
@@ -34,4 +34,5 @@ def test_schema_names_every_frame_in_both_directions() -> None:
         "chat",
         "chat_history",
         "chat_accepted",
+        "seen_marked",
     }
