@@ -1,8 +1,7 @@
 // "Since you looked": what changed at the table while this person was away, and the mark of what
 // they have seen. The server keeps the mark per seat (a `seen` frame on the socket, or POST …/seen)
 // and answers what changed after it (GET …/since: the changed board elements by key, a summary
-// per other player, the new log
-// versions): the page never guesses. Opening a table (or coming back to a hidden page that got
+// per other player, the new log versions): the page never guesses. Opening a table (or coming back to a hidden page that got
 // updates) asks the server once, shows the summary in words and outlines every changed element
 // (`[data-key]`, a changed player's board, the new log lines) until dismissed or until the
 // person moves; the mark is posted once the current version was rendered on a visible page.

@@ -6,8 +6,9 @@
 // One EventSource per page on GET /api/me/events (same origin, so the CSP's connect-src 'self'
 // covers it): each (re)connect reads GET /api/me/tables again, and so does each `tables` event
 // (something changed at one of my tables) while the page shows the list (onMyTables); a page
-// that shows only the count takes it from the event's `waiting`. The browser reconnects a dropped stream by itself; a refused
-// one (closed for good) is opened again here, with a growing pause. Nothing runs without a profile.
+// that shows only the count takes it from the event's `waiting`. The browser reconnects a
+// dropped stream by itself; a refused one (closed for good) is opened again here, with a growing
+// pause. Nothing runs without a profile.
 import { get, ApiError } from "/js/api.js";
 import { h } from "/js/dom.js";
 import { profile } from "/js/profile.js";
