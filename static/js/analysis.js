@@ -9,13 +9,13 @@
 // player's costliest moves against the bot's choice (swings, measured well above their noise) and,
 // apart, what chance did to them (luck: cards and tokens drawn, events and advisors turned up), in
 // words, each a button that moves the viewer to that move.
-import { t } from "/js/i18n.js";
-import { h, s, clear } from "/js/dom.js";
-import { get, post } from "/js/api.js";
-import { showError } from "/js/notices.js";
-import { SEAT_SYMBOLS } from "/js/pieces.js";
-import { itemText } from "/js/since.js";
-import { describeEvent, stableKey } from "/js/moves.js";
+import { t } from "./i18n.js";
+import { h, s, clear } from "./dom.js";
+import { get, post } from "./api.js";
+import { showError } from "./notices.js";
+import { SEAT_SYMBOLS } from "./pieces.js";
+import { itemText } from "./since.js";
+import { describeEvent, stableKey } from "./moves.js";
 
 const enc = encodeURIComponent;
 // Events that add nothing to a move's words (the table log's quiet ones).

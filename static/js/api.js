@@ -1,6 +1,6 @@
 // JSON over HTTP. The session is the HttpOnly cookie the server sets: the page never holds a token.
 // Errors become ApiError with the server's stable code.
-import { t, has } from "/js/i18n.js";
+import { t, has } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, code, message, detail) {

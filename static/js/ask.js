@@ -5,8 +5,8 @@
 //
 // ask({id, title, body, confirm, act, danger}) resolves what `act()` returned, or null when
 // the person cancelled. `id` names the dialog's test ids (id, id-confirm, id-cancel, id-error).
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
 
 export function ask({ id, title, body = [], confirm, act, danger = false }) {
   return new Promise((resolve) => {

@@ -2,11 +2,11 @@
 // among the people they play with, and their chat is hidden from you at every table (the server
 // leaves it out). They are not told. The profile page lists the people blocked, each with
 // "Unblock". POST /api/tables/{id}/blocks (at a table) or /api/me/blocks (by profile id).
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, post, del } from "/js/api.js";
-import { showError, toast } from "/js/notices.js";
-import { ask } from "/js/ask.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, post, del } from "./api.js";
+import { showError, toast } from "./notices.js";
+import { ask } from "./ask.js";
 
 // Resolves the blocked person, or null when the person cancelled. `call()` makes the block.
 export function blockDialog(name, call) {

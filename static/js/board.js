@@ -1,9 +1,9 @@
 // The board: the status bar (round, event, whose turn), the two rondels (SVG), the locations with
 // their huts, markers and advisors, and the supply (B advisors, nobility titles, favor tokens).
 // Clicking a location, advisor or title filters the choices to the moves that involve it.
-import { t } from "/js/i18n.js";
-import { h, s } from "/js/dom.js";
-import { ADVISOR_INFO, BOT_GLYPH, COUNTRYSIDE, LOCATION_SYMBOL, RESOURCES, SEAT_SYMBOLS, botLevelLabel, chip, costChips, seatToken } from "/js/pieces.js";
+import { t } from "./i18n.js";
+import { h, s } from "./dom.js";
+import { ADVISOR_INFO, BOT_GLYPH, COUNTRYSIDE, LOCATION_SYMBOL, RESOURCES, SEAT_SYMBOLS, botLevelLabel, chip, costChips, seatToken } from "./pieces.js";
 
 export function renderStatus(ts) {
   const v = ts.view;

@@ -5,8 +5,8 @@
 //
 // breakdownChart(players): players are [{seat, name, cp, bp, points: {cp: {...}, bp: {...}}}]
 // (an outcome's players with their names: the end screen, a replay); returns one element.
-import { t } from "/js/i18n.js";
-import { h, s } from "/js/dom.js";
+import { t } from "./i18n.js";
+import { h, s } from "./dom.js";
 
 // The engine's order (app/rules/breakdown.py SOURCES).
 export const SOURCES = ["start", "titles", "craftsmen", "advisors", "deliveries", "books", "favor", "events", "paid", "leftovers", "unrecorded"];

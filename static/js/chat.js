@@ -13,12 +13,12 @@
 // new ChatPanel({tableId, socket, mySeat(), nameOf(seat), seats(), invite(), spectatorChat(), onUnread(n)}) —
 // `el` is mounted once by the table page and kept across its re-renders; feed it frames with
 // onFrame(f); stop() when the page goes.
-import { t, has } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, post, del } from "/js/api.js";
-import { SEAT_SYMBOLS } from "/js/pieces.js";
-import { presenceMap, presenceDot } from "/js/presence.js";
-import { seatActions, reportButton } from "/js/chatsafety.js";
+import { t, has } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, post, del } from "./api.js";
+import { SEAT_SYMBOLS } from "./pieces.js";
+import { presenceMap, presenceDot } from "./presence.js";
+import { seatActions, reportButton } from "./chatsafety.js";
 
 const MAX_CHARS = 500;
 const PAGE = 50; // earlier messages read per click (GET /api/tables/{id}/chat?before=)

@@ -2,12 +2,12 @@
 // dialog can also block its writer), and the "⋯" beside each other person in the chat's list of
 // seats reports their name or blocks them. After a block the chat is read again: the server
 // leaves the blocked person's messages out from then on, here and at every table.
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { profile } from "/js/profile.js";
-import { personMenu } from "/js/personmenu.js";
-import { reportDialog, blockAtTable } from "/js/report.js";
-import { blockDialog } from "/js/block.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { profile } from "./profile.js";
+import { personMenu } from "./personmenu.js";
+import { reportDialog, blockAtTable } from "./report.js";
+import { blockDialog } from "./block.js";
 
 // The "⋯" of a seat in the chat's list (a person's seat other than mine), or null.
 export function seatActions(panel, seat, name) {

@@ -1,10 +1,10 @@
 // The controls: the hand (cards with the slots they may be played on) and the other legal moves of
 // the server's `legal_moves`, grouped into choices; a choice with several payments opens a picker.
 // The chosen move goes to the table screen's send(), which sends it over the socket.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { BOT_GLYPH, botLevelLabel, costChips } from "/js/pieces.js";
-import { GROUP_ORDER, choiceKey, describeMove, groupOf, involves } from "/js/moves.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { BOT_GLYPH, botLevelLabel, costChips } from "./pieces.js";
+import { GROUP_ORDER, choiceKey, describeMove, groupOf, involves } from "./moves.js";
 
 export function renderControls(ts) {
   const box = document.getElementById("controls");

@@ -2,10 +2,10 @@
 // was added (first sign-in, device code, recovery code, e-mail link, passkey), when it was first
 // and last used, "Rename" (a name of up to 40 characters, shown as text; empty forgets it) and
 // "Sign out". Names and times never go into markup as HTML.
-import { t, has } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { api } from "/js/api.js";
-import { showError } from "/js/notices.js";
+import { t, has } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { api } from "./api.js";
+import { showError } from "./notices.js";
 
 export const NAME_MAX = 40;
 

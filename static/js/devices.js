@@ -4,15 +4,15 @@
 // new device (/add-device#CODE), the notice a device gets when another one used the recovery
 // code, and the security notices of passkeys added and address changes made on other devices
 // ("not you? sign out everywhere", which offers to remove what was added since).
-import { t, lang } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, post, del, ApiError } from "/js/api.js";
-import { showError, toast } from "/js/notices.js";
-import { loadProfile } from "/js/profile.js";
-import { signOutEverywhereDialog } from "/js/signoutall.js";
-import { withProof, quiet } from "/js/stepup.js";
-import { withSwitch } from "/js/switch.js";
-import { deviceRow } from "/js/devicerow.js";
+import { t, lang } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, post, del, ApiError } from "./api.js";
+import { showError, toast } from "./notices.js";
+import { loadProfile } from "./profile.js";
+import { signOutEverywhereDialog } from "./signoutall.js";
+import { withProof, quiet } from "./stepup.js";
+import { withSwitch } from "./switch.js";
+import { deviceRow } from "./devicerow.js";
 
 const when = (iso) => {
   const at = new Date(iso);

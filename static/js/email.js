@@ -4,13 +4,13 @@
 // token rides in the URL's fragment (#…), which the browser never sends to the server; the page
 // takes it out of the address bar at once and POSTs it only when the person presses the button
 // (a mail scanner that opens links does not spend it).
-import { t, lang } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, post, api, ApiError } from "/js/api.js";
-import { showError, toast } from "/js/notices.js";
-import { loadProfile } from "/js/profile.js";
-import { withSwitch } from "/js/switch.js";
-import { withProof, quiet } from "/js/stepup.js";
+import { t, lang } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, post, api, ApiError } from "./api.js";
+import { showError, toast } from "./notices.js";
+import { loadProfile } from "./profile.js";
+import { withSwitch } from "./switch.js";
+import { withProof, quiet } from "./stepup.js";
 
 const LANGS = ["cs", "de", "en"];
 

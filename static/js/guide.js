@@ -3,13 +3,13 @@
 // do next (GET /api/tables/{id}/hint: step, words, the suggested move, the screen elements to point
 // at); this module words it, marks those elements and keeps the panel clear of the one to click.
 // Nothing here knows the rules: the hint is computed from the seat's view on the server.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, post, api, ApiError } from "/js/api.js";
-import { showError } from "/js/notices.js";
-import { profile } from "/js/profile.js";
-import { choiceKey, stableKey } from "/js/moves.js";
-import { rulesLink } from "/js/ruleslink.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, post, api, ApiError } from "./api.js";
+import { showError } from "./notices.js";
+import { profile } from "./profile.js";
+import { choiceKey, stableKey } from "./moves.js";
+import { rulesLink } from "./ruleslink.js";
 
 const enc = encodeURIComponent;
 const OFF = (id) => "emara.guide.off." + id; // this table's hints were skipped or closed here

@@ -4,13 +4,13 @@
 // same numbers as a table for screen readers and keyboards. Data: GET /api/profiles/me/history.
 // A game a bot played my seat in (part or all of it) is marked in the list, and the figures leave
 // it out unless I tick "count games a bot played for me" (remembered on this device).
-import { t } from "/js/i18n.js";
-import { h, s, clear } from "/js/dom.js";
-import { get } from "/js/api.js";
-import { showError } from "/js/notices.js";
-import { SEAT_SYMBOLS, seatName } from "/js/pieces.js";
-import { replayLink } from "/js/replay.js";
-import { PHONE_QUERY } from "/js/panels.js";
+import { t } from "./i18n.js";
+import { h, s, clear } from "./dom.js";
+import { get } from "./api.js";
+import { showError } from "./notices.js";
+import { SEAT_SYMBOLS, seatName } from "./pieces.js";
+import { replayLink } from "./replay.js";
+import { PHONE_QUERY } from "./panels.js";
 
 const PAGE = 20;
 const WITH_BOTS = "emara.history.with_bots";

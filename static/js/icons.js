@@ -1,7 +1,7 @@
 // Small line icons drawn as inline SVG (no icon font: a missing font would show an empty box).
 // Built with s(), so the Content-Security-Policy's no-inline-style rule holds; colour follows the
 // text (currentColor). Decorative: hidden from assistive technology, the words say the rest.
-import { s } from "/js/dom.js";
+import { s } from "./dom.js";
 
 // A bell; `off` crosses it out.
 export function bellIcon(off = false) {

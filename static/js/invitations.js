@@ -4,12 +4,12 @@
 // blockedList below). It reads
 // GET /api/me/invitations whenever the My games feed says something changed (waiting.js), so an
 // invitation appears as soon as it is made.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, post, del } from "/js/api.js";
-import { showError } from "/js/notices.js";
-import { describePace } from "/js/pace.js";
-import { onMyTables } from "/js/waiting.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, post, del } from "./api.js";
+import { showError } from "./notices.js";
+import { describePace } from "./pace.js";
+import { onMyTables } from "./waiting.js";
 
 export function answerInvitation(id, yes) {
   return post(`/api/invitations/${encodeURIComponent(id)}/${yes ? "accept" : "decline"}`, {});

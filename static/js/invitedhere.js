@@ -3,12 +3,12 @@
 // the table opens) or decline. It needs no invite code: the invitation is found among mine
 // (GET /api/me/invitations), so the link works for the invited person once signed in, and for
 // nobody else.
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { get } from "/js/api.js";
-import { showError } from "/js/notices.js";
-import { describePace } from "/js/pace.js";
-import { answerInvitation } from "/js/invitations.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { get } from "./api.js";
+import { showError } from "./notices.js";
+import { describePace } from "./pace.js";
+import { answerInvitation } from "./invitations.js";
 
 // The panel for my invitation to table `id`, or null when I have none.
 export async function invitationHere(id, { navigate, link }) {

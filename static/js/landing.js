@@ -1,14 +1,14 @@
 // The landing page (client route /): the name, a new table with its options, joining by link, the
 // way to solo play and the list of one's tables.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, post, ApiError } from "/js/api.js";
-import { showError } from "/js/notices.js";
-import { seatName } from "/js/pieces.js";
-import { rememberInvite } from "/js/invites.js";
-import { profile, ensureProfile, nameField, currentName } from "/js/profile.js";
-import { paceSelect, paceFromChoice } from "/js/pace.js";
-import { learnOffer } from "/js/guide.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, post, ApiError } from "./api.js";
+import { showError } from "./notices.js";
+import { seatName } from "./pieces.js";
+import { rememberInvite } from "./invites.js";
+import { profile, ensureProfile, nameField, currentName } from "./profile.js";
+import { paceSelect, paceFromChoice } from "./pace.js";
+import { learnOffer } from "./guide.js";
 
 const main = () => document.getElementById("main");
 

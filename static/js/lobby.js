@@ -3,18 +3,18 @@
 // server sends a `lobby` frame on hello and after every change (a seat taken or left, a bot, the
 // start). Where no socket can be had (no profile yet, a table closed to spectators, the network
 // gone) it reads the table over HTTP each time the socket tries again.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, post, del, ApiError } from "/js/api.js";
-import { showError } from "/js/notices.js";
-import { BOT_GLYPH, SEAT_SYMBOLS, botLevelSelect, seatName } from "/js/pieces.js";
-import { inviteFor, inviteUrl, rememberInvite } from "/js/invites.js";
-import { profile, ensureProfile, nameField, currentName } from "/js/profile.js";
-import { TableSocket, tableSocketUrl } from "/js/socket.js";
-import { presenceDot, presenceMap } from "/js/presence.js"; // presence of each seat
-import { describePace } from "/js/pace.js";
-import { LobbyExtras } from "/js/people.js"; // play again: the table's name, invitations
-import { seatMenu, removedPanel } from "/js/lobbypeople.js"; // report, block; the host's acts
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, post, del, ApiError } from "./api.js";
+import { showError } from "./notices.js";
+import { BOT_GLYPH, SEAT_SYMBOLS, botLevelSelect, seatName } from "./pieces.js";
+import { inviteFor, inviteUrl, rememberInvite } from "./invites.js";
+import { profile, ensureProfile, nameField, currentName } from "./profile.js";
+import { TableSocket, tableSocketUrl } from "./socket.js";
+import { presenceDot, presenceMap } from "./presence.js"; // presence of each seat
+import { describePace } from "./pace.js";
+import { LobbyExtras } from "./people.js"; // play again: the table's name, invitations
+import { seatMenu, removedPanel } from "./lobbypeople.js"; // report, block; the host's acts
 
 const main = () => document.getElementById("main");
 

@@ -2,14 +2,14 @@
 // host, also hand them the host role or remove them from the table — each after a confirmation
 // saying what it does. The host's acts answer the lobby, drawn at once (the socket's lobby frame
 // follows for everyone). POST /api/tables/{id}/host, …/seats/{seat}/remove (docs/protocol.md).
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { post } from "/js/api.js";
-import { toast } from "/js/notices.js";
-import { ask } from "/js/ask.js";
-import { personMenu } from "/js/personmenu.js";
-import { reportDialog, blockAtTable } from "/js/report.js";
-import { blockDialog } from "/js/block.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { post } from "./api.js";
+import { toast } from "./notices.js";
+import { ask } from "./ask.js";
+import { personMenu } from "./personmenu.js";
+import { reportDialog, blockAtTable } from "./report.js";
+import { blockDialog } from "./block.js";
 
 const enc = encodeURIComponent;
 

@@ -7,12 +7,12 @@
 // drawn whole would be drawn again on every move. "Show older moves" draws the held ones a page
 // at a time, then reads the earlier ones from the server (GET …/log?before=), so the whole game
 // can be read back; the lines it showed stay while the game goes on.
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { get } from "/js/api.js";
-import { SEAT_SYMBOLS } from "/js/pieces.js";
-import { describeEvent } from "/js/moves.js";
-import { beganText, gameOverText } from "/js/logend.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { get } from "./api.js";
+import { SEAT_SYMBOLS } from "./pieces.js";
+import { describeEvent } from "./moves.js";
+import { beganText, gameOverText } from "./logend.js";
 
 export const LOG_TAIL = 100; // moves the page asks for with the game
 const LOG_PAGE = 100; // older moves read per click (the server's page is at most 200)

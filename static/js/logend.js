@@ -2,7 +2,7 @@
 // reaches back to the first move), and, at "The game is over", who won and the final scores, with
 // ties as the rules decide them (the outcome's ranks and tie-breaks; in solo Victoria keeps first
 // place on a tie).
-import { t, lang } from "/js/i18n.js";
+import { t, lang } from "./i18n.js";
 
 const names = (list) => {
   try {

@@ -12,7 +12,7 @@
 //   value set as a property is not an attribute isEqualNode sees;
 // - children are matched in order; one left out or put in is recognised by its tag, id, test id,
 //   data-key and class, so that a banner coming or going does not shift every later sibling.
-import { HANDLED } from "/js/dom.js";
+import { HANDLED } from "./dom.js";
 
 const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
 

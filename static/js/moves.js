@@ -1,8 +1,8 @@
 // Words for moves and events, and the grouping of legal moves into choices.
 // Nothing here decides legality: it only arranges the moves the server listed.
-import { t, has, humanize } from "/js/i18n.js";
-import { costText } from "/js/pieces.js";
-import { VISIT_KINDS, DECISION_KINDS, BONUS_KINDS } from "/js/pieces.js";
+import { t, has, humanize } from "./i18n.js";
+import { costText } from "./pieces.js";
+import { VISIT_KINDS, DECISION_KINDS, BONUS_KINDS } from "./pieces.js";
 
 const COUNTRYSIDE_RES = { forest: "wood", grain_field: "grain", quarry: "stone", weaving_mill: "cloth" };
 

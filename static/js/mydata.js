@@ -1,11 +1,11 @@
 // My data, on the profile page: download everything stored about me (one JSON file, a plain
 // link: the browser saves what the server sends), and delete my profile — after a dialog that
 // says what goes and what stays, and "confirm it's you" when the server wants a recent proof.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { post } from "/js/api.js";
-import { forgetProfile } from "/js/profile.js";
-import { withProof, quiet } from "/js/stepup.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { post } from "./api.js";
+import { forgetProfile } from "./profile.js";
+import { withProof, quiet } from "./stepup.js";
 
 // Resolves true once the profile is deleted, false when the person cancelled.
 function deleteDialog(name) {

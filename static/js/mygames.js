@@ -3,13 +3,13 @@
 // not started yet, and finished games last with my result (the newest twenty; older ones a page
 // at a time on request). It follows the waiting.js feed, so it changes as soon as something
 // happens at one of the tables.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { BOT_GLYPH, SEAT_SYMBOLS } from "/js/pieces.js";
-import { countdown, describePace, formatLeft } from "/js/pace.js";
-import { onMyTables, refresh } from "/js/waiting.js";
-import { invitationsBox } from "/js/invitations.js";
-import { get } from "/js/api.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { BOT_GLYPH, SEAT_SYMBOLS } from "./pieces.js";
+import { countdown, describePace, formatLeft } from "./pace.js";
+import { onMyTables, refresh } from "./waiting.js";
+import { invitationsBox } from "./invitations.js";
+import { get } from "./api.js";
 
 const GROUPS = ["your_turn", "playing", "lobby", "finished"];
 const PAGE = 20; // older finished games read per click (GET /api/me/tables/finished)

@@ -1,8 +1,8 @@
 // What the page tells the player outside the screens: errors in words, short notes, and the
 // "your turn" favicon.
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { ApiError } from "/js/api.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { ApiError } from "./api.js";
 
 export function showError(e) {
   const box = document.getElementById("errors");

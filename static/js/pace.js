@@ -5,11 +5,11 @@
 // for each seat whose time runs, the instant its time runs out (`deadline`, UTC); the page only
 // counts down to that instant between two payloads, and every payload replaces the clock. The
 // page never decides that time ran out: the server hands the seat to a bot and says so.
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { post } from "/js/api.js";
-import { showError } from "/js/notices.js";
-import { SEAT_SYMBOLS } from "/js/pieces.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { post } from "./api.js";
+import { showError } from "./notices.js";
+import { SEAT_SYMBOLS } from "./pieces.js";
 
 // The choices of the new-table form; `null` is the server's default (live, no clock).
 export const PACE_CHOICES = [

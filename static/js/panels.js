@@ -4,11 +4,11 @@
 // Each entry: {id, icon, label (i18n key), build(ts, {phone}) -> Node | Node[],
 // badge?(ts) -> {glyph, label} | null}. On a desktop the built elements are placed by the grid
 // of app.css (a new panel brings its own grid-area there).
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { renderRondels, renderLocations, renderSupply, renderFocus } from "/js/board.js";
-import { renderScoreTrack, renderPlayers } from "/js/players.js";
-import { renderLog } from "/js/log.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { renderRondels, renderLocations, renderSupply, renderFocus } from "./board.js";
+import { renderScoreTrack, renderPlayers } from "./players.js";
+import { renderLog } from "./log.js";
 
 export const PHONE_QUERY = "(max-width: 700px)";
 

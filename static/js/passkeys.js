@@ -2,13 +2,13 @@
 // remove) and "Sign in with a passkey" for the "Who are you?" panel. The server's options come
 // as JSON with binary values in base64url; the browser's answers go back the same way
 // (webauthn.js). Adding and removing one need a recent proof: "Confirm it's you" (stepup.js).
-import { t, lang } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, post, del, ApiError } from "/js/api.js";
-import { showError, toast } from "/js/notices.js";
-import { loadProfile } from "/js/profile.js";
-import { passkeysSupported, passkeysBlocked, creationOptions, requestOptions, credentialJSON, cancelled } from "/js/webauthn.js";
-import { withProof, quiet } from "/js/stepup.js";
+import { t, lang } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, post, del, ApiError } from "./api.js";
+import { showError, toast } from "./notices.js";
+import { loadProfile } from "./profile.js";
+import { passkeysSupported, passkeysBlocked, creationOptions, requestOptions, credentialJSON, cancelled } from "./webauthn.js";
+import { withProof, quiet } from "./stepup.js";
 
 export { passkeysSupported };
 

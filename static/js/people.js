@@ -1,10 +1,10 @@
 // Play again, in the lobby: the host names the table and invites "people I play with" (the
 // people they shared a table with: nobody else can be found) without sending a link; everyone at
 // the table sees who is invited and how they answered. The profile page lists the same people.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, post, api } from "/js/api.js";
-import { showError } from "/js/notices.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, post, api } from "./api.js";
+import { showError } from "./notices.js";
 
 const enc = encodeURIComponent;
 

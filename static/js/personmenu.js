@@ -3,8 +3,8 @@
 // disclosure (details/summary): it opens below the button, closes on a choice, on Escape, or
 // when a click lands elsewhere. `key` keeps it open across a re-render of its list (the lobby
 // and the chat redraw on every frame): the menu of the same key reopens where it was.
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
 
 const openKeys = new Set();
 const shifts = new Map(); // key -> the sideways shift its list was last placed with

@@ -1,7 +1,7 @@
 // The game's pieces as the screen shows them: seat symbols, goods chips and costs, bot markers,
 // seat names, and the printed numbers the view does not carry (display only; the server judges).
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
 
 export const SEAT_SYMBOLS = ["●", "▲", "■", "◆"];
 

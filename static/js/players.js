@@ -1,13 +1,13 @@
 // The players: the score track (CP and BP of every seat, SVG), each player's board with the bot
 // tools under it, and the final scores with the rematch.
-import { t } from "/js/i18n.js";
-import { h, s } from "/js/dom.js";
-import { BOT_GLYPH, GOODS, RESOURCES, SEAT_SYMBOLS, botLevelLabel, botLevelSelect, botTag, chip, costText, seatToken } from "/js/pieces.js";
-import { scoreRows } from "/js/scorebar.js";
-import { leftoverText, tracksOf, victoriaTracks } from "/js/tracks.js";
-import { SoloNext } from "/js/soloend.js";
-import { breakdownChart } from "/js/breakdown.js";
-import { replayLine } from "/js/publicreplay.js";
+import { t } from "./i18n.js";
+import { h, s } from "./dom.js";
+import { BOT_GLYPH, GOODS, RESOURCES, SEAT_SYMBOLS, botLevelLabel, botLevelSelect, botTag, chip, costText, seatToken } from "./pieces.js";
+import { scoreRows } from "./scorebar.js";
+import { leftoverText, tracksOf, victoriaTracks } from "./tracks.js";
+import { SoloNext } from "./soloend.js";
+import { breakdownChart } from "./breakdown.js";
+import { replayLine } from "./publicreplay.js";
 
 
 export function renderScoreTrack(ts) {

@@ -1,8 +1,8 @@
 // Presence: a dot per person's seat — a filled ring (◉) when a socket of theirs is open now, on
 // any server, a dotted one (◌) when away (shapes unlike the seat symbols ● ▲ ■ ◆), with the words ("here", "away since 21:04") so it is never told
 // by colour alone. Fed by the lobby's seats (present, last_seen) and `presence` frames.
-import { t, lang } from "/js/i18n.js";
-import { h } from "/js/dom.js";
+import { t, lang } from "./i18n.js";
+import { h } from "./dom.js";
 
 // seat -> {present, last_seen}, from a lobby's seat list or a presence frame's
 export function presenceMap(seats, into = new Map()) {

@@ -2,13 +2,13 @@
 // the page never stores a token or a recovery code (not in localStorage, sessionStorage or
 // document.cookie); who am I comes from GET /api/profiles/me. A new recovery code (after creating
 // a profile, or after a recovery) is shown once, with copy and download, and then forgotten.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, post, ApiError } from "/js/api.js";
-import { showError, toast } from "/js/notices.js";
-import { pushMenuItem, forgetPushOnSignOut } from "/js/push.js";
-import { themeSwitch } from "/js/theme.js";
-import { withSwitch } from "/js/switch.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, post, ApiError } from "./api.js";
+import { showError, toast } from "./notices.js";
+import { pushMenuItem, forgetPushOnSignOut } from "./push.js";
+import { themeSwitch } from "./theme.js";
+import { withSwitch } from "./switch.js";
 
 let me = null; // {id, name} or null
 
@@ -181,7 +181,7 @@ export function profileMenu(after) {
       try {
         if (everywhere) {
           // a dialog: what was added, and whether to remove it too (signoutall.js)
-          const { signOutEverywhereDialog } = await import("/js/signoutall.js");
+          const { signOutEverywhereDialog } = await import("./signoutall.js");
           if (await signOutEverywhereDialog()) after();
           return;
         }

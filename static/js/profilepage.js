@@ -1,17 +1,17 @@
 // My profile (/profile): who I am here, my e-mail (email.js), my passkeys (passkeys.js) and the
 // people I play with. Signed out: the "Who are you?" panel (signin.js), then the profile.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { profile } from "/js/profile.js";
-import { emailSection } from "/js/email.js";
-import { passkeysSection } from "/js/passkeys.js";
-import { peopleList } from "/js/people.js";
-import { blockedList } from "/js/invitations.js";
-import { blockDialog, blockById, blockedSection } from "/js/block.js";
-import { devicesSection } from "/js/devices.js";
-import { guideSection } from "/js/guide.js";
-import { myDataSection } from "/js/mydata.js";
-import { askWhoYouAre } from "/js/signin.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { profile } from "./profile.js";
+import { emailSection } from "./email.js";
+import { passkeysSection } from "./passkeys.js";
+import { peopleList } from "./people.js";
+import { blockedList } from "./invitations.js";
+import { blockDialog, blockById, blockedSection } from "./block.js";
+import { devicesSection } from "./devices.js";
+import { guideSection } from "./guide.js";
+import { myDataSection } from "./mydata.js";
+import { askWhoYouAre } from "./signin.js";
 
 export function renderProfilePage(root, { link }) {
   const me = profile();

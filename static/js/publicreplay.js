@@ -1,10 +1,10 @@
 // The end screen's replay line: the link to the replay viewer (/r/{id}) and, for the host of a
 // table of friends, whether anyone with the link may watch it (the table option public_replay,
 // PUT /api/tables/{id}/public_replay; off unless the host chose it).
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { api } from "/js/api.js";
-import { showError } from "/js/notices.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { api } from "./api.js";
+import { showError } from "./notices.js";
 
 export function replayLine(ts) {
   if (!ts.id) return null;

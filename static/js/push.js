@@ -4,11 +4,11 @@
 // subscription (its endpoint and keys, and the page's language) to POST /api/push/subscriptions; "Turn off …" removes it
 // (DELETE /api/push/subscriptions) and unsubscribes. The subscription is the browser's; the page
 // keeps only a flag that this device said yes.
-import { t, lang } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { bellIcon } from "/js/icons.js";
-import { api, get, post, ApiError } from "/js/api.js";
-import { showError, toast } from "/js/notices.js";
+import { t, lang } from "./i18n.js";
+import { h } from "./dom.js";
+import { bellIcon } from "./icons.js";
+import { api, get, post, ApiError } from "./api.js";
+import { showError, toast } from "./notices.js";
 
 const FLAG = "emara.push";
 

@@ -2,9 +2,9 @@
 // replay's download link. The file goes to the server as it is; the server replays it through
 // the rules and keeps it as a replay of mine, which then opens (/r/{id}). Every refusal is said
 // in words beside the picker (docs/records.md, "Importing a record").
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { ApiError } from "/js/api.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { ApiError } from "./api.js";
 
 const MAX_BYTES = 1024 * 1024; // the server's body limit for a record
 

@@ -1,10 +1,10 @@
 // The solo record sheet (client route /records): best score per building start value, the
 // campaign games in order and the campaign's progress at a glance. Data: GET /api/profiles/me/solo.
 
-import { get } from "/js/api.js";
-import { lang, t } from "/js/i18n.js";
-import { h as el, s as svg } from "/js/dom.js";
-import { importBox } from "/js/recordimport.js";
+import { get } from "./api.js";
+import { lang, t } from "./i18n.js";
+import { h as el, s as svg } from "./dom.js";
+import { importBox } from "./recordimport.js";
 
 // The rows of the printed score table; any other start value played is added in order.
 export const SHEET_ROWS = [40, 35, 30, 25, 20, 15];

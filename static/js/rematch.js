@@ -2,11 +2,11 @@
 // same people, each invited to their seat); everyone else sees the offer at once (the finished
 // table's lobby frame names the rematch table) and accepts or declines here, or later in My games.
 // One element kept across the table screen's re-renders; `el()` returns it up to date.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, post } from "/js/api.js";
-import { showError } from "/js/notices.js";
-import { answerInvitation } from "/js/invitations.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, post } from "./api.js";
+import { showError } from "./notices.js";
+import { answerInvitation } from "./invitations.js";
 
 const enc = encodeURIComponent;
 

@@ -8,18 +8,18 @@
 // Another module may mount under the board (section.replay-analysis) and move the viewer with
 // `currentReplay().goTo(n)`; every move of the viewer dispatches `emara:replay-position`
 // ({detail: {n, positions}}) on that section.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, ApiError } from "/js/api.js";
-import { showError } from "/js/notices.js";
-import { SEAT_SYMBOLS, botTag, seatName } from "/js/pieces.js";
-import { describeEvent } from "/js/moves.js";
-import { summaryText } from "/js/since.js";
-import { renderStatus, renderRondels, renderLocations, renderSupply } from "/js/board.js";
-import { renderScoreTrack, renderPlayers } from "/js/players.js";
-import { renderScoreBar } from "/js/scorebar.js";
-import { breakdownChart } from "/js/breakdown.js";
-import { PHONE_QUERY, isPhone } from "/js/panels.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, ApiError } from "./api.js";
+import { showError } from "./notices.js";
+import { SEAT_SYMBOLS, botTag, seatName } from "./pieces.js";
+import { describeEvent } from "./moves.js";
+import { summaryText } from "./since.js";
+import { renderStatus, renderRondels, renderLocations, renderSupply } from "./board.js";
+import { renderScoreTrack, renderPlayers } from "./players.js";
+import { renderScoreBar } from "./scorebar.js";
+import { breakdownChart } from "./breakdown.js";
+import { PHONE_QUERY, isPhone } from "./panels.js";
 
 const enc = encodeURIComponent;
 // The least time between two positions asked of the server (ms): 20 a second, within the

@@ -2,11 +2,11 @@
 // and optional words — and, in the same step, "also block them". What is reported is shown as
 // text (a message quoted, never as markup). The report keeps it as it is now; only the operator
 // sees who reported (said in the dialog). POST /api/tables/{id}/reports (docs/protocol.md).
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { post } from "/js/api.js";
-import { toast } from "/js/notices.js";
-import { ask } from "/js/ask.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { post } from "./api.js";
+import { toast } from "./notices.js";
+import { ask } from "./ask.js";
 
 export const REASONS = ["spam", "harassment", "hate", "sexual", "other"];
 const NOTE_MAX = 500;

@@ -23,20 +23,20 @@
 //   rulespage.js the rules reference (/rules)  ruleslink.js rulesLink(anchor) for any screen
 //   guide.js    the guided first game: /learn, hints at a guided table
 //   replay.js   the replay viewer (/r/{id})    history.js  my finished games (/history)
-import { t, setLang, initialLang, languages } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, ApiError } from "/js/api.js";
-import { showError, setTurnBadge } from "/js/notices.js";
-import { inviteFor, rememberInvite } from "/js/invites.js";
-import { profile, loadProfile, forgetProfile, profileMenu } from "/js/profile.js";
-import { landing } from "/js/landing.js";
-import { Lobby, lobbyStarted, tableUrl } from "/js/lobby.js";
-import { TableScreen } from "/js/table.js";
-import { startWaiting, waitingBadge } from "/js/waiting.js";
-import { registerWorker } from "/js/push.js";
-import { askWhoYouAre } from "/js/signin.js";
-import { learnNav, learnPage } from "/js/guide.js"; // the guided first game
-import "/js/theme.js"; // the remembered light or dark choice, set before the first page
+import { t, setLang, initialLang, languages } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, ApiError } from "./api.js";
+import { showError, setTurnBadge } from "./notices.js";
+import { inviteFor, rememberInvite } from "./invites.js";
+import { profile, loadProfile, forgetProfile, profileMenu } from "./profile.js";
+import { landing } from "./landing.js";
+import { Lobby, lobbyStarted, tableUrl } from "./lobby.js";
+import { TableScreen } from "./table.js";
+import { startWaiting, waitingBadge } from "./waiting.js";
+import { registerWorker } from "./push.js";
+import { askWhoYouAre } from "./signin.js";
+import { learnNav, learnPage } from "./guide.js"; // the guided first game
+import "./theme.js"; // the remembered light or dark choice, set before the first page
 
 const main = () => document.getElementById("main");
 let screen = null; // the live screen object (has stop())
@@ -64,7 +64,7 @@ export async function route() {
     else if (m) await tablePage(decodeURIComponent(m[1]), new URLSearchParams(location.search).get("invite"));
     else if (path === "/solo") await soloPage();
     else if (path === "/records") await recordsPage();
-    else if (path === "/rules") await (await import("/js/rulespage.js")).renderRules(clear(main()));
+    else if (path === "/rules") await (await import("./rulespage.js")).renderRules(clear(main()));
     else if (path === "/games") await myGamesPage();
     else if (r) await replayPage(decodeURIComponent(r[1]));
     else if (path === "/history") await historyPage();
@@ -106,14 +106,14 @@ async function tablePage(id, invite) {
     table = await get(tableUrl(id, invite));
   } catch (e) {
     if (e instanceof ApiError && e.code === "removed_from_table") {
-      const { removedPanel } = await import("/js/lobbypeople.js"); // the host removed this person
+      const { removedPanel } = await import("./lobbypeople.js"); // the host removed this person
       clear(main()).append(removedPanel(navigate));
       return;
     }
     if (e instanceof ApiError && (e.status === 401 || e.status === 403) && invite) table = null;
     else if (e instanceof ApiError && e.status === 404) {
       // not seated and no code, but invited (the link of an invitation e-mail): the invitation
-      const { invitationHere } = await import("/js/invitedhere.js");
+      const { invitationHere } = await import("./invitedhere.js");
       const offer = await invitationHere(id, { navigate, link });
       if (offer) {
         clear(main()).append(offer);
@@ -160,14 +160,14 @@ export function signedOutHere(tableId, invite) {
 
 async function soloPage() {
   await needProfile(async () => {
-    const { renderSolo } = await import("/js/solo.js");
+    const { renderSolo } = await import("./solo.js");
     await renderSolo(clear(main()), (id) => navigate(`/t/${encodeURIComponent(id)}`));
   });
 }
 
 async function recordsPage() {
   await needProfile(async () => {
-    const { renderRecords } = await import("/js/records.js");
+    const { renderRecords } = await import("./records.js");
     await renderRecords(clear(main()), (id) => navigate(`/r/${encodeURIComponent(id)}`));
   });
 }
@@ -178,7 +178,7 @@ async function myGamesPage() {
     askWhoYouAre(main(), { done: signedIn });
     return;
   }
-  const { renderMyGames } = await import("/js/mygames.js");
+  const { renderMyGames } = await import("./mygames.js");
   screen = renderMyGames(clear(main()), { link, navigate });
 }
 
@@ -186,21 +186,21 @@ async function myGamesPage() {
 
 async function replayPage(id) {
   document.title = t("replay.title") + " — " + t("app.title");
-  const { ReplayViewer } = await import("/js/replay.js");
+  const { ReplayViewer } = await import("./replay.js");
   // a public replay needs no profile; a private one answers 404 to a stranger
   screen = new ReplayViewer(clear(main()), id, { link });
   await screen.start();
   if (!screen.replay) return;
   // the bot's analysis of the game, under the board (analysis.js)
   const viewer = screen;
-  const { mountAnalysis } = await import("/js/analysis.js");
+  const { mountAnalysis } = await import("./analysis.js");
   if (screen === viewer && !viewer.stopped) viewer.analysisPanel = mountAnalysis(viewer.analysis, viewer);
 }
 
 async function historyPage() {
   document.title = t("history.title") + " — " + t("app.title");
   await needProfile(async () => {
-    const { renderHistory } = await import("/js/history.js");
+    const { renderHistory } = await import("./history.js");
     await renderHistory(clear(main()), { link });
   });
 }
@@ -211,17 +211,17 @@ const EMAIL_LINKS = { "/email/confirm": "confirm", "/email/signin": "signin", "/
 
 async function profilePage() {
   document.title = t("profile.page_title") + " — " + t("app.title");
-  const { renderProfilePage } = await import("/js/profilepage.js");
+  const { renderProfilePage } = await import("./profilepage.js");
   renderProfilePage(main(), { link });
 }
 
 async function addDeviceRoute() {
-  const { addDevicePage } = await import("/js/devices.js");
+  const { addDevicePage } = await import("./devices.js");
   addDevicePage(main(), { navigate });
 }
 
 async function emailLinkPage(kind) {
-  const { linkPage } = await import("/js/email.js");
+  const { linkPage } = await import("./email.js");
   await linkPage(main(), kind, { navigate, link });
   renderHeader();
 }
@@ -232,8 +232,8 @@ async function boot() {
   await setLang(initialLang());
   try {
     await loadProfile();
-    if (profile() && profile().recovered_elsewhere) (await import("/js/devices.js")).tellRecovery(profile());
-    if (profile() && profile().notices && profile().notices.length) (await import("/js/devices.js")).tellNotices(profile());
+    if (profile() && profile().recovered_elsewhere) (await import("./devices.js")).tellRecovery(profile());
+    if (profile() && profile().notices && profile().notices.length) (await import("./devices.js")).tellNotices(profile());
   } catch (e) {
     showError(e);
   }

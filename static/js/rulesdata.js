@@ -3,7 +3,7 @@
 // of a list or object ("favor_tokens.tokens.length") and `@key`, the last key itself
 // ("market_books_cp.3.@key" is "3", a key printed as a number). tests/browser/test_rules_page.py
 // resolves paths the same way.
-import { get } from "/js/api.js";
+import { get } from "./api.js";
 
 let loading = null;
 

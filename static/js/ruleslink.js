@@ -1,8 +1,8 @@
 // A link to one section of the rules reference (/rules#<anchor>), for any screen. The anchors are
 // the section ids of rulespage.js: turn, locations, the location ids (forest … market),
 // deliveries, favor-tokens, titles, craftsmen, advisors, events, round-end, scoring, solo, variants.
-import { h } from "/js/dom.js";
-import { t } from "/js/i18n.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 export function rulesHref(anchor) {
   return anchor ? "/rules#" + encodeURIComponent(anchor) : "/rules";

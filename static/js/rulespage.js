@@ -4,11 +4,11 @@
 // path (data-rule="advisors.A.3.cost.stone"), so a corrected components.json corrects the page.
 // The pictures are the table's own pieces: chips, a councilor pawn, a rondel, huts, cards,
 // advisors and title stacks, drawn with the same classes (the building blocks: rulesparts.js).
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { LOCATION_SYMBOL, chip } from "/js/pieces.js";
-import { loadComponents } from "/js/rulesdata.js";
-import { useData, num, chipN, chipsAt, rich, p, li, word, section, sub, pawn, rondel, card, legend } from "/js/rulesparts.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { LOCATION_SYMBOL, chip } from "./pieces.js";
+import { loadComponents } from "./rulesdata.js";
+import { useData, num, chipN, chipsAt, rich, p, li, word, section, sub, pawn, rondel, card, legend } from "./rulesparts.js";
 
 // The sections in the order of the table of contents (their ids are the public anchors).
 export const SECTIONS = [

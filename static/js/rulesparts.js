@@ -2,10 +2,10 @@
 // inside an element that names its data path (data-rule="advisors.A.3.cost.stone"), catalogue
 // texts with elements for their {placeholders}, sections, and the pictures drawn with the table's
 // own pieces (a councilor pawn, a rondel, cards, the goods legend).
-import { t } from "/js/i18n.js";
-import { h, s } from "/js/dom.js";
-import { SYMBOL, LOCATION_SYMBOL, SEAT_SYMBOLS, chip } from "/js/pieces.js";
-import { at } from "/js/rulesdata.js";
+import { t } from "./i18n.js";
+import { h, s } from "./dom.js";
+import { SYMBOL, LOCATION_SYMBOL, SEAT_SYMBOLS, chip } from "./pieces.js";
+import { at } from "./rulesdata.js";
 
 let D = null; // the components data of the page being built
 

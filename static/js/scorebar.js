@@ -2,10 +2,10 @@
 // track) in one compact table that stays on screen, with whose turn it is. The lower track is
 // marked by an underline and a ▼ (and the words "lower track" for screen readers), never by
 // colour alone. A polite live region says in a short sentence whose points changed.
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { BOT_GLYPH, seatToken } from "/js/pieces.js";
-import { tracksOf, victoriaTracks } from "/js/tracks.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { BOT_GLYPH, seatToken } from "./pieces.js";
+import { tracksOf, victoriaTracks } from "./tracks.js";
 
 const LIVE_ID = "score-live";
 let lastSaid = null; // {table, texts: Map(seat -> sentence)}

@@ -5,14 +5,14 @@
 // seat at once; a name already seated at the table leads to the ways back in instead of a second
 // profile. Played before: a code from another device, the recovery code, a passkey, or a
 // sign-in link by e-mail. Then straight back to the page that asked. Every refusal shows its words.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { post, ApiError } from "/js/api.js";
-import { showError } from "/js/notices.js";
-import { ensureProfile, recover, nameField, currentName } from "/js/profile.js";
-import { addThisDevice, isDeviceCode } from "/js/devices.js";
-import { passkeySignInButton } from "/js/passkeys.js";
-import { readDoor, doorBox, seatOfName } from "/js/tabledoor.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { post, ApiError } from "./api.js";
+import { showError } from "./notices.js";
+import { ensureProfile, recover, nameField, currentName } from "./profile.js";
+import { addThisDevice, isDeviceCode } from "./devices.js";
+import { passkeySignInButton } from "./passkeys.js";
+import { readDoor, doorBox, seatOfName } from "./tabledoor.js";
 
 const busy = (btn, on) => {
   btn.disabled = on;

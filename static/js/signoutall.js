@@ -2,12 +2,12 @@
 // address with when each was added, and offers to remove, in the same step, those added since a
 // time (by default since the newest device signed in, or since the notice that led here). Removing
 // asks "confirm it's you" when the server wants a recent proof.
-import { t, lang } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get } from "/js/api.js";
-import { showError } from "/js/notices.js";
-import { signOut } from "/js/profile.js";
-import { withProof, quiet } from "/js/stepup.js";
+import { t, lang } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get } from "./api.js";
+import { showError } from "./notices.js";
+import { signOut } from "./profile.js";
+import { withProof, quiet } from "./stepup.js";
 
 const pad = (n) => String(n).padStart(2, "0");
 

@@ -8,10 +8,10 @@
 // During visible live play the newest log lines and the score track get a brief highlight.
 // The chat has no versions: the server also counts the messages others wrote after the person last
 // looked (`chat_count`, the newest in `chat`); the summary names how many and shows the last few.
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { get, post } from "/js/api.js";
-import { costText } from "/js/pieces.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { get, post } from "./api.js";
+import { costText } from "./pieces.js";
 
 const enc = encodeURIComponent;
 

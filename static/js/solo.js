@@ -1,9 +1,9 @@
 // Route /solo: start a solo game against Victoria in high-score or campaign mode, or resume an
 // unfinished one. Data: GET /api/profiles/me/solo; start: POST /api/solo.
-import { get, post } from "/js/api.js";
-import { has, t } from "/js/i18n.js";
-import { h as el } from "/js/dom.js";
-import { rulesLink } from "/js/ruleslink.js";
+import { get, post } from "./api.js";
+import { has, t } from "./i18n.js";
+import { h as el } from "./dom.js";
+import { rulesLink } from "./ruleslink.js";
 
 // Suggested building start values (hard … easy); any value may be entered.
 const SUGGESTED = [15, 20, 25, 30, 35, 40];

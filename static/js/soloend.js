@@ -3,10 +3,10 @@
 // game "Next campaign game (42 BP)" (its start value the campaign's next), after a high-score game
 // the rematch (rematch.js); and the best score kept at this game's start value.
 // One element kept across the table screen's re-renders; `el()` returns it up to date.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, post } from "/js/api.js";
-import { showError } from "/js/notices.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, post } from "./api.js";
+import { showError } from "./notices.js";
 
 const enc = encodeURIComponent;
 

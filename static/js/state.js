@@ -1,8 +1,8 @@
 // The table's client state: the view, the legal moves, the log and who holds each seat, as the
 // last snapshot/update frame (or GET …/game answer) left them. Versions only go forward.
-import { applyPatch, digest, docOf } from "/js/delta.js";
-import { t } from "/js/i18n.js";
-import { seatName } from "/js/pieces.js";
+import { applyPatch, digest, docOf } from "./delta.js";
+import { t } from "./i18n.js";
+import { seatName } from "./pieces.js";
 
 export class TableState {
   constructor(table) {

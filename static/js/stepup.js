@@ -3,10 +3,10 @@
 // 403 recent_proof_required, a dialog asks for the recovery code or one of the profile's
 // passkeys, the server notes the proof, and the request goes again, once. Nothing the person
 // typed stays in the page afterwards.
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { post, ApiError } from "/js/api.js";
-import { passkeysUsable, requestOptions, credentialJSON, cancelled } from "/js/webauthn.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { post, ApiError } from "./api.js";
+import { passkeysUsable, requestOptions, credentialJSON, cancelled } from "./webauthn.js";
 
 export const PROOF_NEEDED = "recent_proof_required";
 

@@ -3,9 +3,9 @@
 // signed_in_as_other, naming both, and spends nothing. This asks the person — "You are signed in
 // as X. This link signs in as Y." — and sends the request again with `switch: true` only on
 // "Switch to Y". The names are shown as text.
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { ApiError } from "/js/api.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { ApiError } from "./api.js";
 
 // send(switching): the request, with `switch: true` when `switching`. Resolves to its answer,
 // or to null when the person chose to stay as the profile signed in here.

@@ -1,28 +1,28 @@
 // The live table screen: holds the table's state (state.js) and its socket (socket.js), sends the
 // chosen move as a `move` frame and waits for `accepted` (or shows the `error` in words), and
 // draws itself through tabledraw.js (the board, players, controls and log renderers composed).
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get, post, ApiError } from "/js/api.js";
-import { showError } from "/js/notices.js";
-import { BOT_GLYPH, SEAT_SYMBOLS, botTag } from "/js/pieces.js";
-import { involves } from "/js/moves.js";
-import { inviteFor, inviteUrl } from "/js/invites.js";
-import { TableSocket, tableSocketUrl } from "/js/socket.js";
-import { TableState } from "/js/state.js";
-import { renderControls } from "/js/controls.js";
-import { LOG_TAIL } from "/js/log.js";
-import { PHONE_QUERY, isPhone, refreshBadge } from "/js/panels.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get, post, ApiError } from "./api.js";
+import { showError } from "./notices.js";
+import { BOT_GLYPH, SEAT_SYMBOLS, botTag } from "./pieces.js";
+import { involves } from "./moves.js";
+import { inviteFor, inviteUrl } from "./invites.js";
+import { TableSocket, tableSocketUrl } from "./socket.js";
+import { TableState } from "./state.js";
+import { renderControls } from "./controls.js";
+import { LOG_TAIL } from "./log.js";
+import { PHONE_QUERY, isPhone, refreshBadge } from "./panels.js";
 // since you looked + the Undo button: mounted here, drawn after each render (since.js, undo.js)
-import { SinceMarks } from "/js/since.js";
-import { UndoControl, undoRefusal } from "/js/undo.js";
-import { ChatPanel } from "/js/chat.js"; // table chat and presence
-import { RematchOffer } from "/js/rematch.js";
-import { Tooltips } from "/js/tooltips.js";
-import { setPageUnread } from "/js/waiting.js";
-import { LogPin } from "/js/logpin.js";
-import { Guide } from "/js/guide.js"; // the guided first game's hints
-import { draw, markValue, setTitle } from "/js/tabledraw.js";
+import { SinceMarks } from "./since.js";
+import { UndoControl, undoRefusal } from "./undo.js";
+import { ChatPanel } from "./chat.js"; // table chat and presence
+import { RematchOffer } from "./rematch.js";
+import { Tooltips } from "./tooltips.js";
+import { setPageUnread } from "./waiting.js";
+import { LogPin } from "./logpin.js";
+import { Guide } from "./guide.js"; // the guided first game's hints
+import { draw, markValue, setTitle } from "./tabledraw.js";
 
 const enc = encodeURIComponent;
 

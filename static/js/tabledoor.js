@@ -1,9 +1,9 @@
 // The table a signed-out visitor is about to enter, known before a name is asked for: its name,
 // host and free seats, and what a newcomer can do there (GET /api/tables/{id}/preview, with the
 // invite code; no secrets of anyone seated). Used by the "who are you?" panel (signin.js).
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
-import { get, ApiError } from "/js/api.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { get, ApiError } from "./api.js";
 
 // {preview} when the table could be read; {missing: true} when the code (or its absence) opens
 // nothing; {error} when the read itself failed (the panel still offers every way in).

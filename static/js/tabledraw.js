@@ -2,21 +2,21 @@
 // into one page, drawn in place over the last one (morph.js: only what changed is restyled and
 // painted), with the keyboard focus, the log's scroll and the changed values' flash kept across
 // draws, and the turn told in the tab's title, a sound and a notice.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { morph } from "/js/morph.js";
-import { setTurnBadge } from "/js/notices.js";
-import { stableKey } from "/js/moves.js";
-import { renderStatus } from "/js/board.js";
-import { renderFinal } from "/js/players.js";
-import { renderControls } from "/js/controls.js";
-import { renderLastMove } from "/js/log.js";
-import { renderScoreBar } from "/js/scorebar.js";
-import { renderPanels } from "/js/panels.js";
-import { focusKey, restoreFocus } from "/js/focus.js";
-import { renderClocks } from "/js/pace.js";
-import { setPageUnread } from "/js/waiting.js";
-import { rulesLink } from "/js/ruleslink.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { morph } from "./morph.js";
+import { setTurnBadge } from "./notices.js";
+import { stableKey } from "./moves.js";
+import { renderStatus } from "./board.js";
+import { renderFinal } from "./players.js";
+import { renderControls } from "./controls.js";
+import { renderLastMove } from "./log.js";
+import { renderScoreBar } from "./scorebar.js";
+import { renderPanels } from "./panels.js";
+import { focusKey, restoreFocus } from "./focus.js";
+import { renderClocks } from "./pace.js";
+import { setPageUnread } from "./waiting.js";
+import { rulesLink } from "./ruleslink.js";
 
 // The table screen `ts` (table.js) drawn from its state.
 export function draw(ts) {

@@ -1,8 +1,8 @@
 // Light or dark colours. "auto" (the default) follows the system's prefers-color-scheme through
 // the stylesheet's media query; "light" or "dark", chosen in the profile menu, is remembered in
 // localStorage and set as <html data-theme>, which the stylesheet honours over the system's.
-import { t } from "/js/i18n.js";
-import { h } from "/js/dom.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
 
 const KEY = "emara.theme";
 const CHOICES = ["auto", "light", "dark"];

@@ -8,11 +8,11 @@
 // no server, and a tap (or a click) shows them too.
 // Only a real pointer move opens a tooltip by hovering: a redraw under a resting pointer puts a
 // new element under it (the browser says "pointerover"), and that explains nothing.
-import { t } from "/js/i18n.js";
-import { h, clear } from "/js/dom.js";
-import { get } from "/js/api.js";
-import { SYMBOL } from "/js/pieces.js";
-import { choiceKey, describeMove, stableKey } from "/js/moves.js";
+import { t } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { get } from "./api.js";
+import { SYMBOL } from "./pieces.js";
+import { choiceKey, describeMove, stableKey } from "./moves.js";
 
 export const LONG_PRESS_MS = 500;
 const MOVE_SLOP = 10; // px a finger may wander during a long press

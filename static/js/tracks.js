@@ -1,7 +1,7 @@
 // The tracks every score display shows: during play the players' own tracks; once the game is
 // over the final ones from the engine's outcome (leftover goods counted), with what the leftover
 // goods added. Read from the server's view, never worked out here.
-import { t } from "/js/i18n.js";
+import { t } from "./i18n.js";
 
 // {cp, bp, score, leftover} of a seat: leftover is the outcome's {points, to_cp, to_bp}, or null
 // while the game is on.

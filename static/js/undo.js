@@ -4,8 +4,8 @@
 // nearest one. The undo is a move like any other ({"kind": "undo", "to": n}), sent through the
 // table screen's send(); the server's answer brings the earlier view back. The engine's refusals
 // (`undo_*`, inside an `illegal_move`) are read in the catalogue's words (`err.undo_*`).
-import { t, has } from "/js/i18n.js";
-import { h } from "/js/dom.js";
+import { t, has } from "./i18n.js";
+import { h } from "./dom.js";
 
 // The catalogue code of an undo the engine refused, from a socket error (else null).
 export function undoRefusal(e) {

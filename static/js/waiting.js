@@ -9,10 +9,10 @@
 // that shows only the count takes it from the event's `waiting`. The browser reconnects a
 // dropped stream by itself; a refused one (closed for good) is opened again here, with a growing
 // pause. Nothing runs without a profile.
-import { get, ApiError } from "/js/api.js";
-import { h } from "/js/dom.js";
-import { profile } from "/js/profile.js";
-import { noteServerDate } from "/js/pace.js";
+import { get, ApiError } from "./api.js";
+import { h } from "./dom.js";
+import { profile } from "./profile.js";
+import { noteServerDate } from "./pace.js";
 
 const PREFIX = /^\(\d+\) /;
 let count = 0;
