@@ -1,10 +1,11 @@
 // The service worker: the installed app opens at once from its cache, and push messages ("your
 // turn at …") become notifications that open the table.
 //
-// Caching: only the static client. The files (/js, /css, /i18n, icons, the HTML shell) are served
-// cache-first from a cache named after the build; the server writes BUILD below when it serves
-// this file (app/web/client.py: a hash of static/ and its file list), so any change of a static
-// file is a new worker with a new cache, and the old caches are deleted when it takes over.
+// Caching: only the static client. The files (/js, /css, /i18n, icons, the HTML shell, and the
+// /v/<version>/js and /v/<version>/css names the page loads them by) are served cache-first from a
+// cache named after the build; the server writes BUILD below when it serves this file
+// (app/web/build.py: a hash of static/ and its file list), so any change of a static file is a new
+// worker with a new cache, and the old caches are deleted when it takes over.
 // Everything else goes to the network untouched and is never stored: /api/* (every answer is
 // personal or live), /ws/*, /sw.js itself, and any request that is not a same-origin GET.
 const BUILD = { version: "dev", files: [] }; // replaced by the server
@@ -12,7 +13,7 @@ const BUILD = { version: "dev", files: [] }; // replaced by the server
 const PREFIX = "emara-static-";
 const CACHE = PREFIX + BUILD.version;
 const SHELL = "/";
-const STATIC = /^\/(js|css|i18n|icons)\/|^\/(favicon(-turn)?\.svg|manifest\.webmanifest)$/;
+const STATIC = /^\/(v\/[0-9a-f]+\/)?(js|css|i18n|icons)\/|^\/(favicon(-turn)?\.svg|manifest\.webmanifest)$/;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(

@@ -5,16 +5,17 @@ Files of ``static/`` are served as they are; any other page path is a client rou
 a NUL or another control character, a backslash, or a ``.``/``..`` segment is refused with 400
 before it reaches the file system.
 
-Two files get their own treatment: ``/sw.js`` (the service worker, revalidated on every check)
-goes out with its ``BUILD`` line written here: a hash of the static files and the list of those
-the installed app keeps (so any change of a file is a new worker with a new cache), and
-``/manifest.webmanifest`` with the manifest's content type.
+Some files get their own treatment (app/web/build.py names the client's version):
+``index.html`` goes out with its stylesheets and first module under ``/v/<version>/``, and
+``/v/<version>/js/…`` and ``/v/<version>/css/…`` are the files of ``js/`` and ``css/`` that the
+browser keeps for good; ``/sw.js`` (the service worker, revalidated on every check) goes out with
+its ``BUILD`` line: the version and the list of files the installed app keeps (so any change of a
+file is a new worker with a new cache); ``/manifest.webmanifest`` with the manifest's content
+type.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 
 from anyio import to_thread
@@ -22,19 +23,9 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from app.errors import AppError, NotFound
+from app.web import build
 
 PLACEHOLDER = "<!doctype html><title>Emara</title><p>The browser client is not built yet.</p>"
-
-
-SW_BUILD_LINE = 'const BUILD = { version: "dev", files: [] }; // replaced by the server'
-# What the installed app keeps (static/sw.js caches them on install); the HTML shell is "/".
-KEPT_DIRS = ("js", "css", "i18n", "icons")
-KEPT_FILES = ("favicon.svg", "favicon-turn.svg", "manifest.webmanifest")
-
-
-# The built worker per static directory, with the (path, mtime, size) of every file it was
-# built from: a file changed on disk is a new build, an unchanged tree is not read again.
-_SW_CACHE: dict[Path, tuple[tuple[tuple[Path, int, int], ...], str]] = {}
 
 
 class BadPath(AppError):
@@ -50,28 +41,6 @@ def check_page_path(path: str) -> None:
         raise BadPath("the path climbs out of the site")
 
 
-def service_worker(root: Path) -> str:
-    """static/sw.js with its BUILD line: the static files' hash and the files it keeps."""
-    files = sorted(p for p in root.rglob("*") if p.is_file())
-    signature = tuple((f, f.stat().st_mtime_ns, f.stat().st_size) for f in files)
-    cached = _SW_CACHE.get(root)
-    if cached is not None and cached[0] == signature:
-        return cached[1]
-    digest = hashlib.sha256()
-    for f in files:
-        digest.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
-    kept = [
-        "/" + f.relative_to(root).as_posix()
-        for d in KEPT_DIRS
-        for f in sorted((root / d).rglob("*"))
-        if f.is_file()
-    ] + ["/" + name for name in KEPT_FILES if (root / name).is_file()]
-    build = json.dumps({"version": digest.hexdigest()[:16], "files": kept})
-    text = (root / "sw.js").read_text().replace(SW_BUILD_LINE, f"const BUILD = {build};")
-    _SW_CACHE[root] = (signature, text)
-    return text
-
-
 def client_router(static_dir: Path) -> APIRouter:
     """The catch-all route of the browser client, reading files under ``static_dir``."""
     root = static_dir.resolve()
@@ -83,11 +52,13 @@ def client_router(static_dir: Path) -> APIRouter:
         if path.startswith(("api/", "ws/")) or path in ("api", "ws"):
             raise NotFound("no such endpoint")
         check_page_path(path)
+        if path.startswith("v/"):
+            return await _versioned_file(root, path)
         if path == "sw.js" and (root / "sw.js").is_file():
+            worker = (await to_thread.run_sync(build.current, root)).worker
+            assert worker is not None
             return Response(
-                await to_thread.run_sync(service_worker, root),
-                media_type="text/javascript",
-                headers={"Cache-Control": "no-cache"},
+                worker, media_type="text/javascript", headers={"Cache-Control": "no-cache"}
             )
         if path == "manifest.webmanifest" and (root / path).is_file():
             return FileResponse(root / path, media_type="application/manifest+json")
@@ -97,9 +68,26 @@ def client_router(static_dir: Path) -> APIRouter:
                 return FileResponse(candidate)
             if "." in path.rsplit("/", 1)[-1]:
                 raise NotFound("no such file")
-        index = root / "index.html"
-        if index.is_file():
-            return FileResponse(index, headers={"Cache-Control": "no-cache"})
+        page = (await to_thread.run_sync(build.current, root)).index
+        if page is not None:
+            return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
         return HTMLResponse(PLACEHOLDER)
 
     return router
+
+
+async def _versioned_file(root: Path, path: str) -> Response:
+    """``/v/<version>/js/…`` or ``/v/<version>/css/…``: the file, kept for good by the browser
+    when the version is the current one. A page of an older version (loaded before the files
+    changed) gets the current file, not to be kept under the old name."""
+    _, version, rest = [*path.split("/", 2), "", ""][:3]
+    if rest.split("/", 1)[0] not in build.VERSIONED_DIRS:
+        raise NotFound("no such file")
+    candidate = (root / rest).resolve()
+    if not (candidate.is_relative_to(root) and candidate.is_file()):
+        raise NotFound("no such file")
+    now = build.last(root)
+    if version != now.version:
+        now = await to_thread.run_sync(build.current, root)
+    policy = build.IMMUTABLE if version == now.version else "no-cache"
+    return FileResponse(candidate, headers={"Cache-Control": policy})

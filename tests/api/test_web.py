@@ -72,7 +72,7 @@ def test_client_routes_serve_the_page_and_unknown_files_are_404(client: TestClie
     for path in ("/t/AbC123", "/r/AbC123dEf456", "/r/AbC123dEf456?at=57", "/history"):
         page = client.get(path)
         assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-        assert '<script type="module" src="/js/' in page.text
+        assert '<script type="module" src="/v/' in page.text
     assert client.get("/js/no-such-module.js").status_code == 404
     assert client.get("/ws/nothing").status_code == 404
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.modules import own_modules
 from tests.browser.shots import screenshot
 from tests.browser.test_phone import (
     DESKTOP,
@@ -281,7 +282,7 @@ def test_score_bar_marks_the_lower_track_and_announces_changes(server: Any, brow
         page.goto(server.url("/"))
         page.get_by_test_id("create-table").wait_for(timeout=WAIT)
         said = page.evaluate(
-            """async () => {
+            own_modules("""async () => {
                  const { renderScoreBar } = await import('/js/scorebar.js');
                  const players = [{seat: 0, cp: 12, bp: 9, score: 9},
                                   {seat: 1, cp: 7, bp: 7, score: 7}];
@@ -304,7 +305,7 @@ def test_score_bar_marks_the_lower_track_and_announces_changes(server: Any, brow
                    now: row(bar, 1).getAttribute('aria-current'),
                    nowMark: row(bar, 1).querySelector('.turn-mark').textContent,
                  };
-               }"""
+               }""")
         )
         assert said["first"] == ""  # nothing is said on the first look
         assert said["after"] == "Ann: 15 CP, 11 BP, score 11."  # only the seat that changed

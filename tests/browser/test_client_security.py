@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.modules import own_modules
 from tests.browser.test_play import VIEWPORT, ConsoleWatch, Player, version, wait_version_above
 
 pytestmark = [pytest.mark.browser]
@@ -241,7 +242,7 @@ def test_a_stale_move_is_refused_over_the_socket_and_changes_nothing(
         before = version(page)
         # A stale expected_version, sent through the page's own socket module as a click would.
         page.evaluate(
-            """async () => {
+            own_modules("""async () => {
                  const { TableSocket, tableSocketUrl } = await import('/js/socket.js');
                  const id = location.pathname.split('/').pop();
                  const s = new TableSocket({ url: tableSocketUrl(id, null) });
@@ -251,7 +252,7 @@ def test_a_stale_move_is_refused_over_the_socket_and_changes_nothing(
                                      expected_version: 0, move_id: 'stale-1' });
                    window.__answer = 'accepted';
                  } catch (e) { window.__answer = e.code; } finally { s.stop(); }
-               }"""
+               }""")
         )
         assert page.evaluate("() => window.__answer") in ("stale_version", "illegal_move")
         assert version(page) == before

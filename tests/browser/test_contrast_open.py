@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from app.devtools.stack import ServerProcess
+from tests.browser.modules import own_modules
 from tests.browser.shots import screenshot
 from tests.browser.test_a11y import axe_violations
 from tests.browser.test_reach import DESKTOP, PHONE, WAIT, sign_up
@@ -47,14 +48,18 @@ def test_menus_and_dialogs_open_meet_aa_contrast(
                 _check(page, found, f"profile menu, {at}")
                 page.keyboard.press("Escape")
                 page.evaluate(
-                    "() => { import('/js/stepup.js').then((m) => { m.confirmItsYou(); }); }"
+                    own_modules(
+                        "() => { import('/js/stepup.js').then((m) => { m.confirmItsYou(); }); }"
+                    )
                 )
                 page.get_by_test_id("stepup-dialog").wait_for(timeout=WAIT)
                 _check(page, found, f"confirm it's you, {at}")
                 page.get_by_test_id("stepup-cancel").click()
                 page.evaluate(
-                    "() => { import('/js/signoutall.js')"
-                    ".then((m) => { m.signOutEverywhereDialog(); }); }"
+                    own_modules(
+                        "() => { import('/js/signoutall.js')"
+                        ".then((m) => { m.signOutEverywhereDialog(); }); }"
+                    )
                 )
                 page.get_by_test_id("signout-all-dialog").wait_for(timeout=WAIT)
                 _check(page, found, f"sign out everywhere, {at}")

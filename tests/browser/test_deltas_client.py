@@ -14,6 +14,7 @@ import pytest
 from app import rules
 from app.tables.delta import diff, digest
 from app.tables.render import render
+from tests.browser.modules import own_modules
 from tests.browser.test_play import VIEWPORT
 from tests.conftest import pick_move
 
@@ -55,7 +56,7 @@ def test_the_page_applies_the_servers_patches_and_computes_its_digests(
         page.goto(server.url("/"))
         page.get_by_test_id("create-table").wait_for(timeout=10000)
         out = page.evaluate(
-            """async ([first, steps]) => {
+            own_modules("""async ([first, steps]) => {
                  const d = await import('/js/delta.js');
                  let doc = first;
                  const frozen = JSON.stringify(first);
@@ -70,7 +71,7 @@ def test_the_page_applies_the_servers_patches_and_computes_its_digests(
                  catch (e) { refused = true; }
                  return {docs, digests, untouched: JSON.stringify(first) === frozen, refused,
                          firstDigest: d.digest(first)};
-               }""",
+               }"""),
             [docs[0], steps],
         )
     finally:

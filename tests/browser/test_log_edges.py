@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.modules import own_modules
 from tests.browser.shots import screenshot
 from tests.browser.test_log_banner import new_table
 from tests.browser.test_play import ConsoleWatch, wait_version_at_least
@@ -46,14 +47,14 @@ FIRST_MOVES = [
 
 def test_the_first_turn_of_the_game_is_a_turn(page: Any) -> None:
     turns = page.evaluate(
-        """async (log) => {
+        own_modules("""async (log) => {
              const { lastTurns } = await import('/js/log.js');
              const more = log.concat([{ version: 3, seat: 0, events: [
                { type: 'turn_ended', seat: 0 }, { type: 'turn_started', seat: 1, number: 1 }] },
                { version: 4, seat: 1, events: [
                { type: 'card_played', seat: 1, card: 'move1', slot: 1 }] }]);
              return [lastTurns(log), lastTurns(more)];
-           }""",
+           }"""),
         FIRST_MOVES,
     )
     first, later = turns
@@ -95,7 +96,7 @@ OUTCOMES = {
 
 def over_texts(page: Any, lang: str) -> dict[str, str]:
     texts: dict[str, str] = page.evaluate(
-        """async ([lang, outcomes]) => {
+        own_modules("""async ([lang, outcomes]) => {
              const i18n = await import('/js/i18n.js');
              await i18n.setLang(lang);
              const { gameOverText } = await import('/js/logend.js');
@@ -105,7 +106,7 @@ def over_texts(page: Any, lang: str) -> dict[str, str]:
              out.none = gameOverText(undefined, name);
              await i18n.setLang('en');
              return out;
-           }""",
+           }"""),
         [lang, OUTCOMES],
     )
     return texts

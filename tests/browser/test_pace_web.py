@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.modules import own_modules
 from tests.browser.shots import screenshot
 from tests.browser.test_play import VIEWPORT, ConsoleWatch, Player, version
 
@@ -43,13 +44,13 @@ def check_clock_against_server(page: Any, table_id: str, seat: int) -> None:
     shown = page.locator(f"[data-testid=clock-time][data-seat='{seat}']")
     assert shown.get_attribute("data-deadline") == server_seat["deadline"]
     found = page.evaluate(
-        """async (seat) => {
+        own_modules("""async (seat) => {
              const { formatLeft } = await import('/js/pace.js');
              const el = document.querySelector(`[data-testid=clock-time][data-seat='${seat}']`);
              const left = (Date.parse(el.dataset.deadline) - Date.now()) / 1000;
              return { text: el.textContent, shownLeft: Number(el.dataset.left), left,
                       near: [formatLeft(left + 1), formatLeft(left), formatLeft(left - 1)] };
-           }""",
+           }"""),
         seat,
     )
     # the ticker repaints twice a second: the figure is the server's, at most a second behind
@@ -196,7 +197,7 @@ def test_a_seat_whose_time_ran_out_says_so_and_offers_it_back(server: Any, brows
         page.goto(server.url("/"))
         page.get_by_test_id("create-table").wait_for(timeout=15000)
         out = page.evaluate(
-            """async () => {
+            own_modules("""async () => {
                  const { renderClocks } = await import('/js/pace.js');
                  const { h } = await import('/js/dom.js');
                  let reclaimed = 0;
@@ -221,7 +222,7 @@ def test_a_seat_whose_time_ran_out_says_so_and_offers_it_back(server: Any, brows
                           ticking: box.querySelectorAll('[data-testid=clock-time]').length,
                           pause: box.querySelectorAll('[data-testid=clock-pause]').length,
                           reclaimed };
-               }"""
+               }""")
         )
         assert out["note"].startswith("Your time ran out — a bot is playing your seat.")
         assert out["note"].endswith("Take it back")
@@ -240,7 +241,7 @@ def test_a_device_clock_far_off_the_servers_is_corrected(server: Any, browser: A
         page.goto(server.url("/"))
         page.get_by_test_id("create-table").wait_for(timeout=15000)
         out = page.evaluate(
-            """async () => {
+            own_modules("""async () => {
                  const { noteServerDate, secondsUntil } = await import('/js/pace.js');
                  const now = Date.now();
                  const deadline = new Date(now + 7200e3).toISOString();
@@ -250,7 +251,7 @@ def test_a_device_clock_far_off_the_servers_is_corrected(server: Any, browser: A
                  noteServerDate(new Date(now + 1000).toUTCString(), now, now);
                  const near = secondsUntil(deadline);
                  return { plain, ahead, near };
-               }"""
+               }""")
         )
         assert 7190 < out["plain"] <= 7200
         assert 3590 < out["ahead"] <= 3601

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from app.devtools.stack import ServerProcess
+from tests.browser.modules import own_modules
 from tests.browser.shots import screenshot
 from tests.browser.test_reach import DESKTOP, PHONE, WAIT, sign_up
 
@@ -41,7 +42,11 @@ def test_on_an_ip_address_the_passkey_section_says_why_and_links_to_localhost(
                 note.scroll_into_view_if_needed()
                 screenshot(page, path=str(artifacts / f"passkeys-ip-{size_name}-{scheme}.png"))
             # "Confirm it's you": the recovery code only, no passkey button that would fail.
-            page.evaluate("() => { import('/js/stepup.js').then((m) => { m.confirmItsYou(); }); }")
+            page.evaluate(
+                own_modules(
+                    "() => { import('/js/stepup.js').then((m) => { m.confirmItsYou(); }); }"
+                )
+            )
             dialog = page.get_by_test_id("stepup-dialog")
             dialog.wait_for(timeout=WAIT)
             assert dialog.get_by_test_id("stepup-passkey").count() == 0

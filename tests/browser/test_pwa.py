@@ -68,7 +68,11 @@ def test_the_service_worker_goes_out_with_its_build_and_file_list(server: Any) -
         line = next(x for x in res.text.splitlines() if x.startswith("const BUILD = "))
         build = json.loads(line.removeprefix("const BUILD = ").removesuffix(";"))
         assert build["version"] != "dev" and len(build["version"]) == 16
-        assert "/js/router.js" in build["files"] and "/i18n/cs.json" in build["files"]
+        v = f"/v/{build['version']}"
+        assert f"{v}/js/router.js" in build["files"] and f"{v}/css/app.css" in build["files"]
+        assert "/i18n/cs.json" in build["files"] and "/js/router.js" not in build["files"]
+        # the page the worker keeps as its shell names the same files
+        assert f'src="{v}/js/router.js"' in http.get("/").text
         assert "/icons/icon-192.png" in build["files"]
         assert not [f for f in build["files"] if f.startswith(("/api", "/ws"))]
         for f in build["files"]:
@@ -76,7 +80,7 @@ def test_the_service_worker_goes_out_with_its_build_and_file_list(server: Any) -
 
 
 def test_a_changed_static_file_is_a_new_worker_with_a_new_cache(tmp_path: Path) -> None:
-    from app.web.client import service_worker
+    from app.web.build import current
 
     static = tmp_path / "static"
     (static / "js").mkdir(parents=True)
@@ -85,15 +89,18 @@ def test_a_changed_static_file_is_a_new_worker_with_a_new_cache(tmp_path: Path) 
     (static / "js" / "a.js").write_text("export const a = 1;")
 
     def build() -> dict[str, Any]:
-        line = next(x for x in service_worker(static).splitlines() if x.startswith("const BUILD"))
+        worker = current(static).worker
+        assert worker is not None
+        line = next(x for x in worker.splitlines() if x.startswith("const BUILD"))
         return dict(json.loads(line.removeprefix("const BUILD = ").removesuffix(";")))
 
     first = build()
-    assert first["files"] == ["/js/a.js"]
+    assert first["files"] == [f"/v/{first['version']}/js/a.js"]
     assert build() == first  # unchanged: the same worker
     (static / "js" / "a.js").write_text("export const a = 22;")
     second = build()
-    assert second["version"] != first["version"] and second["files"] == ["/js/a.js"]
+    assert second["version"] != first["version"]
+    assert second["files"] == [f"/v/{second['version']}/js/a.js"]
 
 
 @pytest.fixture
@@ -168,8 +175,9 @@ def test_service_worker_registers_caches_the_client_and_never_an_api_answer(
     page.get_by_test_id("my-game").first.wait_for(timeout=15000)
 
     urls = cached_urls(page)
-    assert "/" in urls and "/js/router.js" in urls and "/js/table.js" in urls
-    assert "/i18n/en.json" in urls and "/css/app.css" in urls
+    v = "/v/" + page.evaluate("document.querySelector('script[type=module]').src").split("/")[4]
+    assert "/" in urls and f"{v}/js/router.js" in urls and f"{v}/js/table.js" in urls
+    assert "/i18n/en.json" in urls and f"{v}/css/app.css" in urls
     assert not [u for u in urls if u.startswith(("/api", "/ws"))], urls
     names = page.evaluate("caches.keys()")
     assert len(names) == 1 and names[0].startswith("emara-static-")

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.modules import own_modules
 from tests.browser.shots import screenshot
 from tests.browser.test_endscreen import play_to_end
 from tests.browser.test_reach import DESKTOP, PHONE, WAIT, api, people, sign_up
@@ -93,7 +94,7 @@ def test_presence_times_follow_the_pages_language(
         page.goto(server.url("/"))
         page.get_by_test_id("create-table").wait_for(timeout=WAIT)
         text = page.evaluate(
-            """async (lang) => {
+            own_modules("""async (lang) => {
                  const i18n = await import('/js/i18n.js');
                  await i18n.setLang(lang);
                  const { presenceText } = await import('/js/presence.js');
@@ -102,7 +103,7 @@ def test_presence_times_follow_the_pages_language(
                  const out = presenceText({ present: false, last_seen: at.toISOString() });
                  await i18n.setLang('en');
                  return out;
-               }""",
+               }"""),
             lang,
         )
         assert want in text, text

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.modules import own_modules
 from tests.browser.shots import screenshot
 from tests.browser.test_play import VIEWPORT, ConsoleWatch, wait_version_at_least
 from tests.browser.test_since import Api
@@ -117,7 +118,7 @@ def test_the_refusals_of_an_undo_read_in_words(server: Any, browser: Any) -> Non
         page.goto(server.url("/"))
         page.wait_for_function("document.documentElement.lang === 'en'", timeout=WAIT)
         texts = page.evaluate(
-            """async () => {
+            own_modules("""async () => {
                  const { undoRefusal } = await import('/js/undo.js');
                  const { ApiError } = await import('/js/api.js');
                  const { setLang } = await import('/js/i18n.js');
@@ -133,7 +134,7 @@ def test_the_refusals_of_an_undo_read_in_words(server: Any, browser: Any) -> Non
                  }
                  await setLang("en");
                  return out;
-               }"""
+               }""")
         )
         assert texts["en"][0] == "Taking moves back is switched off at this table."
         assert texts["cs"][0] == "Vracení tahů je u tohoto stolu vypnuté."
