@@ -34,7 +34,6 @@ from typing import Any, TypeVar
 
 from anyio import to_thread
 from py_vapid import Vapid02
-from pywebpush import WebPusher
 
 from app.background import Loop
 from app.clock import Clock
@@ -251,6 +250,10 @@ class Delivery:
     ) -> tuple[dict[str, str], bytes]:
         """The encrypted body (aes128gcm) and the headers, VAPID signature included (a pool
         thread: elliptic-curve work)."""
+        # Imported on the first push, not at start: pywebpush brings aiohttp, a quarter of a
+        # second of every server process's start for a server that may never send a push.
+        from pywebpush import WebPusher
+
         subscription = {
             "endpoint": target.endpoint,
             "keys": {"p256dh": target.p256dh, "auth": target.auth},
