@@ -20,17 +20,26 @@ from tests.records.helpers import finish
 
 
 @pytest.fixture
-def statements(app: Any) -> Iterator[list[str]]:
-    """Every SQL statement the app sends while the test runs."""
+def statements(app: Any, client: TestClient) -> Iterator[list[str]]:
+    """Every SQL statement the app sends while the test runs.
+
+    The deadline sweeper stands still meanwhile: every two seconds it reads `game_table`, and a
+    run slow enough to span one of its sweeps would count that read as the replay's."""
     seen: list[str] = []
 
     def heard(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
         seen.append(statement)
 
+    sweeper = app.state.sweeper
+    assert client.portal is not None
+    sweeping = sweeper.loop.started
+    client.portal.call(sweeper.stop)
     engine = app.state.db.engine
     event.listen(engine, "before_cursor_execute", heard)
     yield seen
     event.remove(engine, "before_cursor_execute", heard)
+    if sweeping:
+        client.portal.call(sweeper.start)
 
 
 def _tables_read(statements: list[str]) -> list[str]:
