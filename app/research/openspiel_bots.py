@@ -1,10 +1,10 @@
-"""OpenSpiel's own search bots on the game, held to a CPU budget per move.
+"""OpenSpiel's own search bots on the game, with the CPU of every move they search recorded.
 
-OpenSpiel's Python MCTS and IS-MCTS bots count simulations, not time. ``Budgeted`` gives each
-move as many simulations as the budget buys: it keeps a running mean of the CPU one simulation
-has cost (measured on the bot's own earlier moves, per game phase) and asks for
-``budget / mean`` simulations, at least two; a move with one legal action is played at once.
-The CPU each move really took is recorded, so a run can show the budgets were equal.
+OpenSpiel's Python MCTS and IS-MCTS bots count simulations, not time. ``Fixed`` gives every
+move one simulation count (at least two); the yardstick (``bench/yardstick.py``) calibrates that
+count once, at the start of a run, so its mean CPU a move equals our bot's. A move with one
+legal action is played at once. The CPU each searched move really took is recorded, so a run
+can show the budgets were equal.
 
 - ``mcts``: ``open_spiel.python.algorithms.mcts.MCTSBot`` on the game as it is (it searches the
   true state: it sees every hand and deck, an advantage no player has);
@@ -12,9 +12,6 @@ The CPU each move really took is recorded, so a run can show the budgets were eq
   it cannot see afresh for every simulation (``EmaraState.resample_from_infostate``).
 
 Both evaluate a leaf with OpenSpiel's ``RandomRolloutEvaluator`` (random play to the end).
-
-``Fixed`` is the same bot with one fixed simulation count for every move (the yardstick
-calibrates that count once, at the start of a run, so its mean CPU a move equals ours).
 """
 
 from __future__ import annotations
@@ -55,43 +52,4 @@ class Fixed:
         start = time.thread_time()
         action = int(self.bot.step(state))
         self.cpu.append(time.thread_time() - start)
-        return action
-
-
-class Budgeted:
-    def __init__(self, game: Any, kind: str, budget: float, seed: int) -> None:
-        if kind not in KINDS:
-            raise ValueError(f"kind must be one of {KINDS}")
-        self.game = game
-        self.kind = kind
-        self.budget = budget
-        self.rng = np.random.RandomState(seed)
-        self.per_sim: dict[str, float] = {}
-        self.cpu: list[float] = []  # CPU seconds of every move searched
-
-    def _bot(self, simulations: int) -> Any:
-        evaluator = mcts.RandomRolloutEvaluator(1, self.rng)
-        if self.kind == "mcts":
-            return mcts.MCTSBot(
-                self.game, UCT_C, simulations, evaluator, random_state=self.rng, solve=False
-            )
-        return ismcts.ISMCTSBot(self.game, evaluator, UCT_C, simulations, random_state=self.rng)
-
-    def step(self, state: Any) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return int(legal[0])
-        phase = str(state).split(";")[0]
-        guess = self.per_sim.get(phase) or (
-            sum(self.per_sim.values()) / len(self.per_sim) if self.per_sim else None
-        )
-        # at least 2: MCTSBot expands its root only on its second simulation
-        simulations = 4 if guess is None else max(2, int(self.budget / guess))
-        start = time.process_time()
-        action = int(self._bot(simulations).step(state))
-        spent = time.process_time() - start
-        self.cpu.append(spent)
-        seen = spent / simulations
-        old = self.per_sim.get(phase)
-        self.per_sim[phase] = seen if old is None else 0.7 * old + 0.3 * seen
         return action

@@ -1,15 +1,15 @@
 """The engine as an OpenSpiel game: a short playthrough, OpenSpiel's own random simulation test,
-information-state resampling, and OpenSpiel's MCTS and IS-MCTS bots choosing moves on it."""
+information-state resampling, and OpenSpiel's MCTS and IS-MCTS bots choosing moves on it (as the
+yardstick's opponent)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import ismcts, mcts
 
 from app import rules
-from app.research import actions, observe, openspiel_game
+from app.research import actions, observe, openspiel_bots, openspiel_game
 from app.research.match import Settings
 
 
@@ -77,14 +77,39 @@ def test_resampling_keeps_the_information_state(players: int) -> None:
         assert other.legal_actions() == state.legal_actions()
 
 
-def test_openspiel_mcts_and_ismcts_pick_legal_moves() -> None:
-    game = _load(2, reward="win")
+def _early_position(game: pyspiel.Game) -> pyspiel.State:
     state = game.new_initial_state()
     state.apply_action(2)
     for _ in range(4):
         state.apply_action(state.legal_actions()[0])
-    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
-    bot = mcts.MCTSBot(game, 2.0, 8, evaluator, random_state=np.random.RandomState(2))
-    assert bot.step(state) in state.legal_actions()
-    is_bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=np.random.RandomState(3))
-    assert is_bot.step(state) in state.legal_actions()
+    return state
+
+
+@pytest.mark.parametrize("kind", openspiel_bots.KINDS)
+def test_openspiel_mcts_and_ismcts_pick_legal_moves_and_their_cpu_is_recorded(kind: str) -> None:
+    """The yardstick's opponent (`Fixed`, through `search_bot`): OpenSpiel's bot searching our
+    game; the same seed chooses the same move, and each searched move's CPU is kept."""
+    game = _load(2, reward="win")
+    state = _early_position(game)
+    assert len(state.legal_actions()) > 1
+    bot = openspiel_bots.Fixed(game, kind, 1, seed=3)  # asks for 2: the least that expands
+    move = bot.step(state)
+    assert move in state.legal_actions()
+    assert len(bot.cpu) == 1 and bot.cpu[0] > 0.0
+    assert openspiel_bots.Fixed(game, kind, 1, seed=3).step(state) == move
+
+
+def test_a_forced_move_is_played_without_a_search() -> None:
+    game = _load(2, reward="win")
+    state = _early_position(game)
+    rng = np.random.default_rng(4)
+    while len(state.legal_actions()) != 1:
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    bot = openspiel_bots.Fixed(game, "mcts", 8, seed=1)
+    assert bot.step(state) == state.legal_actions()[0]
+    assert bot.cpu == []
+
+
+def test_an_unknown_search_bot_is_refused() -> None:
+    with pytest.raises(ValueError, match="kind must be one of"):
+        openspiel_bots.search_bot(_load(2), "alphazero", 4, np.random.RandomState(0))
