@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import socket
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
@@ -170,17 +171,27 @@ def test_a_failed_statement_raises_psycopg_s_error_and_its_connection_is_not_reu
 def test_a_parameter_larger_than_the_socket_takes_at_once_is_sent_whole(
     dsn: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """libpq sends what the socket takes; the rest waits for the socket to be writable."""
+    """libpq sends what the socket takes; the rest waits for the socket to be writable.
+
+    The connection's send buffer is made small (128 KiB): with the default one, a Postgres server
+    on the other core may read as fast as libpq writes, and the send never has to wait."""
     from app.db import direct
 
     waits: list[bool] = []
     real = direct._Link._ready
+    real_init = direct._Link.__init__
 
     async def counted(self: Any, write: bool) -> bool:
         waits.append(write)
         return await real(self, write)
 
+    def small_buffer(self: Any, conn: Any) -> None:
+        real_init(self, conn)
+        with socket.fromfd(self.pg.socket, socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 65536)  # the kernel doubles it
+
     monkeypatch.setattr(direct._Link, "_ready", counted)
+    monkeypatch.setattr(direct._Link, "__init__", small_buffer)
     doc = {"text": "x" * 16_000_000}
     values = {"p_id": "big", "p_n": 1, "p_x": None, "p_at": None, "p_doc": doc, "p_status": "s"}
 
