@@ -118,10 +118,12 @@ export class Tooltips {
         this.keyNav = false;
         if (this.anchor && !this.within(e.target)) this.hide();
       },
-      scroll: () => {
+      scroll: (e) => {
         this.moved = false; // what scrolled under a resting pointer was not pointed at
-        if (this.how !== "touch" && this.how !== "tap") this.hide();
-        else this.place();
+        // a list beside the piece scrolling (the log kept at its newest line) moves nothing
+        if (!this.anchor || !this.movedBy(e.target)) return;
+        if (this.how === "mouse") this.hide(); // the piece left the resting pointer
+        else this.place(); // focus, touch and tap stay on their piece: the tooltip follows it
       },
     };
   }
@@ -163,6 +165,12 @@ export class Tooltips {
       this.anchor = again;
       this.fill();
     } else this.hide();
+  }
+
+  // Whether a scroll of `el` (the page, or a box that scrolls) moved the piece explained.
+  movedBy(el) {
+    if (!el || el === window || el === document || el === document.documentElement || el === document.body) return true;
+    return typeof el.contains === "function" && el.contains(this.anchor);
   }
 
   within(el) {
