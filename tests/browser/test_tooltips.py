@@ -161,7 +161,9 @@ def test_keyboard_focus_explains_a_piece_and_escape_dismisses(server: Any, brows
         assert "explain-tip" in described
         assert inside(tip.bounding_box(), DESKTOP)
         # the log kept at its newest line scrolls beside the piece: the tooltip stays
-        page.evaluate("() => document.querySelector('.log-list').dispatchEvent(new Event('scroll'))")
+        page.evaluate(
+            "() => document.querySelector('.log-list').dispatchEvent(new Event('scroll'))"
+        )
         assert tip.is_visible()
         SHOTS.mkdir(parents=True, exist_ok=True)
         screenshot(page, path=str(SHOTS / "tooltip-desktop-marker.png"))

@@ -139,3 +139,95 @@ def test_listener_reconnects_and_resyncs_after_backend_terminated(db):
             await publisher.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_publisher_whose_connection_was_cut_sends_on_a_new_one(db):
+    """The publishing connection dies between two hints: the next publish notices, connects
+    again and sends. A Postgres nobody can reach makes publish say so, never raise."""
+
+    async def scenario():
+        resynced = asyncio.Event()
+        got: list[tuple[str, int]] = []
+        event = asyncio.Event()
+
+        def on_hint(t: str, v: int | None, k: str) -> None:
+            got.append((t, v))
+            event.set()
+
+        listener = PgNotifier(db.url, on_hint, on_resync=resynced.set, max_backoff=0.5)
+        await listener.start()
+        publisher = PgNotifier(db.url, lambda t, v, k: None, origin="pub")
+        unreachable = PgNotifier("postgresql://postgres@127.0.0.1:1/none", lambda t, v, k: None)
+        try:
+            assert await publisher.publish("before", 1)
+            await _heard(got, event, ("before", 1))
+            cut = publisher._pub_conn
+            assert await asyncio.to_thread(db.terminate_app_backends) >= 2
+            await asyncio.wait_for(resynced.wait(), 10)
+            assert await publisher.publish("after", 2)
+            assert publisher._pub_conn is not cut
+            await _heard(got, event, ("after", 2))
+            assert await unreachable.publish("never", 3) is False
+            assert unreachable._pub_conn is None
+        finally:
+            await listener.stop()
+            await publisher.stop()
+            await unreachable.stop()
+
+    asyncio.run(scenario())
+
+
+def test_the_relay_sends_on_a_new_connection_and_its_tables_look_again_after_a_reconnect(db):
+    """The hub's relay: its sending connection cut, the next batch goes on a new one; its
+    listener cut, every table with a local listener hears every kind of table notice (hints
+    sent meanwhile were lost); another process's hint wakes the table's local listeners."""
+    from app.realtime.hub import TABLE_NOTICES, Hub, Notice
+    from app.realtime.notify import HubRelay
+
+    async def scenario():
+        hub = Hub()
+        local: asyncio.Queue[object] = asyncio.Queue()
+        hub.subscribe("t9", local)
+        relay = HubRelay(hub, db.url)
+        relay.notifier.max_backoff = 0.5
+        await relay.start()
+        other_resynced = asyncio.Event()
+        got: list[tuple[str, int]] = []
+        event = asyncio.Event()
+
+        def on_hint(t: str, v: int | None, k: str) -> None:
+            got.append((t, v))
+            event.set()
+
+        other = PgNotifier(
+            db.url, on_hint, on_resync=other_resynced.set, origin="other", max_backoff=0.5
+        )
+        await other.start()
+        try:
+            hub.publish(Notice("t9", "game", 1))
+            await relay.sent()
+            await _heard(got, event, ("t9", 1))
+            while not local.empty():
+                local.get_nowait()
+            assert await asyncio.to_thread(db.terminate_app_backends) >= 3
+            heard: set[str] = set()
+            while heard != set(TABLE_NOTICES):  # the relay's resync, after its reconnect
+                notice = await asyncio.wait_for(local.get(), 10)
+                assert isinstance(notice, Notice) and notice.table_id == "t9"
+                assert notice.version is None
+                heard.add(notice.kind)
+            await asyncio.wait_for(other_resynced.wait(), 10)
+            hub.publish(Notice("t9", "game", 2))
+            await relay.sent()
+            await _heard(got, event, ("t9", 2))
+            # and another process's hint reaches this process's listeners through the relay
+            assert await other.publish("t9", 3, "lobby")
+            while True:
+                notice = await asyncio.wait_for(local.get(), 10)
+                if notice == Notice("t9", "lobby", 3):
+                    break
+        finally:
+            await other.stop()
+            await relay.stop()
+
+    asyncio.run(scenario())
