@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from app.clock import ManualClock
 from tests.conftest import make_settings, wipe
+from tests.games import play_out
 
 Make = Callable[..., TestClient]
 
@@ -307,9 +308,9 @@ def test_a_shared_address_out_of_guesses_keeps_its_players_at_their_tables(
 ) -> None:
     """Ann, Bob, Carol and Eve share one address (a café, a school). Eve guesses invite codes
     until the address is out of misses: Ann and Bob still reach every door of their own table
-    (their seats need no invite, even when the link they opened carries one); Eve and Carol,
-    who have no seat there, wait for a wrong code, and get in with the right one while the
-    table's own misses last (tests/security/test_guess_limits_bystanders.py)."""
+    (their seats need no invite, even when the link they opened carries one), and the game over,
+    its replay; Eve and Carol, who have no seat there, wait for a wrong code, and get in with the
+    right one while the table's own misses last (tests/security/test_guess_limits_bystanders.py)."""
     cafe, home = make("10.0.0.5"), make("10.0.0.6")
     ann, bob, carol = (_profile(home, n) for n in ("Ann", "Bob", "Carol"))
     eve = _profile(cafe, "Eve")
@@ -337,6 +338,11 @@ def test_a_shared_address_out_of_guesses_keeps_its_players_at_their_tables(
         assert r.status_code == 200
     # a wrong code in a seated player's link guesses nothing either: the seat is what counts
     assert cafe.get(f"/api/tables/{tid}", params={"invite": "X9"}, headers=bob).status_code == 200
+    # the game over, its replay is theirs as well: the seat is what counts there too
+    play_out(cafe, tid, seed=3)
+    for who in (ann, bob):
+        for path in (f"/api/replays/{tid}", f"/api/replays/{tid}/positions/2"):
+            assert cafe.get(path, headers=who).status_code == 200, path
     clock.advance(60)
     r = cafe.get(f"/api/tables/{tid}", params={"invite": code}, headers=carol)
     assert r.status_code == 200
