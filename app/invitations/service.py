@@ -63,7 +63,7 @@ from app.profiles import suspension
 from app.realtime.hub import Hub, Notice, NoticeKind
 from app.tables import removals
 from app.tables.answers import LobbyAnswer
-from app.tables.lobby import free_seat, lobby_table, open_rematch, seat_person
+from app.tables.lobby import free_seat, lobby_table, not_open, open_rematch, seat_person
 from app.tables.locks import KeyedLocks
 from app.tables.service import TableService
 from app.tables.status import TableStatus
@@ -217,7 +217,7 @@ class Invitations:
             raise NotHost("only the host invites people to the table")
         suspension.check(s, host_id)
         if t.status != TableStatus.LOBBY:
-            raise WrongStatus("the game has already started")
+            raise not_open(t.status)
         if invitee_id == host_id or not repo.shared_a_table(s, host_id, invitee_id):
             raise NotFound("no such person among the people you play with")
         if any(x.profile_id == invitee_id for x in seats):

@@ -88,7 +88,7 @@ def seat_person(s: Session, t: GameTable, profile_id: str, wanted: int | None) -
     is read again with the seats' lock first, whatever the caller read before."""
     t = _for_change(s, t.id)
     if t.status != TableStatus.LOBBY:
-        raise WrongStatus("the game has already started")
+        raise not_open(t.status)
     seats = lobby_repo.seats(s, t.id)
     mine = next((x.seat for x in seats if x.profile_id == profile_id), None)
     if mine is not None:
@@ -117,6 +117,15 @@ def lobby_table(s: Session, table_id: str) -> GameTable:
     return t
 
 
+def not_open(status: str) -> WrongStatus:
+    """Why a table takes nobody new: its game began or ended, or everybody left before it."""
+    if status == TableStatus.CLOSED:
+        return WrongStatus("the table is closed")
+    if status == TableStatus.FINISHED:
+        return WrongStatus("the game is over")
+    return WrongStatus("the game has already started")
+
+
 def _for_change(s: Session, table_id: str) -> GameTable:
     """The table read again with the seats' lock (``repository.table_for_change``)."""
     t = lobby_repo.table_for_change(s, table_id)
@@ -130,7 +139,7 @@ def free_seat(s: Session, t: GameTable) -> int | None:
     the seats' lock (the table read again first: a seat joined meanwhile is not offered)."""
     t = _for_change(s, t.id)
     if t.status != TableStatus.LOBBY:
-        raise WrongStatus("the game has already started")
+        raise not_open(t.status)
     held = {x.seat for x in lobby_repo.seats(s, t.id)} | lobby_repo.reserved_seats(s, t.id)
     free = sorted(set(range(t.seat_count)) - held)
     return free[0] if free else None
@@ -298,7 +307,7 @@ class Lobby:
                 if seat is not None:
                     raise NameSeated(f"someone called {mine} sits at this table", seat=seat)
             if t.status != TableStatus.LOBBY:
-                raise WrongStatus("the game has already started")
+                raise not_open(t.status)
             # A seat kept for an invited person (app/invitations) is not free for a link.
             taken = {x.seat for x in seats} | lobby_repo.reserved_seats(conn, t.id)
             free = sorted(set(range(t.seat_count)) - taken)
@@ -351,7 +360,7 @@ class Lobby:
             if t.host_profile_id != profile_id:
                 raise NotHost("only the host can start the game")
             if t.status != TableStatus.LOBBY:
-                raise WrongStatus("the game has already started")
+                raise not_open(t.status)
             if len(seats) != t.seat_count:
                 raise SeatsNotFilled("every seat must be taken")
             seed = self.new_seed() if fixed is None else fixed

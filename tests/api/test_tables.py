@@ -7,6 +7,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tests.conftest import Player, new_player
+from tests.games import finish
 
 
 def create(client: TestClient, host: Player, seats: int = 2, **options: Any) -> dict[str, Any]:
@@ -228,3 +229,32 @@ def test_bodies_and_paths_are_parsed_strictly(
         body = {"move": g["legal_moves"][0], "expected_version": version, "move_id": "x1"}
         malformed(client.post(f"/api/tables/{t['id']}/moves", json=body, headers=ann.headers))
     assert client.get(f"/api/tables/{t['id']}/game", headers=ann.headers).json()["version"] == 0
+
+
+def test_a_host_who_leaves_a_lobby_of_bots_closes_it(
+    client: TestClient, ann: Player, eve: Player
+) -> None:
+    """Nobody is left to host: the table closes, and its link seats nobody, saying why."""
+    t = create(client, ann, seats=2)
+    tid, code = t["id"], t["invite_code"]
+    r = client.post(f"/api/tables/{tid}/seats/1/bot", json={"level": "greedy"}, headers=ann.headers)
+    assert r.status_code == 200, r.text
+    assert client.post(f"/api/tables/{tid}/leave", headers=ann.headers).status_code == 200
+    assert client.get(f"/api/tables/{tid}", headers=ann.headers).status_code == 404
+    r = client.post(f"/api/tables/{tid}/join", json={"invite_code": code}, headers=eve.headers)
+    assert r.status_code == 409
+    assert r.json()["error"] == {"code": "wrong_status", "message": "the table is closed"}
+    lobby = client.get(f"/api/tables/{tid}", params={"invite": code}, headers=eve.headers).json()
+    assert lobby["status"] == "closed" and lobby["my_seat"] is None
+
+
+def test_the_link_of_a_finished_game_says_it_is_over(
+    client: TestClient, ann: Player, bob: Player, eve: Player
+) -> None:
+    tid = finish(client, [ann, bob], seed=5)
+    code = client.get(f"/api/tables/{tid}", headers=ann.headers).json()["invite_code"]
+    r = client.post(f"/api/tables/{tid}/join", json={"invite_code": code}, headers=eve.headers)
+    assert r.status_code == 409
+    assert r.json()["error"] == {"code": "wrong_status", "message": "the game is over"}
+    r = client.post(f"/api/tables/{tid}/start", headers=ann.headers)
+    assert r.json()["error"] == {"code": "wrong_status", "message": "the game is over"}
