@@ -9,7 +9,8 @@ can show the budgets were equal.
 - ``mcts``: ``open_spiel.python.algorithms.mcts.MCTSBot`` on the game as it is (it searches the
   true state: it sees every hand and deck, an advantage no player has);
 - ``ismcts``: ``open_spiel.python.algorithms.ismcts.ISMCTSBot``, which samples the hidden parts
-  it cannot see afresh for every simulation (``EmaraState.resample_from_infostate``).
+  it cannot see afresh for every simulation (``EmaraState.resample_from_infostate``, drawn from
+  the bot's own seeded generator: the same seed, the same search).
 
 Both evaluate a leaf with OpenSpiel's ``RandomRolloutEvaluator`` (random play to the end).
 """
@@ -34,7 +35,11 @@ def search_bot(game: Any, kind: str, simulations: int, rng: np.random.RandomStat
     evaluator = mcts.RandomRolloutEvaluator(1, rng)
     if kind == "mcts":
         return mcts.MCTSBot(game, UCT_C, sims, evaluator, random_state=rng, solve=False)
-    return ismcts.ISMCTSBot(game, evaluator, UCT_C, sims, random_state=rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, UCT_C, sims, random_state=rng)
+    # OpenSpiel draws each resample from a sampler seeded by the machine; drawn from `rng`
+    # instead, the same seed searches the same way.
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.uniform))
+    return bot
 
 
 class Fixed:

@@ -88,7 +88,8 @@ def _early_position(game: pyspiel.Game) -> pyspiel.State:
 @pytest.mark.parametrize("kind", openspiel_bots.KINDS)
 def test_openspiel_mcts_and_ismcts_pick_legal_moves_and_their_cpu_is_recorded(kind: str) -> None:
     """The yardstick's opponent (`Fixed`, through `search_bot`): OpenSpiel's bot searching our
-    game; the same seed chooses the same move, and each searched move's CPU is kept."""
+    game; the same seed chooses the same move (IS-MCTS's resamples too), and each searched
+    move's CPU is kept."""
     game = _load(2, reward="win")
     state = _early_position(game)
     assert len(state.legal_actions()) > 1
@@ -96,7 +97,8 @@ def test_openspiel_mcts_and_ismcts_pick_legal_moves_and_their_cpu_is_recorded(ki
     move = bot.step(state)
     assert move in state.legal_actions()
     assert len(bot.cpu) == 1 and bot.cpu[0] > 0.0
-    assert openspiel_bots.Fixed(game, kind, 1, seed=3).step(state) == move
+    again = {openspiel_bots.Fixed(game, kind, 1, seed=3).step(state) for _ in range(6)}
+    assert again == {move}
 
 
 def test_a_forced_move_is_played_without_a_search() -> None:
