@@ -115,15 +115,7 @@ def test_malformed_payload_is_ignored_and_listener_survives(db):
 def test_listener_reconnects_and_resyncs_after_backend_terminated(db):
     async def scenario():
         resynced = asyncio.Event()
-        got: list[tuple[str, int]] = []
-        event = asyncio.Event()
-
-        def on_hint(t: str, v: int | None, k: str) -> None:
-            got.append((t, v))
-            event.set()
-
-        listener = PgNotifier(db.url, on_hint, on_resync=resynced.set, max_backoff=0.5)
-        await listener.start()
+        listener, got, event = await _collect(db, on_resync=resynced.set, max_backoff=0.5)
         publisher = PgNotifier(db.url, lambda t, v, k: None, origin="pub")
         try:
             killed = await asyncio.to_thread(db.terminate_app_backends)
@@ -147,15 +139,7 @@ def test_a_publisher_whose_connection_was_cut_sends_on_a_new_one(db):
 
     async def scenario():
         resynced = asyncio.Event()
-        got: list[tuple[str, int]] = []
-        event = asyncio.Event()
-
-        def on_hint(t: str, v: int | None, k: str) -> None:
-            got.append((t, v))
-            event.set()
-
-        listener = PgNotifier(db.url, on_hint, on_resync=resynced.set, max_backoff=0.5)
-        await listener.start()
+        listener, got, event = await _collect(db, on_resync=resynced.set, max_backoff=0.5)
         publisher = PgNotifier(db.url, lambda t, v, k: None, origin="pub")
         unreachable = PgNotifier("postgresql://postgres@127.0.0.1:1/none", lambda t, v, k: None)
         try:
@@ -192,17 +176,9 @@ def test_the_relay_sends_on_a_new_connection_and_its_tables_look_again_after_a_r
         relay.notifier.max_backoff = 0.5
         await relay.start()
         other_resynced = asyncio.Event()
-        got: list[tuple[str, int]] = []
-        event = asyncio.Event()
-
-        def on_hint(t: str, v: int | None, k: str) -> None:
-            got.append((t, v))
-            event.set()
-
-        other = PgNotifier(
-            db.url, on_hint, on_resync=other_resynced.set, origin="other", max_backoff=0.5
+        other, got, event = await _collect(
+            db, on_resync=other_resynced.set, origin="other", max_backoff=0.5
         )
-        await other.start()
         try:
             hub.publish(Notice("t9", "game", 1))
             await relay.sent()
