@@ -5,6 +5,9 @@ reverse order. Adding a feature: its own folder, and one line in ``FEATURES``.""
 
 from __future__ import annotations
 
+from app import startup  # first: the collector waits while the app is imported (app/startup.py)
+
+# isort: split
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -137,6 +140,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.add_middleware(SecurityHeaders)
     app.add_middleware(ConnectionIds)  # outermost: every log line of a request has its id
     return app
+
+
+startup.resume()
 
 
 def __getattr__(name: str) -> Any:
