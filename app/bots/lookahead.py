@@ -70,7 +70,7 @@ def paced(
     state: rules.GameState, seat: int, legal: list[rules.EncodedMove], rng: random.Random
 ) -> rules.EncodedMove:
     """The strong bot's own moves inside a playout: greedy on the paced value."""
-    return legal[best_of(scored(state, seat, legal, STRONG_PACE), rng)]
+    return legal[best_of(scored(state, seat, legal, STRONG_PACE, cards=True), rng)]
 
 
 def rollout(
@@ -124,7 +124,7 @@ def strong(
     limit: Limit,
 ) -> list[Rated]:
     """`legal` rated by playouts on sampled states, best first, within `limit`."""
-    first = scored(state, seat, legal, STRONG_PACE)
+    first = scored(state, seat, legal, STRONG_PACE, cards=True)
     first.sort(key=lambda t: -t[0])
     one_step = [Rated(legal[i], s, 0) for s, i in first]
     # Keep the best one-step candidates, and at least one of each kind so a quiet move that pays

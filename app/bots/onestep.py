@@ -128,28 +128,95 @@ def _opens_visit(move: rules.EncodedMove) -> bool:
 
 
 def scored(
-    state: rules.GameState, seat: int, legal: list[rules.EncodedMove], pace: float | None = None
+    state: rules.GameState,
+    seat: int,
+    legal: list[rules.EncodedMove],
+    pace: float | None = None,
+    cards: bool = False,
 ) -> list[tuple[float, int]]:
-    """Each move's value once played; a move that opens a visit counts the best visit action."""
+    """Each move's value once played; a move that opens a visit counts the best visit action.
+
+    `cards`: a card played counts what its action and its slot's movement then bring
+    (`card_values`); without it every card and slot is worth the same one step ahead.
+    """
     out = []
+    played: dict[int, rules.GameState] = {}
     for i, move in enumerate(legal):
         nxt = after(state, seat, move)
         if nxt is None:
             out.append((float("-inf"), i))
             continue
-        value = position_value(nxt, seat, pace)
-        if _opens_visit(move):
-            st = nxt.tree
-            visit = (st["turn"] or {}).get("visit")
-            if visit is not None and st["decision"] is None:
-                for follow in rules.legal_moves(nxt, seat):
-                    if follow.kind not in VISIT_ACTIONS:
-                        continue
-                    then = after(nxt, seat, cast(rules.EncodedMove, rules.encode_move(follow)))
-                    if then is not None:
-                        value = max(value, position_value(then, seat, pace))
-        out.append((value, i))
+        if cards and move.get("kind") == "play_card":
+            played[i] = nxt
+            continue
+        out.append((visited_value(nxt, seat, move, pace), i))
+    if played:
+        out.extend(card_values(state, seat, legal, played, pace))
+        out.sort(key=lambda t: t[1])
     return out
+
+
+def visited_value(
+    nxt: rules.GameState, seat: int, move: rules.EncodedMove, pace: float | None
+) -> float:
+    """The seat's value in `nxt`, reached by `move`: with the best visit action if it opens one."""
+    value = position_value(nxt, seat, pace)
+    if _opens_visit(move):
+        st = nxt.tree
+        visit = (st["turn"] or {}).get("visit")
+        if visit is not None and st["decision"] is None:
+            for follow in rules.legal_moves(nxt, seat):
+                if follow.kind not in VISIT_ACTIONS:
+                    continue
+                then = after(nxt, seat, cast(rules.EncodedMove, rules.encode_move(follow)))
+                if then is not None:
+                    value = max(value, position_value(then, seat, pace))
+    return value
+
+
+def card_values(
+    state: rules.GameState,
+    seat: int,
+    legal: list[rules.EncodedMove],
+    played: dict[int, rules.GameState],
+    pace: float | None = None,
+) -> list[tuple[float, int]]:
+    """Each card played (`played`: index in `legal` -> the state after it) valued by what it then
+    brings: the value now, plus the best gain of the card's action (none if it gains nothing:
+    the action may be skipped) plus the best gain of moving a councilor the slot's steps (the
+    movement is not optional). The card's action depends on the card only and the movement on
+    the slot only, so each is worked out once, on the first state where that card or slot is
+    played."""
+    now = position_value(state, seat, pace)
+    by_card: dict[str, float] = {}
+    by_slot: dict[int, float] = {}
+    for i, nxt in played.items():
+        card, slot = str(legal[i]["card"]), int(legal[i]["slot"])
+        if card in by_card and slot in by_slot:
+            continue
+        act = move = float("-inf")
+        for follow in wire_moves(nxt, seat):
+            kind = follow.get("kind")
+            if not (
+                (kind == "card_action" and card not in by_card)
+                or (kind == "move" and slot not in by_slot)
+            ):
+                continue
+            then = after(nxt, seat, follow)
+            if then is None:
+                continue
+            gain = visited_value(then, seat, follow, pace) - now
+            if kind == "card_action":
+                act = max(act, gain)
+            else:
+                move = max(move, gain)
+        if card not in by_card:
+            by_card[card] = max(0.0, act)
+        if slot not in by_slot:
+            by_slot[slot] = move if move > float("-inf") else 0.0
+    return [
+        (now + by_card[str(legal[i]["card"])] + by_slot[int(legal[i]["slot"])], i) for i in played
+    ]
 
 
 def best_of(scores: list[tuple[float, int]], rng: random.Random) -> int:

@@ -14,7 +14,15 @@ from app.bots import BotError, choose_move, lookahead, policy
 from app.bots.advice import advise
 from app.bots.endgame import endgame, last_turn
 from app.bots.estimate import estimate
-from app.bots.onestep import final_value, greedy_move, own_part
+from app.bots.onestep import (
+    after,
+    final_value,
+    greedy_move,
+    own_part,
+    position_value,
+    scored,
+    visited_value,
+)
 from app.bots.policy import Limit, position_seed, rank_moves
 from app.bots.value import ADVISOR_TRACK
 from app.bots.value import estimate as value_estimate
@@ -296,3 +304,35 @@ def test_a_playout_at_a_table_plays_the_other_seats_to_the_seats_next_turn(
     end = ends[-1].tree
     if end["phase"] == "turns" and end["round"] == state.tree["round"]:
         assert end["ps"][seat]["turns_taken"] == taken + lookahead.ROLLOUT_TURNS
+
+
+@pytest.mark.parametrize(("seed", "players"), [(11, 1), (12, 4), (13, 4)])
+def test_the_strong_bot_values_a_card_by_its_action_and_its_slots_movement(
+    seed: int, players: int
+) -> None:
+    # One step ahead every card and slot is worth the same (the greedy level draws among them);
+    # the strong bot's candidates and its own moves in playouts count what the card's action and
+    # the slot's movement then bring, each worked out on the state after that very card.
+    state = rules.new_game(seed, {"players": players})
+    seat = rules.to_act(state)[0]
+    legal = _legal(state, seat)
+    assert {m["kind"] for m in legal} == {"play_card"} and len(legal) > 3
+    pace = lookahead.STRONG_PACE
+    assert len({s for s, _ in scored(state, seat, legal, pace)}) == 1
+    now = position_value(state, seat, pace)
+    valued = dict((i, s) for s, i in scored(state, seat, legal, pace, cards=True))
+    for i, move in enumerate(legal):
+        nxt = after(state, seat, move)
+        assert nxt is not None
+        gains: dict[str, list[float]] = {"card_action": [], "move": []}
+        for follow in _legal(nxt, seat):
+            then = after(nxt, seat, follow)
+            if follow["kind"] in gains and then is not None:
+                gains[follow["kind"]].append(visited_value(then, seat, follow, pace) - now)
+        expected = now + max([0.0, *gains["card_action"]]) + max(gains["move"])
+        assert valued[i] == pytest.approx(expected)
+    assert len({round(s, 6) for s in valued.values()}) > 1
+    best = max(valued.values())
+    rng = random.Random(seed)
+    for _ in range(5):
+        assert valued[legal.index(lookahead.paced(state, seat, legal, rng))] == best
