@@ -11,7 +11,7 @@
 import { t } from "./i18n.js";
 import { h, clear } from "./dom.js";
 import { get } from "./api.js";
-import { SYMBOL } from "./pieces.js";
+import { effectText, noteText } from "./explaintext.js";
 import { choiceKey, describeMove, stableKey } from "./moves.js";
 
 export const LONG_PRESS_MS = 500;
@@ -21,57 +21,6 @@ const GAP = 10; // px between the piece and its tooltip
 const MAX_MOVES = 4; // moves listed under one piece
 const TIP_ID = "explain-tip";
 const SELECTOR = "[data-explain], [data-move], [data-tip]";
-
-// Identifiers in a note's values, named in words.
-const NAMED = {
-  location: (x) => t("loc." + x),
-  resource: (x) => t("res." + x),
-  advisor: (x) => t("adv." + x),
-  title: (x) => t("title." + x),
-  event: (x) => t("event." + x),
-  card: (x) => t("card." + x),
-  timing: (x) => t("timing." + x),
-};
-
-function amount(kind, n, signed) {
-  const sign = signed ? (n > 0 ? "+" : "−") : "";
-  return `${sign}${Math.abs(n)} ${SYMBOL[kind] || ""}${t("res." + kind)}`;
-}
-
-function items(counts, signed) {
-  const parts = Object.entries(counts || {}).filter(([, n]) => n).map(([k, n]) => amount(k, n, signed));
-  return parts.length ? parts.join(", ") : t("move.free");
-}
-
-export function noteText(note, nameOf) {
-  const params = {};
-  for (const [k, v] of Object.entries(note.params || {})) {
-    if (v && typeof v === "object") params[k] = items(v, k === "gain");
-    else if (k === "seat") params[k] = nameOf(v);
-    else if (NAMED[k] && typeof v === "string") params[k] = NAMED[k](v);
-    else params[k] = v;
-  }
-  return t(note.key, params);
-}
-
-function markerName(id) {
-  const [kind, res] = id.split(".");
-  return t("marker." + kind) + (res ? ` (${t("res." + res)})` : "");
-}
-
-// What a move's promise says, in words: "+8 CP, −2 bread, bread marker 4 → 3".
-export function effectText(effect) {
-  if (!effect.known) return t("explain.unknown");
-  const parts = [];
-  for (const [k, n] of Object.entries(effect.gains || {})) {
-    if (k in SYMBOL) parts.push(amount(k, n, true));
-    else parts.push(t("explain.piece." + k, { n: (n > 0 ? "+" : "−") + Math.abs(n), count: Math.abs(n) }));
-  }
-  for (const m of effect.markers || []) parts.push(t("explain.marker_step", { marker: markerName(m.marker), before: m.before, after: m.after }));
-  for (const d of effect.blind_draws || []) parts.push(t("explain.draws_" + d));
-  if (effect.ends_turn) parts.push(t("explain.ends_turn"));
-  return parts.length ? parts.join(", ") : t("explain.nothing");
-}
 
 export class Tooltips {
   constructor(ts) {
