@@ -11,6 +11,7 @@ import random
 from typing import Any, cast
 
 from app import rules
+from app.bots import tracks
 from app.bots.value import TURNS_PER_ROUND, OwnPart, estimate
 from app.rules import data
 from app.rules.events import legal_event_options
@@ -24,6 +25,10 @@ SOLO_WIN_BONUS = 3.0
 
 # What a visit offers besides closing it: the engine's own list.
 VISIT_ACTIONS = VISIT_KINDS - {"end_visit"}
+
+# At tables of this many seats the strong bot's value (a pace given) is the model fitted on its
+# own four-seat games (`tracks.predicted`); with fewer seats it is the paced estimate.
+MODEL_AT = 4
 
 
 def wire_moves(state: rules.GameState, seat: int) -> list[rules.EncodedMove]:
@@ -40,7 +45,15 @@ def after(state: rules.GameState, seat: int, move: rules.EncodedMove) -> rules.G
 
 
 def position_value(state: rules.GameState, seat: int, pace: float | None = None) -> float:
-    """The seat's estimated final score in `state`, from its own holdings."""
+    """The seat's estimated final score in `state`, from its own holdings.
+
+    With a pace (the strong bot), at a table of `MODEL_AT` seats or more, while the seat has a
+    turn left: the fitted model's prediction (`tracks.predicted`).
+    """
+    if pace is not None:
+        st = state.tree
+        if st["players"] >= MODEL_AT and st["phase"] != "finished" and tracks.turns_left(st, seat):
+            return tracks.predicted(state, seat)
     return estimate(own_part(state, seat), seat, pace)
 
 
