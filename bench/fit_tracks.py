@@ -30,8 +30,8 @@ import numpy as np
 
 from app.bots import tracks
 from app.bots.lookahead import STRONG_PACE
+from app.bots.onestep import holdings
 from app.bots.value import OwnPart, estimate
-from app.rules.data import FAVOR_TOKENS
 
 N = len(tracks.FEATURES)
 
@@ -105,23 +105,11 @@ def paced(rows: list[dict[str, Any]]) -> np.ndarray:
     """The paced estimate (`value.estimate`) of each position, from the seat's recorded part."""
     out = []
     for r in rows:
-        p = r["p"]
         part: OwnPart = {
             "phase": "turns",
             "round": r["round"],
             "outcome": None,
-            "players_state": {
-                0: {
-                    "cp": p["cp"],
-                    "bp": p["bp"],
-                    "resources": p["res"],
-                    "goods": p["goods"],
-                    "craftsmen": p["craftsmen"],
-                    "advisors": p["advisors"],
-                    "favor_tokens": [{"reward": FAVOR_TOKENS[t]["reward"]} for t in p["favor"]],
-                    "turns_taken": p["turns_taken"],
-                }
-            },
+            "players_state": {0: holdings(r["p"])},
         }
         out.append(estimate(part, 0, STRONG_PACE))
     return np.array(out)

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from app import rules
 from app.bots import tracks
-from app.bots.value import TURNS_PER_ROUND, OwnPart, estimate
+from app.bots.value import TURNS_PER_ROUND, Holdings, OwnPart, estimate
 from app.rules import data
 from app.rules.events import legal_event_options
 from app.rules.moves import VISIT_KINDS
@@ -115,23 +115,25 @@ def own_part(state: rules.GameState, seat: int) -> OwnPart:
     st = state.tree
     if st["phase"] == "finished":
         return {"phase": "finished", "round": st["round"], "outcome": rules.outcome(state)}
-    p = st["ps"][seat]
     return {
         "phase": st["phase"],
         "round": st["round"],
         "outcome": None,
-        "players_state": {
-            seat: {
-                "cp": p["cp"],
-                "bp": p["bp"],
-                "resources": p["res"],
-                "goods": p["goods"],
-                "craftsmen": p["craftsmen"],
-                "advisors": p["advisors"],
-                "favor_tokens": [{"reward": data.FAVOR_TOKENS[t]["reward"]} for t in p["favor"]],
-                "turns_taken": p["turns_taken"],
-            }
-        },
+        "players_state": {seat: holdings(st["ps"][seat])},
+    }
+
+
+def holdings(p: Any) -> Holdings:
+    """What `estimate` reads of one player's part of the engine's state."""
+    return {
+        "cp": p["cp"],
+        "bp": p["bp"],
+        "resources": p["res"],
+        "goods": p["goods"],
+        "craftsmen": p["craftsmen"],
+        "advisors": p["advisors"],
+        "favor_tokens": [{"reward": data.FAVOR_TOKENS[t]["reward"]} for t in p["favor"]],
+        "turns_taken": p["turns_taken"],
     }
 
 
