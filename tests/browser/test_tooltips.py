@@ -285,6 +285,9 @@ def test_moves_say_where_they_lead_and_a_redraw_opens_no_tooltip(server: Any, br
             "() => document.querySelector(\"[data-explain='location:castle'][aria-pressed=true]\")",
             timeout=WAIT,
         )
+        # the redrawn table has settled with a piece that explains itself under the pointer
+        under = "([x, y]) => !!document.elementFromPoint(x, y)?.closest('[data-explain]')"
+        page.wait_for_function(under, arg=[x, y], timeout=WAIT)
         # what the browser says when a redraw puts a new element under the resting pointer
         page.evaluate(
             "([x, y]) => document.elementFromPoint(x, y).dispatchEvent(new PointerEvent("
@@ -292,8 +295,6 @@ def test_moves_say_where_they_lead_and_a_redraw_opens_no_tooltip(server: Any, br
             [x, y],
         )
         assert page.locator(TIP).is_hidden(), page.locator(TIP).inner_text()
-        under = "([x, y]) => !!document.elementFromPoint(x, y).closest('[data-explain]')"
-        assert page.evaluate(under, [x, y]), "a piece that explains itself is under the pointer"
         castle.click()  # the filter off again
         play.click()
         page.locator("#controls [data-kind=move]").first.wait_for(timeout=WAIT)
